@@ -1,0 +1,1 @@
+"""Shipped policy presets and allowlists (TOML files in this package)."""

@@ -1,0 +1,5 @@
+import sys
+
+from redact.cli import main
+
+sys.exit(main())

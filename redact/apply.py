@@ -1,0 +1,349 @@
+"""Apply a policy to a session map (map -> map), walking the input with the model's field table.
+
+Fail closed: a field the table does not know is dropped and counted; an enum value outside its set
+is dropped and counted; an event of unknown kind is dropped and counted. A value of the wrong JSON
+type, or a missing required field, is bad input (exit 2). Events are sorted by `t`, renumbered so
+that `events[i].seq == i`, and every field that points at a seq is remapped.
+"""
+from __future__ import annotations
+
+import math
+from datetime import datetime, timezone
+from typing import Any
+
+from redact.errors import BadInput, UsageError
+from redact.identifiers import IdentScrubber
+from redact.keys import Key, sha256_hex
+from redact.model import grammar
+from redact.model.fieldclass import Kind
+from redact.model.table import TOP_LEVEL_ORDER, Leaf, Nested, Node, event_nodes, map_node
+from redact.paths import apply_mode, bucket, clean_relative, hashed, is_absolute
+from redact.policy.load import EffectivePolicy
+from redact.report import RedactionReport
+from redact.verbs import extract, is_valid_verb
+
+_DROP = object()
+_SEQ_REFS_EVENT = ("retryOf", "ref")
+_STRUCTURAL_IDS = frozenset({"main"})
+_JSON_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
+
+
+def resolve_mode(policy: EffectivePolicy, key: Key | None, input_mode: str,
+                 explicit: str | None, report: RedactionReport) -> str:
+    """The path mode to apply: never looser than the input's; hashed needs a key."""
+    wanted = explicit or policy.policy.paths.mode
+    if grammar.MODE_RANK[wanted] < grammar.MODE_RANK[input_mode]:
+        if explicit:
+            raise UsageError(f"the input is already in {input_mode} mode; --mode {explicit} would "
+                             "loosen it (modes only get stricter: relative -> dirs_only -> hashed)")
+        wanted = input_mode
+    report.requested_mode = wanted
+    if wanted == "hashed" and key is None:
+        if policy.policy.paths.require_hashed:
+            raise UsageError(f"policy {policy.name} requires hashed paths and no key was given "
+                             "(--key-file or $AGENTPLAY_REDACT_KEY_FILE)")
+        if input_mode == "hashed":
+            return "hashed"
+        report.warn("hashed mode needs a key: no key given, so paths fall back to dirs_only "
+                    "(unkeyed, guessable for common names)")
+        return "dirs_only"
+    return wanted
+
+
+def _pattern(ptr: str) -> str:
+    return "/".join("*" if part.isdigit() else part for part in ptr.split("/"))
+
+
+class MapRedactor:
+    def __init__(self, policy: EffectivePolicy, key: Key | None, report: RedactionReport,
+                 *, in_mode: str, out_mode: str, where: str) -> None:
+        self.policy = policy
+        self.key = key
+        self.report = report
+        self.in_mode = in_mode
+        self.out_mode = out_mode
+        self.where = where
+        self.idents = IdentScrubber(policy, key)
+        report.idents = self.idents.report
+        self._hash_ids = policy.policy.ids.action == "hash"
+        self._id_cache: dict[str, str] = {}
+        self._path_cache: dict[str, str] = {}
+        self._hasher = (lambda name: key.ident_digest("program", name, 10)) if key and out_mode == "hashed" else None
+
+    # ---- errors and counting -------------------------------------------------------------
+    def bad(self, ptr: str, what: str) -> BadInput:
+        return BadInput(what, where=f"{self.where}#{ptr or '/'}")
+
+    def drop_value(self, ptr: str) -> object:
+        self.report.dropped_values[_pattern(ptr)] += 1
+        return _DROP
+
+    # ---- leaves --------------------------------------------------------------------------
+    def _type_check(self, leaf: Leaf, value: Any, ptr: str) -> Any:
+        if isinstance(value, bool):
+            if bool in leaf.py:
+                return value
+        elif isinstance(value, int):
+            if int in leaf.py:
+                return value
+        elif isinstance(value, float):
+            if float in leaf.py:
+                if not math.isfinite(value):
+                    raise self.bad(ptr, "number out of range")
+                return value
+            if int in leaf.py and value.is_integer():
+                return int(value)
+        elif isinstance(value, str) and str in leaf.py:
+            return value
+        wanted = " or ".join(sorted(_JSON_TYPES[t] for t in leaf.py))
+        raise self.bad(ptr, f"expected {wanted}")
+
+    def leaf(self, leaf: Leaf, value: Any, ptr: str) -> Any:
+        if value is None:
+            if leaf.nullable:
+                return None
+            raise self.bad(ptr, "must not be null")
+        if leaf.many:
+            if not isinstance(value, list):
+                raise self.bad(ptr, "expected a list")
+            out = []
+            for i, item in enumerate(value):
+                one = self.scalar(leaf, self._type_check(leaf, item, f"{ptr}/{i}"), f"{ptr}/{i}")
+                if one is not _DROP and one not in out:
+                    out.append(one)
+            return out
+        if leaf.mapping:
+            if not isinstance(value, dict):
+                raise self.bad(ptr, "expected an object")
+            mapped: dict[str, Any] = {}
+            for k, v in value.items():
+                if leaf.values is not None and k not in leaf.values:
+                    self.report.dropped_fields[_pattern(ptr) + "/<unknown key>"] += 1
+                    continue
+                if isinstance(v, bool) or not isinstance(v, (int, float)):
+                    raise self.bad(f"{ptr}/{k}", "expected a number")
+                mapped[k] = int(v) if isinstance(v, float) and v.is_integer() else v
+            return mapped
+        return self.scalar(leaf, self._type_check(leaf, value, ptr), ptr)
+
+    def scalar(self, leaf: Leaf, value: Any, ptr: str) -> Any:
+        kind = leaf.fc.kind
+        if kind in (Kind.NUMBER, Kind.BOOL):
+            return value
+        if kind is Kind.ENUM:
+            return value if leaf.values is None or value in leaf.values else self.drop_value(ptr)
+        if kind is Kind.TIMESTAMP:
+            return self.timestamp(value, ptr, required=leaf.required)
+        if kind is Kind.ID:
+            return self.opaque_id(value)
+        if kind is Kind.VERSION:
+            return value if grammar.VERSION_RE.fullmatch(value) else self.drop_value(ptr)
+        if kind is Kind.PATH:
+            return self.path(value)
+        if kind is Kind.LABEL:
+            return value if grammar.is_bucket_label(value) else self.label(value)
+        if kind is Kind.VERB:
+            return value if is_valid_verb(value) else extract(value, hasher=self._hasher).verb
+        if kind is Kind.ACTION:
+            return value if grammar.ACTION_RE.fullmatch(value) else self.drop_value(ptr)
+        if kind is Kind.IDENT:
+            out = self.idents.scrub(leaf.fc.category or "", value)
+            return _DROP if out is None else out
+        if kind is Kind.TEXT:
+            return self.text(value, ptr)
+        if kind is Kind.HASH:
+            return _DROP  # recomputed on output
+        raise AssertionError(kind)  # pragma: no cover
+
+    def timestamp(self, value: str, ptr: str, *, required: bool) -> Any:
+        try:
+            dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            if required:
+                raise self.bad(ptr, "not an ISO-8601 timestamp") from None
+            return self.drop_value(ptr)
+        if dt.tzinfo is None:
+            dt = dt.replace(tzinfo=timezone.utc)
+        dt = dt.astimezone(timezone.utc)
+        return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+
+    def opaque_id(self, value: str) -> str:
+        cached = self._id_cache.get(value)
+        if cached is not None:
+            return cached
+        if value in _STRUCTURAL_IDS or (grammar.is_id(value) and not self._hash_ids):
+            out = value
+        elif grammar.is_id(value) and (value.startswith(("h:", "id-")) or
+                                      grammar.re.fullmatch(r"r\d+|t\d+", value)):
+            out = value
+        elif self.key is not None:
+            out = "h:" + self.key.ident_digest("id", value)
+        else:
+            out = "id-" + sha256_hex(value.encode("utf-8", "surrogatepass"))[:12]
+        self._id_cache[value] = out
+        return out
+
+    def label(self, value: str) -> str:
+        return bucket(value) if is_absolute(value) else "outside-repo"
+
+    def path(self, value: str) -> str:
+        cached = self._path_cache.get(value)
+        if cached is None:
+            cached = self._path(value)
+            self._path_cache[value] = cached
+        return cached
+
+    def _path(self, value: str) -> str:
+        if grammar.is_bucket_label(value):
+            return value
+        if is_absolute(value):
+            return bucket(value)
+        if self.in_mode == self.out_mode and grammar.path_in_mode(value, self.out_mode):
+            return value
+        if self.in_mode == "dirs_only" and self.out_mode == "hashed" and grammar.is_dirs_only_path(value):
+            assert self.key is not None
+            return hashed(value, self.key)
+        if self.in_mode == "hashed" and grammar.is_hashed_path(value):
+            return value
+        rel = clean_relative(value)
+        if rel is None:
+            return "outside-repo"
+        if self.out_mode == "hashed" and self.key is None:
+            return "outside-repo"  # an input claiming hashed mode with a path that is not hashed
+        return apply_mode(rel, self.out_mode, self.key)
+
+    def text(self, value: str, ptr: str) -> Any:
+        keep = self.policy.policy.text
+        if ptr.startswith("/tasks/") and keep.keep_task_names:
+            return value
+        if ptr.endswith("/title") and keep.keep_artifact_titles:
+            return value
+        return self.drop_value(ptr)
+
+    # ---- nodes ---------------------------------------------------------------------------
+    def node(self, node: Node, raw: Any, ptr: str) -> dict[str, Any]:
+        if not isinstance(raw, dict):
+            raise self.bad(ptr, "expected an object")
+        fields = node.fields
+        for name in raw:
+            if name not in fields and not (ptr == "" and name == "events"):
+                self.report.dropped_fields[_pattern(f"{ptr}/{name}") if _safe_name(name)
+                                           else _pattern(ptr) + "/<unknown field>"] += 1
+        out: dict[str, Any] = {}
+        for name, spec in fields.items():
+            if name not in raw:
+                if spec.required:
+                    raise self.bad(f"{ptr}/{name}", "required field is missing")
+                continue
+            value = raw[name]
+            sub = f"{ptr}/{name}"
+            if isinstance(spec, Nested):
+                if value is None:
+                    continue
+                if ptr == "" and name == "tasks":
+                    # The format: a malformed tasks block must never fail a reader; drop it.
+                    try:
+                        out[name] = [self.node(spec.node, item, f"{sub}/{i}")
+                                     for i, item in enumerate(value)]
+                    except (BadInput, TypeError):
+                        self.report.dropped_fields["/tasks (malformed)"] += 1
+                    continue
+                if spec.many:
+                    if not isinstance(value, list):
+                        raise self.bad(sub, "expected a list")
+                    out[name] = [self.node(spec.node, item, f"{sub}/{i}") for i, item in enumerate(value)]
+                else:
+                    out[name] = self.node(spec.node, value, sub)
+                continue
+            result = self.leaf(spec, value, sub)
+            if result is not _DROP:
+                out[name] = result
+        return out
+
+
+def _safe_name(name: str) -> bool:
+    """Whether a field name may be shown in a report (names, unlike values, are mostly schema)."""
+    return 0 < len(name) <= 40 and name.replace("_", "").isalnum() and name.isascii()
+
+
+def redact_map(raw: Any, policy: EffectivePolicy, key: Key | None, report: RedactionReport,
+               *, explicit_mode: str | None = None) -> dict[str, Any]:
+    """The redacted map (without contentHash) for a parsed agentplay/v1 map `raw`."""
+    where = report.source
+    if not isinstance(raw, dict):
+        raise BadInput("a session map must be a JSON object", where=f"{where}#/")
+    if raw.get("schema") not in ("agentplay/v1", "entelligence.session-map/v1"):
+        raise BadInput("not an agentplay/v1 map (`schema`)", where=f"{where}#/schema")
+    session = raw.get("session")
+    in_mode = session.get("pathMode") if isinstance(session, dict) else None
+    in_mode = in_mode if in_mode in grammar.PATH_MODES else "relative"
+    out_mode = resolve_mode(policy, key, in_mode, explicit_mode, report)
+    report.path_mode = out_mode
+    report.key_fingerprint = key.fingerprint() if key else None
+    report.policy_name, report.policy_hash = policy.name, policy.hash()
+    r = MapRedactor(policy, key, report, in_mode=in_mode, out_mode=out_mode, where=where)
+    top = r.node(map_node(), raw, "")
+    top["schema"] = "agentplay/v1"
+    top["session"]["pathMode"] = out_mode
+    events, remap = _events(r, raw.get("events"))
+    _remap_refs(top, events, remap, report)
+    ordered = {name: (events if name == "events" else top[name])
+               for name in TOP_LEVEL_ORDER if name == "events" or name in top}
+    ordered.pop("contentHash", None)
+    for ev in events:
+        report.events_by_kind[ev["kind"]] += 1
+        report.events_by_agent[ev.get("agent") or "main"] += 1
+    return ordered
+
+
+def _events(r: MapRedactor, raw_events: Any) -> tuple[list[dict[str, Any]], dict[int, int]]:
+    if not isinstance(raw_events, list):
+        raise r.bad("/events", "expected a list" if raw_events is not None else "required field is missing")
+    nodes = event_nodes()
+    kept: list[tuple[float, int, dict[str, Any]]] = []
+    for i, ev in enumerate(raw_events):
+        ptr = f"/events/{i}"
+        if not isinstance(ev, dict):
+            raise r.bad(ptr, "expected an object")
+        kind = ev.get("kind")
+        node = nodes.get(kind) if isinstance(kind, str) else None
+        if node is None:
+            r.report.dropped_events["unknown kind"] += 1
+            continue
+        out = r.node(node, ev, ptr)
+        kept.append((out["t"], i, out))
+    kept.sort(key=lambda item: (item[0], item[1]))
+    remap = {orig: new for new, (_, orig, _) in enumerate(kept)}
+    events = []
+    for new, (_, _, ev) in enumerate(kept):
+        ev["seq"] = new
+        events.append(ev)
+    return events, remap
+
+
+def _remap_one(obj: dict[str, Any], name: str, remap: dict[int, int], report: RedactionReport,
+               ptr: str) -> None:
+    if name in obj:
+        new = remap.get(obj[name])
+        if new is None:
+            del obj[name]
+            report.dropped_values[ptr] += 1
+        else:
+            obj[name] = new
+
+
+def _remap_refs(top: dict[str, Any], events: list[dict[str, Any]], remap: dict[int, int],
+                report_counter: RedactionReport) -> None:
+    # Input seq values are positions in the input's events array (the format's seq == index rule).
+    for ev in events:
+        for name in _SEQ_REFS_EVENT:
+            _remap_one(ev, name, remap, report_counter, f"/events/*/{name}")
+    for f in top.get("files") or []:
+        _remap_one(f, "first", remap, report_counter, "/files/*/first")
+    for a in top.get("agents") or []:
+        _remap_one(a, "launchSeq", remap, report_counter, "/agents/*/launchSeq")
+    for p in top.get("prs") or []:
+        _remap_one(p, "seq", remap, report_counter, "/prs/*/seq")
+    for t in top.get("tasks") or []:
+        _remap_one(t, "startSeq", remap, report_counter, "/tasks/*/startSeq")
+        _remap_one(t, "endSeq", remap, report_counter, "/tasks/*/endSeq")

@@ -1,0 +1,115 @@
+"""Canonical JSON and the map's contentHash (seed 000, "Content hash").
+
+contentHash = SHA-256 (lowercase hex) of the canonical JSON of the map without `session.cliVersion`
+and without `contentHash` itself. This tool stores it as the top-level `contentHash` field, after
+`events`. Canonical JSON: keys sorted by code point, separators `,` and `:`, no white space, UTF-8
+with no `\\u` escapes except the ones JSON requires (`"`, `\\`, control characters).
+
+Numbers are written the way ECMAScript's JSON.stringify writes them, so a JavaScript producer and
+this one agree on a hash: integers and integral floats as integers (`2.0` -> `2`), other floats as
+the shortest round-trip decimal, exponent form only below 1e-6 or from 1e21 (`1e-7`, `1e+21`).
+NaN and infinities are not JSON and are refused.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from typing import Any
+
+
+def format_number(x: float) -> str:
+    if isinstance(x, bool):
+        raise TypeError("bool is not a number here")
+    if isinstance(x, int):
+        return str(x)
+    if not math.isfinite(x):
+        raise ValueError("NaN and infinities have no JSON form")
+    if x == 0:
+        return "0"
+    if x.is_integer() and abs(x) < 2**53:
+        return str(int(x))
+    sign = "-" if x < 0 else ""
+    digits, exp = _shortest(abs(x))  # value = 0.digits * 10**exp
+    k, n = len(digits), exp
+    if k <= n <= 21:
+        body = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        body = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        body = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        mant = digits[0] + ("." + digits[1:] if k > 1 else "")
+        body = f"{mant}e{'+' if e >= 0 else '-'}{abs(e)}"
+    return sign + body
+
+
+def _shortest(x: float) -> tuple[str, int]:
+    """Digits and exponent n with x = 0.DIGITS * 10**n, from Python's shortest repr."""
+    mant, _, exp_s = repr(x).partition("e")
+    exp = int(exp_s) if exp_s else 0
+    whole, _, frac = mant.partition(".")
+    digits = (whole + frac).lstrip("0")
+    lead_zeros = len(whole + frac) - len((whole + frac).lstrip("0"))
+    n = len(whole) + exp - lead_zeros
+    return digits.rstrip("0") or "0", n
+
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _string(s: str) -> str:
+    out = []
+    for ch in s:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ord(ch) < 0x20:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _encode(value: Any, out: list[str]) -> None:
+    if value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, str):
+        out.append(_string(value))
+    elif isinstance(value, (int, float)):
+        out.append(format_number(value))
+    elif isinstance(value, dict):
+        out.append("{")
+        for i, key in enumerate(sorted(value)):
+            if i:
+                out.append(",")
+            out.append(_string(key))
+            out.append(":")
+            _encode(value[key], out)
+        out.append("}")
+    elif isinstance(value, (list, tuple)):
+        out.append("[")
+        for i, item in enumerate(value):
+            if i:
+                out.append(",")
+            _encode(item, out)
+        out.append("]")
+    else:
+        raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+def canonical_json(value: Any) -> bytes:
+    out: list[str] = []
+    _encode(value, out)
+    return "".join(out).encode("utf-8", "surrogatepass")
+
+
+def content_hash(session_map: dict[str, Any]) -> str:
+    body = {k: v for k, v in session_map.items() if k != "contentHash"}
+    session = body.get("session")
+    if isinstance(session, dict) and "cliVersion" in session:
+        body["session"] = {k: v for k, v in session.items() if k != "cliVersion"}
+    return hashlib.sha256(canonical_json(body)).hexdigest()

@@ -1,0 +1,68 @@
+"""The command line: parses flags, calls the library, renders results, maps errors to exit codes.
+
+Exit codes: 0 success; 1 the scanner found a leak (nothing written); 2 bad input or usage (one line
+on stderr, nothing written); 3 an internal error (a bug: the message names only its type).
+Each command lives in its own module of this package and adds itself to `app` when imported.
+"""
+from __future__ import annotations
+
+import sys
+
+from redact.cli.common import PROG, app, err
+from redact.errors import RedactError
+
+COMMANDS = {"redact", "keygen", "policy", "formats", "verb", "scan", "audit"}
+
+
+def _register() -> None:
+    import importlib
+
+    for module in ("redact_cmd", "keys_cmd", "policy_cmd", "verb_cmd", "scan_cmd", "audit_cmd"):
+        try:
+            importlib.import_module(f"redact.cli.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"redact.cli.{module}":
+                raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: `redact` is the default command when the first word is not a command."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    verbose = "--verbose" in args
+    if verbose:
+        args.remove("--verbose")
+    if args[:1] == ["--version"]:
+        from importlib.metadata import version
+
+        sys.stdout.write(f"{PROG} {version('agentplay-redact')}\n")
+        return 0
+    if args and args[0] not in COMMANDS and args[0] not in ("--help", "-h"):
+        args.insert(0, "redact")
+    _register()
+    try:
+        app(args=args, prog_name=PROG, standalone_mode=False)
+    except RedactError as exc:
+        err(f"error: {exc.diagnostic()}")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        err("interrupted; nothing written")
+        return 130
+    except Exception as exc:  # click's usage errors, and bugs
+        import click
+
+        if isinstance(exc, click.exceptions.Exit):
+            return int(exc.exit_code or 0)
+        if isinstance(exc, click.exceptions.Abort):
+            err("interrupted; nothing written")
+            return 130
+        if isinstance(exc, click.exceptions.ClickException):
+            err(f"error: {exc.format_message()}")
+            return 2
+        err(f"internal error ({type(exc).__name__}); nothing written. Please report it.")
+        if verbose:
+            import traceback
+
+            # frames only: an exception's message could quote input text
+            sys.stderr.write("".join(traceback.format_tb(exc.__traceback__)))
+        return 3
+    return 0

@@ -1,0 +1,54 @@
+"""`agentplay-redact audit FILE [--format terminal|json|md|html] [-o OUT]`: the pre-upload report.
+
+Exit 0 when the report was made (whatever it says: `scan` is the command that fails on findings),
+2 on bad input or usage.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from audit.render import FORMATS, format_for_path, render
+from audit.report_of_map import audit_file
+from redact.cli.common import app, err
+from redact.errors import UsageError
+from redact.io.write import check_output_path, write_atomic
+
+_CHOICES = ("terminal",) + FORMATS
+
+
+@app.command("audit")
+def audit(
+    file: Annotated[str, typer.Argument(help="A session map (.json or .json.gz), or - for stdin.")],
+    fmt: Annotated[Optional[str], typer.Option("--format", "-f", help="terminal, json, md or html "
+                                               "(default: from -o's extension, else terminal).")] = None,
+    output: Annotated[Optional[str], typer.Option("-o", "--output", help="Write the report here "
+                                                  "(.json, .md or .html).")] = None,
+) -> None:
+    """Show what would leave the machine: identifiers in clear, drops, scanner verdicts, contentHash."""
+    if fmt is not None and fmt not in _CHOICES:
+        raise UsageError(f"--format must be one of {', '.join(_CHOICES)}")
+    if fmt is None:
+        fmt = format_for_path(output) if output not in (None, "-") else "terminal"
+    if output not in (None, "-"):
+        if fmt == "terminal":
+            raise UsageError("the terminal format prints to the screen; use --format json, md or html "
+                             "with -o")
+        check_output_path(output, [file])
+    report, session_map = audit_file(file)
+    if fmt == "terminal":
+        from rich.console import Console
+
+        from audit.render.terminal import render_terminal
+
+        render_terminal(report, session_map, Console(highlight=False, soft_wrap=False))
+        return
+    text = render(report, session_map, fmt)
+    if output in (None, "-"):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    write_atomic(output, text.encode("utf-8"))
+    err(f"wrote {output} ({fmt} audit report)")

@@ -1,0 +1,43 @@
+"""`agentplay-redact policy list|show|check` and `formats`."""
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from redact.cli.common import app
+from redact.detect import FORMATS
+from redact.policy.load import list_presets, load_policy
+
+policy_app = typer.Typer(no_args_is_help=True, help="List, show and check policies.")
+app.add_typer(policy_app, name="policy")
+
+
+@app.command("formats")
+def formats_cmd() -> None:
+    """List the input formats this tool reads."""
+    for name, what in FORMATS.items():
+        typer.echo(f"{name}\t{what}")
+
+
+@policy_app.command("list")
+def policy_list() -> None:
+    """List the shipped presets."""
+    for name in list_presets():
+        eff = load_policy(name)
+        typer.echo(f"{name}\t{eff.policy.paths.mode}\t{eff.policy.description}")
+
+
+@policy_app.command("show")
+def policy_show(name: Annotated[str, typer.Argument(help="Preset name or TOML path.")] = "default") -> None:
+    """Print the effective policy (after `extends`) as JSON, with its hash."""
+    eff = load_policy(name)
+    typer.echo(json.dumps({"policy": eff.as_dict(), "hash": eff.hash()}, indent=2, sort_keys=True))
+
+
+@policy_app.command("check")
+def policy_check(path: Annotated[str, typer.Argument(help="Policy TOML path or preset name.")]) -> None:
+    """Validate a policy file; exit 2 naming the bad key when it is invalid."""
+    eff = load_policy(path)
+    typer.echo(f"ok: {eff.name} (hash {eff.hash()[:16]})")

@@ -1,0 +1,195 @@
+"""Identifier scrubbing (DESIGN.md section 6).
+
+Whatever the policy: credentials, query strings and fragments leave URLs and remotes; e-mail
+addresses never survive; a value with white space, control or invisible characters is never kept in
+clear (it is hashed, or dropped without a key). Then the category's action applies:
+keep | drop | hash | allowlist (keep listed values, hash the rest) | generalize (hosts: public kept,
+private hashed).
+"""
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit, urlunsplit
+
+from redact.keys import Key
+from redact.model.grammar import EMAIL_RE, is_clean_identifier
+from redact.policy.load import EffectivePolicy
+from redact.policy.model import Allowlist
+
+_SCP_REMOTE = re.compile(r"^(?:[^@/\s]+@)?([A-Za-z0-9.-]+):(?!//)(.+)$")
+_PRIVATE_SUFFIXES = (".local", ".internal", ".corp", ".lan", ".home", ".intranet", ".localdomain",
+                     ".localhost", ".test", ".invalid", ".example", ".private", ".home.arpa")
+_PUBLIC_FORGES = {"github.com", "gitlab.com", "bitbucket.org"}
+
+
+def strip_url(value: str) -> str:
+    """Remove credentials, query and fragment from a URL; other strings are returned unchanged."""
+    if "://" not in value:
+        return value
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return ""
+    host = parts.hostname or ""
+    netloc = host + (f":{parts.port}" if _safe_port(parts) else "")
+    return urlunsplit((parts.scheme.lower(), netloc, parts.path, "", ""))
+
+
+def _safe_port(parts: object) -> int | None:
+    try:
+        return parts.port  # type: ignore[attr-defined, no-any-return]
+    except ValueError:
+        return None
+
+
+def normalize_remote(value: str) -> str:
+    """`https://user:tok@github.com/acme/api.git?x` and `git@github.com:acme/api.git` -> `acme/api`.
+
+    Other hosts keep their host: `git.corp.example/team/api`.
+    """
+    value = value.strip()
+    if "://" in value:
+        try:
+            parts = urlsplit(value)
+        except ValueError:
+            return ""
+        host, path = (parts.hostname or "").lower(), parts.path
+    else:
+        m = _SCP_REMOTE.match(value)
+        if m:
+            host, path = m.group(1).lower(), m.group(2)
+        else:
+            host, path = "", value
+    path = path.strip("/")
+    if path.endswith(".git"):
+        path = path[:-4]
+    if not host or host in _PUBLIC_FORGES:
+        return path
+    return f"{host}/{path}" if path else host
+
+
+def normalize_host(value: str) -> str:
+    value = value.strip()
+    if "://" in value:
+        try:
+            return (urlsplit(value).hostname or "").lower()
+        except ValueError:
+            return ""
+    host = value.rsplit("@", 1)[-1]
+    if host.startswith("["):
+        return host.split("]", 1)[0].lstrip("[").lower()
+    return host.split(":", 1)[0].lower() if host.count(":") == 1 else host.lower()
+
+
+def is_private_host(host: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    else:
+        return not ip.is_global
+    if host == "search":
+        return False
+    return "." not in host or host == "localhost" or host.endswith(_PRIVATE_SUFFIXES)
+
+
+class _Matcher:
+    def __init__(self, allow: Allowlist | None) -> None:
+        self.values = frozenset(allow.values) if allow else frozenset()
+        pats = allow.patterns if allow else ()
+        self.regex = re.compile("|".join(f"(?:{p})" for p in pats)) if pats else None
+
+    def __call__(self, value: str) -> bool:
+        return value in self.values or (self.regex is not None and self.regex.fullmatch(value) is not None)
+
+
+@dataclass
+class IdentReport:
+    kept: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    hashed: Counter[str] = field(default_factory=Counter)
+    dropped: Counter[str] = field(default_factory=Counter)
+    no_key_drops: int = 0
+
+
+class IdentScrubber:
+    """Applies a policy's identifier actions. One instance per output map (it keeps a report)."""
+
+    def __init__(self, policy: EffectivePolicy, key: Key | None) -> None:
+        self.actions = policy.policy.identifiers
+        self.key = key
+        self.report = IdentReport()
+        self._allow = {cat: _Matcher(a) for cat, a in policy.allowlists.items()}
+        self._cache: dict[tuple[str, str], str | None] = {}
+
+    def _hash(self, category: str, value: str) -> str | None:
+        if self.key is None:
+            self.report.no_key_drops += 1
+            self.report.dropped[category] += 1
+            return None
+        self.report.hashed[category] += 1
+        return self.key.ident_token(category, value)
+
+    def _keep(self, category: str, value: str) -> str:
+        self.report.kept[category].add(value)
+        return value
+
+    def _normalise(self, category: str, value: str) -> str:
+        if category == "remote":
+            return normalize_remote(value)
+        if category == "host":
+            return normalize_host(value)
+        return strip_url(value.strip())
+
+    def scrub(self, category: str, value: object) -> object | None:
+        """The value to write for `value` of `category`, or None to drop the field."""
+        if isinstance(value, bool):
+            self.report.dropped[category] += 1
+            return None
+        if isinstance(value, int):  # PR numbers: kept or dropped, never hashed into a string
+            action = getattr(self.actions, category)
+            if action == "keep":
+                return value
+            self.report.dropped[category] += 1
+            return None
+        if not isinstance(value, str):
+            self.report.dropped[category] += 1
+            return None
+        key = (category, value)
+        if key in self._cache:
+            out = self._cache[key]
+            self._recount(category, out)
+            return out
+        out = self._decide(category, value)
+        self._cache[key] = out
+        return out
+
+    def _recount(self, category: str, out: str | None) -> None:
+        if out is None:
+            self.report.dropped[category] += 1
+        elif out.startswith("h:") and len(out) == 14:
+            self.report.hashed[category] += 1
+
+    def _decide(self, category: str, value: str) -> str | None:
+        action = getattr(self.actions, category)
+        if action == "drop":
+            self.report.dropped[category] += 1
+            return None
+        clean = self._normalise(category, value)
+        if not clean:
+            self.report.dropped[category] += 1
+            return None
+        if EMAIL_RE.search(clean) or not is_clean_identifier(clean):
+            return self._hash(category, clean)
+        if action == "keep":
+            return self._keep(category, clean)
+        if action == "hash":
+            return self._hash(category, clean)
+        allowed = self._allow.get(category)
+        if allowed is not None and allowed(clean):
+            return self._keep(category, clean)
+        if action == "generalize" and not is_private_host(clean):
+            return self._keep(category, clean)
+        return self._hash(category, clean)

@@ -1,0 +1,1 @@
+"""Reading inputs safely and writing outputs atomically."""

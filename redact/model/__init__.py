@@ -1,0 +1,1 @@
+"""The agentplay/v1 session map: its pydantic model, field classes and JSON Schema."""

@@ -1,0 +1,104 @@
+"""The value grammars of the field classes: what an output value of each class may look like.
+
+Shared by the redactor (to decide whether an input value already conforms) and by the scanner (to
+prove an output conforms). Pure predicates: nothing here transforms data.
+"""
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+PATH_MODES: tuple[str, ...] = ("relative", "dirs_only", "hashed")
+MODE_RANK = {mode: i for i, mode in enumerate(PATH_MODES)}
+
+CLAUDE_AREAS: frozenset[str] = frozenset({
+    "projects", "todos", "plans", "skills", "agents", "commands", "settings", "hooks",
+    "shell-snapshots", "ide", "statsig", "plugins", "memory", "file-history", "session-env", "debug",
+    "logs", "other",
+})
+BUCKET_LABELS: frozenset[str] = frozenset(
+    {"/tmp (scratch)", "~/Documents", "~/Downloads", "~/Desktop", "~ (home)", "outside-repo"}
+    | {f"~/.claude/{area}" for area in CLAUDE_AREAS}
+)
+
+_HEX10 = re.compile(r"[0-9a-f]{10}")
+_DIRS_ONLY_NAME = re.compile("\u2022[0-9a-f]{6}")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+_SEGMENT_FORBIDDEN = re.compile(r"[\\]")
+
+ID_RE = re.compile(
+    r"(?:main|r\d{1,6}|t\d{1,6}"
+    r"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # uuid
+    r"|[0-9a-f]{7,64}"  # hex ids and shas
+    r"|sa-[0-9a-f]{6,32}"  # subagent lanes
+    r"|h:[0-9a-f]{12}|id-[0-9a-f]{12}"  # ids this tool hashed
+    r"|local:[a-z0-9-]{1,32}:(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+    r"|[0-9a-f]{7,64}|h:[0-9a-f]{12}|id-[0-9a-f]{12}))"
+)
+HASH_TOKEN_RE = re.compile(r"h:[0-9a-f]{12}")
+CONTENT_HASH_RE = re.compile(r"[0-9a-f]{64}")
+VERSION_RE = re.compile(r"\d{1,4}(?:\.\d{1,6}){0,3}(?:[-+][0-9A-Za-z.]{1,24})?")
+TIMESTAMP_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z")
+ACTION_RE = re.compile(r"[a-z][a-z0-9-]{0,31}(?:_[a-z][a-z0-9-]{0,31}){0,2}")
+# An identifier kept in clear: printable, no white space, no control or invisible characters.
+IDENT_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+#-]{0,199}")
+EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+
+
+def is_bucket_label(value: str) -> bool:
+    return value in BUCKET_LABELS
+
+
+def is_relative_path(value: str) -> bool:
+    """A clean repo-relative path: `/`-separated, no empty, `.` or `..` segment, no control chars."""
+    if not value or value.startswith(("/", "~")) or len(value) > 4096:
+        return False
+    if _SEGMENT_FORBIDDEN.search(value) or _CONTROL.search(value):
+        return False
+    if len(value) > 2 and value[1] == ":":  # a Windows drive
+        return False
+    return all(seg not in ("", ".", "..") for seg in value.split("/"))
+
+
+def is_dirs_only_path(value: str) -> bool:
+    if not is_relative_path(value):
+        return False
+    return _DIRS_ONLY_NAME.fullmatch(value.rsplit("/", 1)[-1]) is not None
+
+
+def is_hashed_path(value: str) -> bool:
+    return all(_HEX10.fullmatch(seg) for seg in value.split("/"))
+
+
+def path_in_mode(value: str, mode: str) -> bool:
+    """Whether `value` is a legal `files[].path` of a map declaring `mode`."""
+    if is_bucket_label(value):
+        return True
+    if mode == "hashed":
+        return is_hashed_path(value)
+    if mode == "dirs_only":
+        return is_dirs_only_path(value)
+    return is_relative_path(value)
+
+
+def is_timestamp(value: str) -> bool:
+    if not TIMESTAMP_RE.fullmatch(value):
+        return False
+    try:
+        datetime.fromisoformat(value[:19])
+    except ValueError:
+        return False
+    return True
+
+
+def is_id(value: str) -> bool:
+    return ID_RE.fullmatch(value) is not None
+
+
+def is_clean_identifier(value: str) -> bool:
+    """Shape only: an identifier that may be shown in clear (the policy decides whether it is)."""
+    return IDENT_RE.fullmatch(value) is not None and not EMAIL_RE.search(value)
+
+
+def has_invisible(value: str) -> bool:
+    return _CONTROL.search(value) is not None

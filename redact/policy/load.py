@@ -1,0 +1,123 @@
+"""Loading policies: presets shipped in the `policies` package, files, `extends`, CLI overrides."""
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from redact.errors import PolicyError
+from redact.policy.model import Allowlist, Policy
+
+_MAX_EXTENDS = 8
+
+
+def _preset_dir() -> Any:
+    return resources.files("policies")
+
+
+def list_presets() -> list[str]:
+    return sorted(p.name[:-5] for p in _preset_dir().iterdir()
+                  if p.name.endswith(".toml") and p.name != "allowlists.toml")
+
+
+def _read_toml(name_or_path: str) -> tuple[dict[str, Any], str]:
+    if name_or_path in list_presets():
+        where = f"policies/{name_or_path}.toml"
+        text = (_preset_dir() / f"{name_or_path}.toml").read_text(encoding="utf-8")
+    else:
+        path = Path(name_or_path)
+        where = str(path)
+        if not path.is_file():
+            raise PolicyError(f"no such policy (presets: {', '.join(list_presets())})", where=where)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PolicyError(f"cannot read policy ({type(exc).__name__})", where=where) from None
+    try:
+        return tomllib.loads(text), where
+    except tomllib.TOMLDecodeError as exc:
+        raise PolicyError(f"not valid TOML ({exc})", where=where) from None
+
+
+def _merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _resolve(name_or_path: str, depth: int = 0) -> tuple[dict[str, Any], str]:
+    if depth > _MAX_EXTENDS:
+        raise PolicyError("`extends` chain too long or circular", where=name_or_path)
+    raw, where = _read_toml(name_or_path)
+    parent = raw.get("extends")
+    if parent is None:
+        return raw, where
+    if not isinstance(parent, str):
+        raise PolicyError("`extends` must be a policy name or path", where=where)
+    if not Path(parent).is_absolute() and parent not in list_presets() and where.endswith(".toml"):
+        sibling = Path(where).parent / parent
+        if sibling.is_file():
+            parent = str(sibling)
+    base, _ = _resolve(parent, depth + 1)
+    merged = _merge(base, raw)
+    merged["publish"] = raw.get("publish", False) or base.get("publish", False)
+    return merged, where
+
+
+def _validate(raw: dict[str, Any], where: str) -> Policy:
+    try:
+        return Policy.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"]) or "(top)"
+        if err["type"] == "extra_forbidden":
+            raise PolicyError(f"unknown key `{loc}`", where=where) from None
+        raise PolicyError(f"`{loc}`: {err['msg']}", where=where) from None
+
+
+def shipped_allowlists() -> dict[str, Allowlist]:
+    data = tomllib.loads((_preset_dir() / "allowlists.toml").read_text(encoding="utf-8"))
+    return {cat: Allowlist.model_validate(v) for cat, v in data.items()}
+
+
+@dataclass(frozen=True)
+class EffectivePolicy:
+    """A validated policy after `extends` and CLI overrides, with its shipped allowlists merged."""
+
+    policy: Policy
+    source: str
+    allowlists: dict[str, Allowlist]
+
+    @property
+    def name(self) -> str:
+        return self.policy.name
+
+    def as_dict(self) -> dict[str, Any]:
+        return self.policy.model_dump(mode="json")
+
+    def hash(self) -> str:
+        blob = json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def load_policy(name_or_path: str = "default", *, mode: str | None = None) -> EffectivePolicy:
+    raw, where = _resolve(name_or_path)
+    if mode is not None:
+        raw = _merge(raw, {"paths": {"mode": mode}})
+    policy = _validate(raw, where)
+    lists = shipped_allowlists()
+    for category, extra in policy.allowlists.items():
+        base = lists.get(category, Allowlist())
+        lists[category] = Allowlist(values=base.values + extra.values,
+                                    patterns=base.patterns + extra.patterns)
+    return EffectivePolicy(policy, where, lists)

@@ -1,0 +1,57 @@
+"""What a redaction did, for the audit report. Holds counts and pointer patterns, never input text."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from redact.identifiers import IdentReport
+
+
+@dataclass
+class RedactionReport:
+    source: str
+    input_format: str = "agentplay/v1"
+    path_mode: str = "relative"
+    requested_mode: str = "relative"
+    key_fingerprint: str | None = None
+    policy_name: str = ""
+    policy_hash: str = ""
+    content_hash: str = ""
+    dropped_fields: Counter[str] = field(default_factory=Counter)  # pointer pattern -> count
+    dropped_values: Counter[str] = field(default_factory=Counter)  # pointer pattern -> count
+    dropped_events: Counter[str] = field(default_factory=Counter)  # reason -> count
+    skipped_records: Counter[str] = field(default_factory=Counter)  # raw record type -> count
+    idents: IdentReport = field(default_factory=IdentReport)
+    events_by_kind: Counter[str] = field(default_factory=Counter)
+    events_by_agent: Counter[str] = field(default_factory=Counter)
+    warnings: list[str] = field(default_factory=list)
+    scanner: dict[str, str] = field(default_factory=dict)  # layer -> verdict
+    findings: list[dict[str, Any]] = field(default_factory=list)
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "inputFormat": self.input_format,
+            "pathMode": self.path_mode,
+            "requestedMode": self.requested_mode,
+            "keyFingerprint": self.key_fingerprint,
+            "policy": {"name": self.policy_name, "hash": self.policy_hash},
+            "contentHash": self.content_hash,
+            "eventsByKind": dict(sorted(self.events_by_kind.items())),
+            "eventsByAgent": dict(sorted(self.events_by_agent.items())),
+            "identifiersInClear": {k: sorted(v) for k, v in sorted(self.idents.kept.items())},
+            "identifiersHashed": dict(sorted(self.idents.hashed.items())),
+            "identifiersDropped": dict(sorted(self.idents.dropped.items())),
+            "droppedFields": dict(sorted(self.dropped_fields.items())),
+            "droppedValues": dict(sorted(self.dropped_values.items())),
+            "droppedEvents": dict(sorted(self.dropped_events.items())),
+            "skippedRecords": dict(sorted(self.skipped_records.items())),
+            "warnings": list(self.warnings),
+            "scanner": dict(self.scanner),
+            "findings": list(self.findings),
+        }
