@@ -16,6 +16,8 @@ import hashlib
 import math
 from typing import Any
 
+import orjson
+
 
 def format_number(x: float) -> str:
     if isinstance(x, bool):
@@ -101,10 +103,36 @@ def _encode(value: Any, out: list[str]) -> None:
         raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
+class _NeedsSlowPath(Exception):
+    pass
+
+
+def _js_floats(value: Any) -> Any:
+    """`value` with every float made into what JSON.stringify writes; raises when orjson can't."""
+    if isinstance(value, dict):
+        return {k: _js_floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_js_floats(v) for v in value]
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 2**53:
+            return int(value)
+        if orjson.dumps(value).decode() != format_number(value):
+            raise _NeedsSlowPath
+    return value
+
+
 def canonical_json(value: Any) -> bytes:
-    out: list[str] = []
-    _encode(value, out)
-    return "".join(out).encode("utf-8", "surrogatepass")
+    """Canonical bytes; orjson does the work, with a pure-Python path for rare float shapes.
+
+    orjson escapes strings exactly as JSON.stringify does and sorts keys by code point; only some
+    floats (below 1e-6, or integral above 2^53) are written differently, and those take the slow path.
+    """
+    try:
+        return orjson.dumps(_js_floats(value), option=orjson.OPT_SORT_KEYS)
+    except (_NeedsSlowPath, TypeError, orjson.JSONEncodeError):
+        out: list[str] = []
+        _encode(value, out)
+        return "".join(out).encode("utf-8", "surrogatepass")
 
 
 def content_hash(session_map: dict[str, Any]) -> str:

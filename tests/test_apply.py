@@ -53,11 +53,9 @@ def test_roundtrip_under_internal_changes_only_unknown_fields() -> None:
     clean["prs"][0]["url"] = "https://github.com/acme/orders-api/pull/142"
     for task in clean["tasks"]:
         del task["name"]
-    clean["events"] = [e for e in clean["events"] if e["kind"] != "web"]  # web events carry no `tool`
-    for i, e in enumerate(clean["events"]):
-        e["seq"] = i
-        for ref in ("retryOf", "ref"):
-            e.pop(ref, None)
+    for e in clean["events"]:
+        if e["kind"] == "web":
+            del e["tool"]  # the format gives web events a host, not a tool
     out = run(clean, "internal").session_map
     out.pop("contentHash")
     assert out == clean

@@ -56,3 +56,13 @@ def test_hash_ignores_cli_version_and_itself() -> None:
     b = {"schema": "agentplay/v1", "session": {"id": "x", "cliVersion": "2"}, "events": [], "contentHash": "f" * 64}
     assert content_hash(a) == content_hash(b)
     assert content_hash(a) != content_hash({**a, "events": [{"t": 1}]})
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values)
+def test_fast_path_equals_the_reference_encoder(value: object) -> None:
+    from redact.canonical import _encode
+
+    out: list[str] = []
+    _encode(value, out)
+    assert canonical_json(value) == "".join(out).encode("utf-8", "surrogatepass")

@@ -92,6 +92,6 @@ def parse_json(data: bytes, where: str) -> Any:
         m = _POS.search(str(exc))
         at = f"{where}:{m.group(1)}:{m.group(2)}" if m else where
         kind = "invalid UTF-8" if "utf-8" in str(exc).lower() else "invalid JSON"
-        if "recursion" in str(exc).lower():
+        if "recursion" in str(exc).lower() or "depth limit" in str(exc).lower():
             kind = "JSON nested too deeply"
         raise BadInput(kind, where=at) from None
