@@ -139,3 +139,14 @@ def test_installed_console_script(tmp_path: Path) -> None:
         pytest.skip("console script not installed in this environment")
     proc = subprocess.run([str(exe), "policy", "list"], capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0 and "default" in proc.stdout
+
+
+def test_internal_error_is_exit_3_without_the_message(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from redact import api
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the prompt said: Globex secret plan")
+
+    monkeypatch.setattr(api, "redact_file", boom)
+    code, _, err = cli(capsys, "--verbose", EXAMPLE, "-o", "-")
+    assert code == 3 and "RuntimeError" in err and "Globex" not in err

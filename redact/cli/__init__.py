@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sys
 
+import typer
+
 from redact.cli.common import PROG, app, err
 from redact.errors import RedactError
 
@@ -47,16 +49,16 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         err("interrupted; nothing written")
         return 130
-    except Exception as exc:  # click's usage errors, and bugs
-        import click
-
-        if isinstance(exc, click.exceptions.Exit):
-            return int(exc.exit_code or 0)
-        if isinstance(exc, click.exceptions.Abort):
-            err("interrupted; nothing written")
-            return 130
-        if isinstance(exc, click.exceptions.ClickException):
-            err(f"error: {exc.format_message()}")
+    except typer.Exit as exc:
+        return int(exc.exit_code or 0)
+    except typer.Abort:
+        err("interrupted; nothing written")
+        return 130
+    except Exception as exc:  # the parser's usage errors, and bugs
+        if isinstance(exc, typer.TyperException) or hasattr(exc, "format_message"):
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                return 2
+            err(f"error: {exc.format_message()}")  # type: ignore[attr-defined]
             return 2
         err(f"internal error ({type(exc).__name__}); nothing written. Please report it.")
         if verbose:
