@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         if verbose:
             import traceback
 
-            # frames only: an exception's message could quote input text
-            sys.stderr.write("".join(traceback.format_tb(exc.__traceback__)))
+            # places only (file, line, function): a message or a local could quote input text
+            for frame in traceback.extract_tb(exc.__traceback__):
+                sys.stderr.write(f"  at {frame.filename}:{frame.lineno} in {frame.name}\n")
         return 3
     return 0
