@@ -25,6 +25,7 @@ _HEX10 = re.compile(r"[0-9a-f]{10}")
 _DIRS_ONLY_NAME = re.compile("\u2022[0-9a-f]{6}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
 _SEGMENT_FORBIDDEN = re.compile(r"[\\]")
+_DRIVE = re.compile(r"[A-Za-z]:(?:/|$)")
 
 ID_RE = re.compile(
     r"(?:main|r\d{1,6}|t\d{1,6}"
@@ -55,7 +56,7 @@ def is_relative_path(value: str) -> bool:
         return False
     if _SEGMENT_FORBIDDEN.search(value) or _CONTROL.search(value):
         return False
-    if len(value) > 2 and value[1] == ":":  # a Windows drive
+    if _DRIVE.match(value):  # a Windows drive: absolute, not repo-relative
         return False
     return all(seg not in ("", ".", "..") for seg in value.split("/"))
 
