@@ -1,0 +1,33 @@
+"""Shell-command verbs: "the program plus a subcommand for multi-verb tools. Never flags, paths or values."
+
+    >>> extract("cd web && FOO=1 npx -y vitest run src/a.test.ts").verb
+    'vitest run'
+    >>> extract("./scripts/deploy-acme.sh --prod").verb
+    '<script>'
+
+The engine is fail-closed: every verb it emits is a member of a closed vocabulary (`is_valid_verb`),
+a program outside it becomes `<script>` (or `<script:HASH>` with a keyed hasher), and a line that does
+not parse becomes `<unparsed>`. See docs/verbs.md.
+"""
+from __future__ import annotations
+
+from redact.verbs.engine import VerbResult, clear_cache, extract, extract_argv, is_valid_verb
+from redact.verbs.grammar import EMPTY, SCRIPT, UNPARSED, VERB_CATEGORIES, VERIFY_KINDS
+from redact.verbs.vocab import Vocabulary, VocabularyError, default_vocabulary, extend_vocabulary
+
+__all__ = [
+    "EMPTY",
+    "SCRIPT",
+    "UNPARSED",
+    "VERB_CATEGORIES",
+    "VERIFY_KINDS",
+    "VerbResult",
+    "Vocabulary",
+    "VocabularyError",
+    "clear_cache",
+    "default_vocabulary",
+    "extend_vocabulary",
+    "extract",
+    "extract_argv",
+    "is_valid_verb",
+]
