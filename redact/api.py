@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
-from redact.apply import redact_map
+from redact.apply import redact_map, resolve_mode
+from redact.build import build_map
 from redact.canonical import content_hash
-from redact.detect import MAP, detect
-from redact.errors import BadInput
-from redact.io.read import display_name, parse_json, read_input
+from redact.detect import FORMATS, MAP, detect
+from redact.errors import BadInput, RedactError, UsageError
+from redact.formats.registry import raw_format
+from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json, read_input
 from redact.io.write import check_output_path, encode_output, write_atomic
 from redact.keys import Key
 from redact.model.agentplay import SessionMap
@@ -51,27 +53,165 @@ def finish_map(session_map: dict[str, Any], report: RedactionReport) -> dict[str
     return session_map
 
 
+def build_raw(data: bytes | BinaryIO, fmt: str, *, name: str, policy: EffectivePolicy, key: Key | None,
+              mode: str | None, report: RedactionReport, companions: list[Any] | None = None,
+              skip_bad_lines: bool = False, file_stem: str | None = None) -> dict[str, Any]:
+    """A raw log -> an unredacted-identifiers map (no text, relative paths) ready for `redact_map`.
+
+    `data` is the log in memory, or a binary file streamed line by line.
+
+    The output path mode is resolved first: under hashed mode, programs outside the verb vocabulary
+    become keyed tokens (`<script:...>`) instead of the neutral `<script>`.
+    """
+    raw = raw_format(fmt)
+    if raw is None:
+        raise BadInput(f"format {fmt} is not supported yet", where=name)
+    out_mode = resolve_mode(policy, key, "relative", mode, report)
+    hasher = None
+    if key is not None and out_mode == "hashed":
+        def hasher(program: str) -> str:
+            return key.ident_digest("program", program, 10)
+    session = raw.read(data, name, report=report, companions=companions, skip_bad_lines=skip_bad_lines,
+                       file_stem=file_stem)
+    return build_map(session, hasher=hasher)
+
+
 def redact_bytes(data: bytes, *, name: str = "<bytes>", policy: str | EffectivePolicy = "default",
                  key: Key | None = None, mode: str | None = None,
-                 input_format: str | None = None) -> Result:
-    """Redact one input held in memory (already gunzipped) under `policy`."""
+                 input_format: str | None = None, skip_bad_lines: bool = False,
+                 companions: list[Any] | None = None, file_stem: str | None = None) -> Result:
+    """Redact one input held in memory (already gunzipped) under `policy`.
+
+    A raw log (`input_format` or the detected format) is first built into a map; `companions` are
+    files of the same session found next to it (Claude Code subagent transcripts).
+    """
+    return _redact(data, name=name, policy=policy, key=key, mode=mode, input_format=input_format,
+                   skip_bad_lines=skip_bad_lines, companions=companions, file_stem=file_stem)
+
+
+def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy, key: Key | None,
+            mode: str | None, input_format: str | None, skip_bad_lines: bool,
+            companions: list[Any] | None, file_stem: str | None) -> Result:
     eff = _policy(policy, None)
-    fmt = input_format or detect(data, name)
+    if input_format is not None and input_format not in FORMATS:
+        raise UsageError(f"unknown format {input_format!r} (known: {', '.join(sorted(FORMATS))})")
+    if not isinstance(data, bytes) and input_format is None:
+        raise UsageError("a streamed input needs its format")  # pragma: no cover - internal use
+    fmt = input_format or detect(data, name)  # type: ignore[arg-type]
     report = RedactionReport(source=name, input_format=fmt)
-    if fmt != MAP:
-        raise BadInput(f"format {fmt} is not supported yet", where=name)
-    raw = parse_json(data, name)
+    if fmt == MAP:
+        if not isinstance(data, bytes):
+            data = data.read()
+        raw = parse_json(data, name)
+    else:
+        raw = build_raw(data, fmt, name=name, policy=eff, key=key, mode=mode, report=report,
+                        companions=companions, skip_bad_lines=skip_bad_lines, file_stem=file_stem)
     out = redact_map(raw, eff, key, report, explicit_mode=mode)
     out = finish_map(out, report)
     return Result(serialize(out), out, report)
 
 
 def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) -> Result:
-    """Redact the file at `path` (`-` for stdin); write to `out` atomically when given."""
+    """Redact the file at `path` (`-` for stdin); write to `out` atomically when given.
+
+    For a raw log read from a real file, the session's companion files are found next to it
+    (`companions=` overrides that, `[]` turns it off).
+    """
     name = display_name(path)
     if out is not None:
         check_output_path(out, [path])
-    result = redact_bytes(read_input(path), name=name, **kwargs)
+    stream = _plain_file(path)
+    if stream is None:
+        result = _from_bytes(read_input(path), name, path, kwargs)
+    else:
+        head, size = stream
+        fmt = kwargs.get("input_format") or detect(head, name)
+        raw = raw_format(fmt)
+        if raw is None or size <= len(head):
+            result = _from_bytes(read_input(path), name, path, kwargs)
+        else:  # a raw log on disk: streamed, so memory does not grow with its text
+            _companions(raw, path, kwargs)
+            kwargs["input_format"] = fmt
+            with Path(path).open("rb") as fh:
+                result = _redact(fh, name=name, **_options(kwargs))
     if out is not None:
         write_atomic(out, encode_output(result.data, str(out)))
     return result
+
+
+_HEAD = 1 << 20
+
+
+def _plain_file(path: str | Path) -> tuple[bytes, int] | None:
+    """(first MiB, size) of a regular, uncompressed file; None for stdin, gzip or anything else."""
+    if str(path) == "-":
+        return None
+    p = Path(path)
+    try:
+        if not p.is_file():
+            return None
+        size = p.stat().st_size
+        with p.open("rb") as fh:
+            head = fh.read(_HEAD)
+    except OSError:
+        return None  # read_input reports it
+    if head[:2] == GZIP_MAGIC or str(path).endswith(".gz") or size > MAX_INPUT_BYTES:
+        return None
+    return head, size
+
+
+def _companions(raw: Any, path: str | Path, kwargs: dict[str, Any]) -> None:
+    if kwargs.get("companions") is None:
+        kwargs["companions"] = raw.discover(Path(path))
+    kwargs.setdefault("file_stem", Path(path).name.split(".")[0])
+
+
+def _options(kwargs: dict[str, Any]) -> dict[str, Any]:
+    defaults: dict[str, Any] = {"policy": "default", "key": None, "mode": None, "input_format": None,
+                                "skip_bad_lines": False, "companions": None, "file_stem": None}
+    unknown = set(kwargs) - set(defaults)
+    if unknown:
+        raise TypeError(f"unexpected option {sorted(unknown)[0]!r}")
+    return {**defaults, **kwargs}
+
+
+def _from_bytes(data: bytes, name: str, path: str | Path, kwargs: dict[str, Any]) -> Result:
+    if name != "<stdin>":
+        fmt = kwargs.get("input_format") or detect(data, name)
+        kwargs["input_format"] = fmt
+        raw = raw_format(fmt)
+        if raw is not None:
+            _companions(raw, path, kwargs)
+    return redact_bytes(data, name=name, **kwargs)
+
+
+@dataclass
+class FolderItem:
+    input: Path
+    output: Path
+    result: Result | None
+    error: RedactError | None
+
+
+def redact_folder(folder: str | Path, out_dir: str | Path, **kwargs: Any) -> list[FolderItem]:
+    """Redact every session of a project folder into `out_dir`, one `<name>.json.gz` map each.
+
+    Sessions are independent: one that fails is reported in its item and the others still run.
+    """
+    folder, out_dir = Path(folder), Path(out_dir)
+    fmt = kwargs.get("input_format") or "claude-code"
+    raw = raw_format(fmt)
+    if raw is None or raw.list_sessions is None:
+        raise UsageError(f"format {fmt} has no project folders; give a file", where=str(folder))
+    if not out_dir.is_dir():
+        raise UsageError("--out-dir is not a folder", where=str(out_dir))
+    items: list[FolderItem] = []
+    for session in raw.list_sessions(folder):
+        target = out_dir / (session.name[: -len(".jsonl")] + ".json.gz")
+        try:
+            result = redact_file(session, target, **kwargs)
+        except RedactError as exc:
+            items.append(FolderItem(session, target, None, exc))
+            continue
+        items.append(FolderItem(session, target, result, None))
+    return items

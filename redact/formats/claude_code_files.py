@@ -1,0 +1,160 @@
+"""Which files make up a Claude Code session, and reading them as one.
+
+Layouts (`~/.claude/projects/<project-folder>/`):
+- `<session>.jsonl` with `<session>/subagents/agent-<id>.jsonl` beside it (clients 2.1.x);
+- `<session>.jsonl` with flat `agent-<id>.jsonl` files in the same folder, matched to the session by
+  their `sessionId` (clients 1.x-2.0.x);
+- sidechain records (`isSidechain: true`) inside the main file (older clients).
+
+A project folder holds many sessions; `project_sessions` lists the inputs to redact one by one: every
+main transcript, plus any flat agent transcript whose session is not in the folder (redacted on its
+own, as a subagent session).
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+import orjson
+
+from redact.build.facts import SessionFacts
+from redact.formats.claude_code import ClaudeCodeReader
+from redact.io.read import read_input
+from redact.report import RedactionReport
+
+_AGENT_FILE = re.compile(r"^agent-(.{1,200})\.jsonl$")
+_HEAD = 1 << 16
+
+
+@dataclass(frozen=True)
+class Sidechain:
+    path: Path
+    agent_id: str
+
+
+def agent_id_of(path: Path) -> str | None:
+    m = _AGENT_FILE.match(path.name)
+    return m.group(1) if m else None
+
+
+def session_id_of(path: Path) -> str | None:
+    """The `sessionId` of the first records of a transcript (reads at most 64 KiB)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(_HEAD)
+    except OSError:
+        return None
+    for line in head.split(b"\n")[:50]:
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and isinstance(record.get("sessionId"), str):
+            return record["sessionId"]  # type: ignore[no-any-return]
+    return None
+
+
+def find_sidechains(main: Path) -> list[Sidechain]:
+    """The subagent transcripts of the session whose main transcript is `main`."""
+    found: list[Sidechain] = []
+    if agent_id_of(main) is not None:
+        return found  # a subagent transcript given on its own
+    stem = main.name[:-3] if main.name.endswith(".gz") else main.name
+    stem = stem[:-6] if stem.endswith(".jsonl") else stem
+    sub = main.parent / stem / "subagents"
+    if sub.is_dir():
+        for path in sorted(sub.glob("agent-*.jsonl")):
+            agent = agent_id_of(path)
+            if agent:
+                found.append(Sidechain(path, agent))
+    flat = sorted(main.parent.glob("agent-*.jsonl"))
+    if flat:
+        sid = session_id_of(main)
+        for path in flat:
+            agent = agent_id_of(path)
+            if agent and sid is not None and session_id_of(path) == sid:
+                found.append(Sidechain(path, agent))
+    return found
+
+
+def project_sessions(folder: Path) -> list[Path]:
+    """The inputs to redact for a project folder, one map each."""
+    mains = sorted(p for p in folder.glob("*.jsonl") if agent_id_of(p) is None and p.is_file())
+    sessions = {sid for sid in (session_id_of(p) for p in mains) if sid}
+    orphans = [p for p in sorted(folder.glob("agent-*.jsonl"))
+               if p.is_file() and session_id_of(p) not in sessions]
+    return mains + orphans
+
+
+_WORKTREE = re.compile(r"^(.*)[/\\]\.claude[/\\]worktrees[/\\][^/\\]+[/\\]?$")
+# A working directory that is a home folder, one of its bucket folders, or a scratch or system root
+# is no repository: paths under it go to buckets, not into `files[]`.
+_HOME_ONLY = re.compile(
+    r"^(?:(?:/Users/[^/]+|/home/[^/]+|/var/home/[^/]+|/root|[A-Za-z]:[/\\]Users[/\\][^/\\]+)"
+    r"(?:[/\\](?:Desktop|Documents|Downloads|\.claude))?"
+    r"|/|/tmp|/private/tmp|/var/tmp|[A-Za-z]:[/\\]?)[/\\]?$",
+    re.I,
+)
+_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}")
+
+
+def _native(value: str) -> str:
+    """A session id in the map's id grammar: a uuid or hex as is, anything else hashed."""
+    if _ID.fullmatch(value):
+        return value
+    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def roots_of(cwd: str | None, original_cwd: str | None) -> tuple[str, ...]:
+    """Repository roots: the working directory (and the original one), unless it is a home folder or
+    scratch space; a `.claude/worktrees/<name>` worktree adds its main checkout."""
+    roots: list[str] = []
+    for cand in (cwd, original_cwd):
+        if cand and not _HOME_ONLY.match(cand) and cand not in roots:
+            roots.append(cand)
+            m = _WORKTREE.match(cand)
+            if m and not _HOME_ONLY.match(m.group(1)) and m.group(1) not in roots:
+                roots.append(m.group(1))
+    return tuple(roots)
+
+
+def settle_session(reader: ClaudeCodeReader, where: str, fallback_id: str | None = None) -> SessionFacts:
+    """The session's id (its `sessionId`; for a subagent transcript on its own, the agent's id and
+    its parent's), working directory, repository roots and the repository's name (an identifier)."""
+    s = reader.finish()
+    sid = reader.session_ids.most_common(1)[0][0] if reader.session_ids else None
+    if reader.standalone is not None:
+        s.parent_native_id = _native(sid) if sid else None
+        s.native_id = _native(reader.standalone if reader.standalone != "?" else (sid or where))
+    else:
+        s.native_id = _native(sid or fallback_id or where)
+    s.cwd = reader.cwd
+    s.roots = roots_of(reader.cwd, reader.original_cwd)
+    if s.roots:
+        base = s.roots[1] if len(s.roots) > 1 and _WORKTREE.match(s.roots[0]) else s.roots[0]
+        s.repo_name = re.split(r"[/\\]", base.rstrip("/\\"))[-1] or None
+    return s
+
+
+def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
+                 sidechains: list[Sidechain] | None = None, skip_bad_lines: bool = False,
+                 file_stem: str | None = None) -> SessionFacts:
+    """Read a main transcript (in memory, or a binary file streamed line by line) and its subagent
+    transcripts into facts."""
+    sidechains = sidechains or []
+    reader = ClaudeCodeReader(report, agent_files=[s.agent_id for s in sidechains])
+    reader.read(data, where, skip_bad_lines=skip_bad_lines)
+    for side in sidechains:
+        try:
+            if side.path.suffix == ".gz":
+                reader.read(read_input(side.path), str(side.path), agent_id=side.agent_id,
+                            skip_bad_lines=skip_bad_lines)
+                continue
+            with side.path.open("rb") as fh:
+                reader.read(fh, str(side.path), agent_id=side.agent_id, skip_bad_lines=skip_bad_lines)
+        except OSError:
+            report.warn("a subagent transcript could not be read and was left out")
+    return settle_session(reader, where, fallback_id=file_stem)

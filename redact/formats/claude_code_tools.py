@@ -1,0 +1,263 @@
+"""Claude Code tools: the tool table, tool_use blocks -> ToolCall, tool_result blocks -> ToolResult.
+
+The tool table says which event kind each built-in tool becomes and which input fields hold paths.
+Every other input field is content (old/new strings, file contents, prompts, patterns, queries,
+URL paths) and is never read, except three that are reduced here on the spot: Bash `command`
+(handed to the verb engine by the builder), WebFetch `url` (reduced to its host) and Task/Agent
+`subagent_type` (an identifier). Results are read for their shape only: error flag, error class,
+exit code, byte count, matched file names, and the confirmations `redact.build.outputs` recognises.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from redact.build import outputs
+from redact.build.facts import ToolCall, ToolResult
+from redact.formats.claude_code_table import PATH_INPUTS, TOOL_KINDS, WAITS_ON_USER
+
+DEFAULT_SUBAGENT = "general-purpose"
+
+_EXIT = re.compile(r"^Exit code (-?\d{1,5})\b")
+_HEX_AGENT = re.compile(r"[0-9a-f]{6,32}")
+_MODEL = re.compile(r"claude-[a-z0-9.-]{1,60}")
+_URL = re.compile(r"https?://", re.I)
+_GREP_LINE = re.compile(r":\d+[:-]")
+_ABS = re.compile(r"^(?:/|[A-Za-z]:[\\/]|~/)")
+
+
+def lane_id(agent_id: str) -> str:
+    """The map's lane id for a Claude Code agent id: `sa-` + hex (hashed when not hex already)."""
+    if _HEX_AGENT.fullmatch(agent_id):
+        return "sa-" + agent_id
+    return "sa-" + hashlib.sha256(agent_id.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
+def split_mcp(name: str) -> tuple[str, str]:
+    """`mcp__server__tool_name` -> (server, tool); the server ends at the first `__`."""
+    rest = name[5:]
+    server, sep, tool = rest.partition("__")
+    return (server, tool) if sep else (rest, "")
+
+
+def host_of(url: object) -> str | None:
+    if not isinstance(url, str):
+        return None
+    try:
+        host = urlsplit(url.strip()).hostname
+    except ValueError:
+        return None
+    return host.lower() if host else None
+
+
+def make_call(block: dict[str, Any], t: float, agent: str) -> ToolCall | None:
+    call_id, name = block.get("id"), block.get("name")
+    if not isinstance(call_id, str) or not isinstance(name, str) or not call_id:
+        return None
+    raw_input = block.get("input")
+    inp: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
+    if name.startswith("mcp__"):
+        server, tool = split_mcp(name)
+        return ToolCall(t, agent, call_id, name, "mcp", server=server, tool=tool)
+    kind = TOOL_KINDS.get(name, "tool")
+    call = ToolCall(t, agent, call_id, name, kind,  # type: ignore[arg-type]
+                    waits_on_user=name in WAITS_ON_USER)
+    fields = PATH_INPUTS.get(name)
+    if fields:
+        call.paths = tuple(v for v in (inp.get(f) for f in fields) if isinstance(v, str) and v)
+    if kind == "edit":
+        call.op = None if name == "Write" else "modify"
+    elif kind == "exec":
+        cmd = inp.get("command")
+        call.command = cmd if isinstance(cmd, str) else ""
+    elif kind == "skill":
+        skill = inp.get("skill")
+        call.skill = skill if isinstance(skill, str) and skill else None
+    elif kind == "subagent":
+        st = inp.get("subagent_type")
+        call.subagent_type = st if isinstance(st, str) and st else DEFAULT_SUBAGENT
+        model = inp.get("model")
+        if isinstance(model, str) and _MODEL.fullmatch(model):
+            call.subagent_model = model
+    elif kind == "web":
+        call.host = "search" if name == "WebSearch" else host_of(inp.get("url"))
+    return call
+
+
+def result_text(content: object) -> tuple[str, int]:
+    """(text, bytes of any images) of a tool_result's content: a string, or a list of blocks."""
+    if isinstance(content, str):
+        return content, 0
+    if not isinstance(content, list):
+        return "", 0
+    parts: list[str] = []
+    image_bytes = 0
+    for item in content:
+        if isinstance(item, dict):
+            kind = item.get("type")
+            if kind == "text" and isinstance(item.get("text"), str):
+                parts.append(item["text"])
+            elif kind == "image":
+                source = item.get("source")
+                data = source.get("data") if isinstance(source, dict) else None
+                image_bytes += len(data) if isinstance(data, str) else 0
+    return "\n".join(parts), image_bytes
+
+
+def byte_len(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+def error_class(text: str, name: str) -> str:
+    """The seed's errClass for a failed tool call, from the harness's own wording."""
+    head = text[:400]
+    low = head.lower()
+    if _EXIT.match(head):
+        return "exit_code"
+    if head.startswith("[Request interrupted") or "interrupted by user" in low:
+        return "interrupted"
+    if "doesn't want to proceed" in low or "user rejected" in low or "permission to use" in low:
+        return "permission_denied"
+    if "hook" in low and ("block" in low or "denied" in low):
+        return "blocked"
+    if "timed out" in low or "timeout" in low:
+        return "timeout"
+    if "to replace not found" in low or "matches of the string" in low:
+        return "patch_failed"
+    if "modified since" in low or "has not been read yet" in low or "unexpectedly modified" in low:
+        return "stale_file"
+    if ("does not exist" in low or "no such file" in low or "not found" in low
+            or "status code 404" in low):
+        return "not_found"
+    if "permission denied" in low or "eacces" in low or "operation not permitted" in low:
+        return "permission_denied"
+    if "inputvalidationerror" in low or "exceeds maximum" in low or "invalid" in low:
+        return "validation"
+    if "429" in head or "rate limit" in low:
+        return "rate_limit"
+    if name in ("Task", "Agent"):
+        return "subagent_failed"
+    return "other"
+
+
+def _hits(name: str, call_input_mode: str | None, tur: object, text: str) -> tuple[str, ...]:
+    if isinstance(tur, dict):
+        names = tur.get("filenames")
+        if isinstance(names, list):
+            return tuple(n for n in names if isinstance(n, str) and n)
+        if tur.get("mode") == "content" or "content" in tur:
+            return ()
+    if name == "Grep" and call_input_mode not in (None, "files_with_matches"):
+        return ()
+    if name not in ("Glob", "Grep"):
+        return ()
+    found: list[str] = []
+    for line in text.splitlines():  # only a listing of absolute paths, nothing else
+        line = line.strip()
+        if not line or line.startswith("Found ") or line.startswith("(Results are truncated"):
+            continue
+        if not _ABS.match(line) or _GREP_LINE.search(line):
+            return ()
+        found.append(line)
+    return tuple(found)
+
+
+def make_result(block: dict[str, Any], tur: object, call: ToolCall, t: float,
+                call_input_mode: str | None = None) -> ToolResult:
+    """`tur` is the record's `toolUseResult` when the record holds this one result only."""
+    text, image_bytes = result_text(block.get("content"))
+    is_error = block.get("is_error") is True
+    res = ToolResult(t, call.call_id, is_error, out_bytes=byte_len(text) + image_bytes)
+    name = call.name
+    if isinstance(tur, dict) and tur.get("interrupted") is True:
+        res.is_error, res.err_class = True, "interrupted"
+    elif is_error:
+        res.err_class = error_class(text, name)
+        m = _EXIT.match(text)
+        if m:
+            res.exit_code = int(m.group(1))
+    if call.kind == "exec":
+        if not res.is_error and isinstance(tur, dict) and "stdout" in tur and not tur.get("backgroundTaskId"):
+            res.exit_code = 0
+        res.outputs = outputs.shell_outputs(call.command or "", text, res.is_error)
+    elif call.kind == "mcp":
+        res.outputs = outputs.mcp_outputs(call.tool or "", text, res.is_error)
+    elif call.kind == "search":
+        res.hits = _hits(name, call_input_mode, tur, text) if not res.is_error else ()
+    elif call.kind == "edit" and name == "Write" and isinstance(tur, dict):
+        res.op = "create" if tur.get("type") == "create" else "modify"
+    elif call.kind == "subagent" and isinstance(tur, dict):
+        agent = tur.get("agentId")
+        if isinstance(agent, str) and agent:
+            res.child = lane_id(agent)
+        status = tur.get("status")
+        if status in ("killed", "cancelled", "canceled"):
+            res.is_error, res.err_class = True, "subagent_killed"
+        elif status in ("failed", "error"):
+            res.is_error, res.err_class = True, "subagent_failed"
+    if res.is_error and call.kind == "subagent" and res.err_class not in ("interrupted", "subagent_killed"):
+        res.err_class = "subagent_failed" if res.err_class in (None, "other") else res.err_class
+    return res
+
+
+def count_urls(text: str) -> int:
+    return len(_URL.findall(text)) if "://" in text else 0
+
+
+def api_status_class(error: object) -> str:
+    status = None
+    if isinstance(error, dict):
+        status = error.get("status")
+        inner = error.get("error")
+        kind = inner.get("type") if isinstance(inner, dict) else None
+        if kind == "overloaded_error":
+            return "overloaded"
+        if kind == "rate_limit_error":
+            return "rate_limit"
+    if not isinstance(status, int):
+        return "api_error"
+    if status == 429:
+        return "rate_limit"
+    if status == 529:
+        return "overloaded"
+    if status >= 500:
+        return "server_error"
+    if status in (401, 403):
+        return "auth"
+    if status in (400, 413):
+        return "bad_request"
+    return "api_error"
+
+
+_API_ERROR_FIELD = {
+    "rate_limit": "rate_limit", "authentication_failed": "auth", "billing_error": "spend_limit",
+    "invalid_request": "bad_request", "server_error": "server_error", "overloaded": "overloaded",
+    "max_output_tokens": "api_error", "unknown": "api_error",
+}
+
+
+def api_message_class(record: dict[str, Any], msg: dict[str, Any]) -> str:
+    """errClass of a synthetic "API Error" assistant message, from its closed `error` field or its
+    fixed wording (only the class leaves this function)."""
+    text, _ = result_text(msg.get("content"))
+    low = text[:300].lower()
+    if "hit your limit" in low or "usage limit" in low or "limit reached" in low:
+        return "usage_limit"
+    if "credit balance" in low or "spend limit" in low:
+        return "spend_limit"
+    field = record.get("error")
+    if isinstance(field, str) and field in _API_ERROR_FIELD:
+        return _API_ERROR_FIELD[field]
+    if "api error: 529" in low or "overloaded" in low:
+        return "overloaded"
+    if "api error: 429" in low or "rate limit" in low:
+        return "rate_limit"
+    if re.search(r"api error: 5\d\d", low):
+        return "server_error"
+    if "api error: 401" in low or "api error: 403" in low or "/login" in low or "api key" in low:
+        return "auth"
+    if "api error: 400" in low or "prompt is too long" in low:
+        return "bad_request"
+    return "api_error"

@@ -1,0 +1,78 @@
+"""JSON Lines for raw logs: split on `\\n` only, one object per line, errors name `file:line`.
+
+`\\n` is the only separator: a raw U+2028 or U+0085 may sit inside a string, and `str.splitlines` or
+a text-mode file would cut the record there. A line that is not a JSON object is bad input; with
+`skip_bad_lines` the reader carries on and counts it (the caller reports how many).
+
+The input is either bytes in memory or a binary file opened for reading, which is streamed line by
+line (binary file iteration splits on `\\n` only), so memory does not grow with the log's size.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+import orjson
+
+from redact.errors import BadInput
+
+MAX_LINE_BYTES = 256 * 1024**2  # one record; a longer line is bad input
+
+
+@dataclass
+class LineStats:
+    lines: int = 0
+    bad: int = 0
+    first_bad: int | None = None
+
+
+def _lines(data: bytes | memoryview | BinaryIO) -> Iterable[bytes | memoryview]:
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        raw = bytes(data) if isinstance(data, memoryview) else data
+        view = memoryview(raw)
+        pos, n = 0, len(raw)
+        find = raw.find
+        while pos < n:
+            end = find(b"\n", pos)
+            if end == -1:
+                end = n
+            yield view[pos:end]
+            pos = end + 1
+        return
+    yield from data  # a binary file: lines end at b"\n" only
+
+
+def iter_objects(data: bytes | memoryview | BinaryIO, where: str, *, skip_bad_lines: bool = False,
+                 stats: LineStats | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each non-blank line of `data`."""
+    stats = stats if stats is not None else LineStats()
+    loads = orjson.loads
+    lineno = 0
+    for chunk in _lines(data):
+        lineno += 1
+        if not chunk:
+            continue
+        what = None
+        if len(chunk) > MAX_LINE_BYTES:
+            what = f"line longer than {MAX_LINE_BYTES} bytes"
+        else:
+            try:
+                obj = loads(chunk)
+            except orjson.JSONDecodeError as exc:
+                if not bytes(chunk).strip():
+                    continue
+                message = str(exc).lower()
+                what = "invalid UTF-8" if "utf-8" in message else "invalid JSON"
+                if "recursion" in message:
+                    what = "JSON nested too deeply"
+            else:
+                stats.lines += 1
+                if isinstance(obj, dict):
+                    yield lineno, obj
+                    continue
+                what = "line is not a JSON object"
+        if not skip_bad_lines:
+            raise BadInput(f"{what} (--skip-bad-lines skips such lines)", where=f"{where}:{lineno}")
+        stats.bad += 1
+        stats.first_bad = stats.first_bad or lineno
