@@ -18,7 +18,7 @@ from redact.apply import redact_map, resolve_mode
 from redact.build import build_map
 from redact.canonical import content_hash
 from redact.detect import FORMATS, MAP, detect
-from redact.errors import BadInput, RedactError, UsageError
+from redact.errors import BadInput, LeakFound, RedactError, UsageError
 from redact.formats.registry import raw_format
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json, read_input
 from redact.io.write import check_output_path, encode_output, write_atomic
@@ -91,7 +91,7 @@ def redact_bytes(data: bytes, *, name: str = "<bytes>", policy: str | EffectiveP
 
 def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy, key: Key | None,
             mode: str | None, input_format: str | None, skip_bad_lines: bool,
-            companions: list[Any] | None, file_stem: str | None) -> Result:
+            companions: list[Any] | None, file_stem: str | None, scan: bool = True) -> Result:
     eff = _policy(policy, None)
     if input_format is not None and input_format not in FORMATS:
         raise UsageError(f"unknown format {input_format!r} (known: {', '.join(sorted(FORMATS))})")
@@ -108,7 +108,35 @@ def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy,
                         companions=companions, skip_bad_lines=skip_bad_lines, file_stem=file_stem)
     out = redact_map(raw, eff, key, report, explicit_mode=mode)
     out = finish_map(out, report)
+    if scan:
+        source = data if isinstance(data, bytes) else _reread(data)
+        scan_output(out, report, eff, source=source, source_format=fmt)
     return Result(serialize(out), out, report)
+
+
+def _reread(stream: BinaryIO) -> bytes:
+    """The streamed source again, for the taint layer (which holds it once, after the build)."""
+    stream.seek(0)
+    return stream.read()
+
+
+def scan_output(session_map: dict[str, Any], report: RedactionReport, policy: EffectivePolicy, *,
+                source: bytes | None, source_format: str | None) -> None:
+    """Run the leak scanner on an output before anything is written; LeakFound when it finds any.
+
+    The report records each layer's verdict and the (masked) findings either way.
+    """
+    from audit.scan import scan_map
+
+    result = scan_map(session_map, source=source, source_format=source_format,
+                      kept_identifiers=report.idents.kept,
+                      keep_task_names=policy.policy.text.keep_task_names,
+                      keep_artifact_titles=policy.policy.text.keep_artifact_titles)
+    report.scanner = dict(result.verdicts)
+    report.findings = [f.as_dict() for f in result.findings]
+    if not result.clean:
+        raise LeakFound(f"the leak scanner found {len(result.findings)} problem(s) in the output; "
+                        "nothing was written", where=report.source, report=report)
 
 
 def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) -> Result:

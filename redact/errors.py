@@ -41,3 +41,7 @@ class LeakFound(RedactError):
     """The scanner found something in an output: nothing was written."""
 
     exit_code = 1
+
+    def __init__(self, what: str, *, where: str | None = None, report: object = None) -> None:
+        super().__init__(what, where=where)
+        self.report = report  # the RedactionReport, with verdicts and masked findings

@@ -23,6 +23,9 @@ _SCP_REMOTE = re.compile(r"^(?:[^@/\s]+@)?([A-Za-z0-9.-]+):(?!//)(.+)$")
 _PRIVATE_SUFFIXES = (".local", ".internal", ".corp", ".lan", ".home", ".intranet", ".localdomain",
                      ".localhost", ".test", ".invalid", ".example", ".private", ".home.arpa")
 _PUBLIC_FORGES = {"github.com", "gitlab.com", "bitbucket.org"}
+# A value that is (or holds) a local file-system path: never an identifier to show in clear, since
+# it can carry a user name (`/Users/alice/repos/api.git` as a remote, `file://` URLs, `~/x`).
+_LOCAL_PATH = re.compile(r"^(?:/|~|[A-Za-z]:[\\/]|file:)|(?:^|/)(?:Users|home|root)/", re.IGNORECASE)
 
 
 def strip_url(value: str) -> str:
@@ -177,6 +180,8 @@ class IdentScrubber:
         if action == "drop":
             self.report.dropped[category] += 1
             return None
+        if _LOCAL_PATH.search(value.strip()):
+            return self._hash(category, value.strip())
         clean = self._normalise(category, value)
         if not clean:
             self.report.dropped[category] += 1

@@ -101,3 +101,10 @@ def test_no_canary_survives_under_public(category: str, secret: str, shape: str)
     value = shape.format(secret, secret, secret)
     out = scrubber("public").scrub(category, value)
     assert out is None or secret not in str(out)
+
+
+@pytest.mark.parametrize("value", ["/Users/alice/repos/api.git", "~/src/api", "C:\\Users\\bob\\api",
+                                   "file:///home/carol/api.git", "Users/dave/src/x"])
+def test_local_paths_are_never_kept_in_clear(value: str) -> None:
+    out = scrubber("internal").scrub("remote", value)
+    assert isinstance(out, str) and out.startswith("h:")

@@ -13,7 +13,8 @@ import typer
 from redact import api
 from redact.cli.common import app, err, load_key
 from redact.detect import FORMATS
-from redact.errors import UsageError
+from audit.render import format_for_path, write_report
+from redact.errors import LeakFound, UsageError
 from redact.policy.load import load_policy
 
 
@@ -40,6 +41,9 @@ def redact(
     out_dir: Annotated[Optional[Path], typer.Option(
         "--out-dir", help="With a project folder as INPUT: one <session>.json.gz map per session "
                           "here.")] = None,
+    report: Annotated[Optional[Path], typer.Option(
+        "--report", help="Write the audit report here (.json, .md or .html), also when the "
+                         "scanner blocks the output.")] = None,
 ) -> None:
     """Redact INPUT under a policy and write the map (the default command)."""
     if mode is not None and mode not in ("relative", "dirs_only", "hashed"):
@@ -59,12 +63,32 @@ def redact(
         return
     if out_dir is not None:
         raise UsageError("--out-dir is for a folder INPUT; for one file use -o")
-    result = api.redact_file(input, output, **options)
+    if report is not None:
+        format_for_path(report)  # an unsupported extension fails now, before anything is written
+        api.check_output_path(report, [input, output])
+    try:
+        result = api.redact_file(input, output, **options)
+    except LeakFound as exc:
+        _print_findings(exc)
+        if report is not None and exc.report is not None:
+            write_report(exc.report, None, report)
+            err(f"wrote the report {report}")
+        raise
+    if report is not None:
+        write_report(result.report, result.session_map, report)
     for warning in result.report.warnings:
         err(f"warning: {warning}")
     if output != "-":
         err(f"wrote {output} ({result.report.path_mode} paths, "
             f"contentHash {result.report.content_hash[:16]})")
+
+
+def _print_findings(exc: LeakFound) -> None:
+    findings = getattr(exc.report, "findings", None) or []
+    for finding in findings[:50]:
+        err(f"finding: {finding.get('rule')} at {finding.get('pointer')} ({finding.get('excerpt', '')})")
+    if len(findings) > 50:
+        err(f"... and {len(findings) - 50} more (see --report)")
 
 
 def _folder(folder: str, out_dir: Path, options: dict[str, object]) -> None:
