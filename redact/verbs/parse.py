@@ -69,9 +69,10 @@ def parse_tree(text: str) -> tuple[Node, bytes] | None:
     agents rely on it (`apply_patch <<'PATCH'` with no closing `PATCH`). tree-sitter calls that an
     error, so a line with an unterminated heredoc is parsed once more with the delimiter appended.
     """
-    root = parser().parse(masked(text)).root_node
+    shown = masked(text)
+    root = parser().parse(shown).root_node
     if not root.has_error:
-        return root, encode(text)
+        return root, (shown if text.isascii() else encode(text))
     if "<<" not in text:
         return None
     lines = {line.strip() for line in text.split("\n")}
