@@ -1,4 +1,5 @@
-"""`agentplay-redact audit FILE [--format terminal|json|md|html] [-o OUT]`: the pre-upload report.
+"""`agentplay-redact audit FILE [--format terminal|json|md|html] [-o OUT] [--source RAW]`: the
+pre-upload report.
 
 Exit 0 when the report was made (whatever it says: `scan` is the command that fails on findings),
 2 on bad input or usage.
@@ -6,7 +7,7 @@ Exit 0 when the report was made (whatever it says: `scan` is the command that fa
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -22,10 +23,12 @@ _CHOICES = ("terminal",) + FORMATS
 @app.command("audit")
 def audit(
     file: Annotated[str, typer.Argument(help="A session map (.json or .json.gz), or - for stdin.")],
-    fmt: Annotated[Optional[str], typer.Option("--format", "-f", help="terminal, json, md or html "
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help="terminal, json, md or html "
                                                "(default: from -o's extension, else terminal).")] = None,
-    output: Annotated[Optional[str], typer.Option("-o", "--output", help="Write the report here "
+    output: Annotated[str | None, typer.Option("-o", "--output", help="Write the report here "
                                                   "(.json, .md or .html).")] = None,
+    source: Annotated[str | None, typer.Option("--source", help="The raw log the map was made "
+                                               "from: adds the scanner's taint layer.")] = None,
 ) -> None:
     """Show what would leave the machine: identifiers in clear, drops, scanner verdicts, contentHash."""
     if fmt is not None and fmt not in _CHOICES:
@@ -36,8 +39,8 @@ def audit(
         if fmt == "terminal":
             raise UsageError("the terminal format prints to the screen; use --format json, md or html "
                              "with -o")
-        check_output_path(output, [file])
-    report, session_map = audit_file(file)
+        check_output_path(output, [file] + ([source] if source else []))
+    report, session_map = audit_file(file, source_log=source)
     if fmt == "terminal":
         from rich.console import Console
 

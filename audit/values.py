@@ -1,0 +1,166 @@
+"""The value checks of the grammar proof: what a string of each field class may look like.
+
+One `ValueClasses` per scan: a classifier per field class, each with a cache (a map repeats the
+same tool names, verbs and paths thousands of times). The predicates are the shared grammar
+(`redact/model/grammar.py`, `redact.verbs.is_valid_verb`); the checks no class can waive (e-mail
+addresses, home folders, URL credentials, command-line syntax in paths) are added here.
+
+A verdict is (kind, rule ids): kind is PROVEN (closed or opaque: nothing else needs to look at it),
+a disclosed kind (`ident:<category>`, PATH, TEXT kept on purpose) or REJECTED.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any
+
+from redact.canonical import content_hash
+from redact.model import grammar as g
+from redact.model.fieldclass import Kind
+
+if TYPE_CHECKING:
+    from audit.grammar import Spec
+
+PROVEN = "proven"
+REJECTED = "rejected"
+PATH = "path"
+TEXT = "text"
+IDENT = "ident:"  # + category
+
+# A home folder at the start of a value or of a URL/path inside it: `/Users/<name>`, `/home/<name>`,
+# or, relative, `Users/<name>/...` and `home/<name>/...` (not `home/.config/...`: a dotfiles repo).
+HOME_RE = re.compile(r"(?:^|//|[\s=:\"'])(?:/(?:Users|home|var/home|export/home)/[^/\s]+"
+                     r"|(?:Users|home)/(?!\.)[^/\s]+/)", re.IGNORECASE)
+_URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)([^?#]*)(.*)$")
+# Command-line syntax inside a path: quotes, flags after a space, pipes, lists, redirections, `$(`.
+COMMAND_RE = re.compile(r"[\"`]|\s--?[A-Za-z]|&&|\|\||[|;<>]|\$\(")
+
+Verdict = tuple[str, tuple[str, ...]]  # (kind of string, rule ids of its findings)
+_OK: Verdict = (PROVEN, ())
+
+
+def url_rules(value: str) -> tuple[str, ...]:
+    """Credentials, query strings and fragments never survive in a URL (DESIGN.md section 6)."""
+    m = _URL_RE.match(value)
+    if m is None:
+        return ()
+    rules: list[str] = []
+    if "@" in m.group(1):
+        rules.append("grammar.url-credentials")
+    if m.group(3):
+        rules.append("grammar.url-query")
+    return tuple(rules)
+
+
+def extra_rules(value: str) -> tuple[str, ...]:
+    """Checks every string that is not proven gets, whatever its field: e-mail, home folders."""
+    rules: tuple[str, ...] = ()
+    if "@" in value and g.EMAIL_RE.search(value):
+        rules += ("grammar.email",)
+    if HOME_RE.search(value):
+        rules += ("grammar.path-home",)
+    return rules
+
+
+class ValueClasses:
+    """The per-scan string classifiers, one per field class, each with its own verdict cache."""
+
+    def __init__(self, path_mode: str, verb_ok: Callable[[str], bool],
+                 kept_identifiers: Mapping[str, Collection[str]] | None,
+                 keep_text: frozenset[str]) -> None:
+        self.path_mode = path_mode
+        self.verb_ok = verb_ok
+        self.kept = kept_identifiers
+        self.keep_text = keep_text
+        self.caches: dict[str, dict[str, Verdict]] = {}
+        self.expected_hash: str | None = None
+        self.session_map: dict[str, Any] = {}
+
+    def verdict(self, spec: Spec, value: str) -> Verdict:
+        if spec.kind is Kind.ENUM:
+            if spec.values is not None and value in spec.values:
+                return _OK
+            return self._rejected(value, "grammar.enum")
+        cache = self.caches.get(spec.tag)
+        if cache is None:
+            cache = self.caches[spec.tag] = {}
+        out = cache.get(value)
+        if out is None:
+            out = cache[value] = self._classify(spec, value)
+        return out
+
+    @staticmethod
+    def _rejected(value: str, rule: str) -> Verdict:
+        return (REJECTED, (rule,) + tuple(r for r in extra_rules(value) if r != rule))
+
+    def _classify(self, spec: Spec, value: str) -> Verdict:
+        kind = spec.kind
+        if kind is Kind.TIMESTAMP:
+            return _OK if g.is_timestamp(value) else self._rejected(value, "grammar.timestamp")
+        if kind is Kind.ID:
+            return _OK if g.is_id(value) else self._rejected(value, "grammar.id")
+        if kind is Kind.VERSION:
+            return _OK if g.VERSION_RE.fullmatch(value) else self._rejected(value, "grammar.version")
+        if kind is Kind.LABEL:
+            return _OK if g.is_bucket_label(value) else self._rejected(value, "grammar.label")
+        if kind is Kind.VERB:
+            return _OK if self.verb_ok(value) else self._rejected(value, "grammar.verb")
+        if kind is Kind.ACTION:
+            return _OK if g.ACTION_RE.fullmatch(value) else self._rejected(value, "grammar.action")
+        if kind is Kind.PATH:
+            return self._path(value)
+        if kind is Kind.IDENT:
+            return self._ident(spec.category or "", value)
+        if kind is Kind.TEXT:
+            if spec.text_key in self.keep_text:
+                rules = extra_rules(value)
+                return (REJECTED, rules) if rules else (TEXT, ())
+            return self._rejected(value, "grammar.text")
+        if kind is Kind.HASH:
+            if g.CONTENT_HASH_RE.fullmatch(value) and value == self._expected_hash():
+                return _OK
+            return self._rejected(value, "grammar.content-hash")
+        # NUMBER and BOOL fields never reach here with a string (the walk reports the type)
+        return self._rejected(value, "grammar.type")  # pragma: no cover
+
+    def _path(self, value: str) -> Verdict:
+        if g.is_bucket_label(value):
+            return _OK
+        mode = self.path_mode
+        if mode == "hashed":
+            return _OK if g.is_hashed_path(value) else self._rejected(value, "grammar.path")
+        ok = g.is_dirs_only_path(value) if mode == "dirs_only" else g.is_relative_path(value)
+        if not ok:
+            return self._rejected(value, "grammar.path")
+        rules = extra_rules(value)
+        if COMMAND_RE.search(value):
+            rules += ("grammar.command-in-path",)
+        return (REJECTED, rules) if rules else (PATH, ())
+
+    def _ident(self, category: str, value: str) -> Verdict:
+        if g.HASH_TOKEN_RE.fullmatch(value):
+            return _OK
+        if not g.IDENT_RE.fullmatch(value):
+            return self._rejected(value, "grammar.identifier")
+        rules = url_rules(value) + extra_rules(value)
+        if self.kept is not None and value not in self.kept.get(category, ()):
+            rules += ("grammar.identifier-undeclared",)
+        return (REJECTED, rules) if rules else (IDENT + category, ())
+
+    def _expected_hash(self) -> str:
+        if self.expected_hash is None:
+            try:
+                self.expected_hash = content_hash(self.session_map)
+            except (TypeError, ValueError):  # a value canonical JSON refuses: no hash can match
+                self.expected_hash = ""
+        return self.expected_hash
+
+
+def declared_mode(session_map: Mapping[str, Any]) -> str:
+    """The path grammar to check against: the declared mode; absent -> relative (the format's
+    default); a value that is not a mode -> hashed, the strictest (and the enum check reports it)."""
+    session = session_map.get("session")
+    mode = session.get("pathMode") if isinstance(session, dict) else None
+    if mode is None:
+        return "relative"
+    return mode if mode in g.PATH_MODES else "hashed"
