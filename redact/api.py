@@ -73,7 +73,7 @@ def build_raw(data: bytes | BinaryIO, fmt: str, *, name: str, policy: EffectiveP
             return key.ident_digest("program", program, 10)
     session = raw.read(data, name, report=report, companions=companions, skip_bad_lines=skip_bad_lines,
                        file_stem=file_stem)
-    return build_map(session, hasher=hasher)
+    return build_map(session, hasher=hasher, vocab=policy.vocabulary)
 
 
 def redact_bytes(data: bytes, *, name: str = "<bytes>", policy: str | EffectivePolicy = "default",
@@ -120,6 +120,12 @@ def _reread(stream: BinaryIO) -> bytes:
     return stream.read()
 
 
+def _verb_check(policy: EffectivePolicy) -> Any:
+    """The vocabulary check matching the policy's extra programs (None: the shipped vocabulary)."""
+    vocab = policy.vocabulary
+    return None if vocab is None else vocab.is_valid_verb
+
+
 def scan_output(session_map: dict[str, Any], report: RedactionReport, policy: EffectivePolicy, *,
                 source: bytes | None, source_format: str | None) -> None:
     """Run the leak scanner on an output before anything is written; LeakFound when it finds any.
@@ -131,7 +137,8 @@ def scan_output(session_map: dict[str, Any], report: RedactionReport, policy: Ef
     result = scan_map(session_map, source=source, source_format=source_format,
                       kept_identifiers=report.idents.kept,
                       keep_task_names=policy.policy.text.keep_task_names,
-                      keep_artifact_titles=policy.policy.text.keep_artifact_titles)
+                      keep_artifact_titles=policy.policy.text.keep_artifact_titles,
+                      verb_check=_verb_check(policy))
     report.scanner = dict(result.verdicts)
     report.findings = [f.as_dict() for f in result.findings]
     if not result.clean:

@@ -8,6 +8,7 @@ that `events[i].seq == i`, and every field that points at a seq is remapped.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -19,6 +20,7 @@ from redact.model.fieldclass import Kind
 from redact.model.table import TOP_LEVEL_ORDER, Leaf, Nested, Node, event_nodes, map_node
 from redact.paths import apply_mode, bucket, clean_relative, hashed, is_absolute
 from redact.policy.load import EffectivePolicy
+from redact.recorder import TokenRecorder
 from redact.report import RedactionReport
 from redact.verbs import extract, is_valid_verb
 
@@ -26,6 +28,9 @@ _DROP = object()
 _SEQ_REFS_EVENT = ("retryOf", "ref")
 _STRUCTURAL_IDS = frozenset({"main"})
 _JSON_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
+# Integers a JavaScript reader holds exactly (2^53 - 1): beyond it a viewer would show, and hash, a
+# different number than the one scanned, and a too-large integer cannot be serialized at all.
+MAX_SAFE_INT = 2**53 - 1
 
 
 def resolve_mode(policy: EffectivePolicy, key: Key | None, input_mode: str,
@@ -56,19 +61,23 @@ def _pattern(ptr: str) -> str:
 
 class MapRedactor:
     def __init__(self, policy: EffectivePolicy, key: Key | None, report: RedactionReport,
-                 *, in_mode: str, out_mode: str, where: str) -> None:
+                 *, in_mode: str, out_mode: str, where: str, recorder: TokenRecorder | None = None) -> None:
         self.policy = policy
         self.key = key
         self.report = report
         self.in_mode = in_mode
         self.out_mode = out_mode
         self.where = where
-        self.idents = IdentScrubber(policy, key)
+        self.recorder = recorder  # the reveal vault's (redact/recorder.py); None records nothing
+        self.idents = IdentScrubber(policy, key, recorder)
         report.idents = self.idents.report
         self._hash_ids = policy.policy.ids.action == "hash"
+        self._vocab = policy.vocabulary
         self._id_cache: dict[str, str] = {}
         self._path_cache: dict[str, str] = {}
         self._hasher = (lambda name: key.ident_digest("program", name, 10)) if key and out_mode == "hashed" else None
+        if self._hasher is not None and recorder is not None:
+            self._hasher = _recording(self._hasher, recorder)
 
     # ---- errors and counting -------------------------------------------------------------
     def bad(self, ptr: str, what: str) -> BadInput:
@@ -85,6 +94,8 @@ class MapRedactor:
                 return value
         elif isinstance(value, int):
             if int in leaf.py:
+                if abs(value) > MAX_SAFE_INT:
+                    raise self.bad(ptr, "number out of range")
                 return value
         elif isinstance(value, float):
             if float in leaf.py:
@@ -92,6 +103,8 @@ class MapRedactor:
                     raise self.bad(ptr, "number out of range")
                 return value
             if int in leaf.py and value.is_integer():
+                if abs(value) > MAX_SAFE_INT:
+                    raise self.bad(ptr, "number out of range")
                 return int(value)
         elif isinstance(value, str) and str in leaf.py:
             return value
@@ -122,6 +135,8 @@ class MapRedactor:
                     continue
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
                     raise self.bad(f"{ptr}/{k}", "expected a number")
+                if abs(v) > MAX_SAFE_INT:
+                    raise self.bad(f"{ptr}/{k}", "number out of range")
                 mapped[k] = int(v) if isinstance(v, float) and v.is_integer() else v
             return mapped
         return self.scalar(leaf, self._type_check(leaf, value, ptr), ptr)
@@ -143,7 +158,10 @@ class MapRedactor:
         if kind is Kind.LABEL:
             return value if grammar.is_bucket_label(value) else self.label(value)
         if kind is Kind.VERB:
-            return value if is_valid_verb(value) else extract(value, hasher=self._hasher).verb
+            if self._vocab is None:
+                return value if is_valid_verb(value) else extract(value, hasher=self._hasher).verb
+            return (value if self._vocab.is_valid_verb(value)
+                    else extract(value, hasher=self._hasher, vocab=self._vocab).verb)
         if kind is Kind.ACTION:
             return value if grammar.ACTION_RE.fullmatch(value) else self.drop_value(ptr)
         if kind is Kind.IDENT:
@@ -178,6 +196,8 @@ class MapRedactor:
             out = value
         elif self.key is not None:
             out = "h:" + self.key.ident_digest("id", value)
+            if self.recorder is not None:
+                self.recorder.record("id", out, value)
         else:
             out = "id-" + sha256_hex(value.encode("utf-8", "surrogatepass"))[:12]
         self._id_cache[value] = out
@@ -202,7 +222,7 @@ class MapRedactor:
             return value
         if self.in_mode == "dirs_only" and self.out_mode == "hashed" and grammar.is_dirs_only_path(value):
             assert self.key is not None
-            return hashed(value, self.key)
+            return hashed(value, self.key, self.recorder)
         if self.in_mode == "hashed" and grammar.is_hashed_path(value):
             return value
         rel = clean_relative(value)
@@ -210,7 +230,7 @@ class MapRedactor:
             return "outside-repo"
         if self.out_mode == "hashed" and self.key is None:
             return "outside-repo"  # an input claiming hashed mode with a path that is not hashed
-        return apply_mode(rel, self.out_mode, self.key)
+        return apply_mode(rel, self.out_mode, self.key, self.recorder)
 
     def text(self, value: str, ptr: str) -> Any:
         keep = self.policy.policy.text
@@ -261,14 +281,26 @@ class MapRedactor:
         return out
 
 
+def _recording(hasher: Callable[[str], str], recorder: TokenRecorder) -> Callable[[str], str]:
+    """`hasher` (a program name -> 10 hex) that also tells `recorder` what each token stands for."""
+    def record(name: str) -> str:
+        digest = hasher(name)
+        recorder.record("program", digest, name)
+        return digest
+    return record
+
+
 def _safe_name(name: str) -> bool:
     """Whether a field name may be shown in a report (names, unlike values, are mostly schema)."""
     return 0 < len(name) <= 40 and name.replace("_", "").isalnum() and name.isascii()
 
 
 def redact_map(raw: Any, policy: EffectivePolicy, key: Key | None, report: RedactionReport,
-               *, explicit_mode: str | None = None) -> dict[str, Any]:
-    """The redacted map (without contentHash) for a parsed agentplay/v1 map `raw`."""
+               *, explicit_mode: str | None = None, recorder: TokenRecorder | None = None) -> dict[str, Any]:
+    """The redacted map (without contentHash) for a parsed agentplay/v1 map `raw`.
+
+    `recorder` (optional, for the reveal vault) is told every keyed token made and its original.
+    """
     where = report.source
     if not isinstance(raw, dict):
         raise BadInput("a session map must be a JSON object", where=f"{where}#/")
@@ -281,7 +313,7 @@ def redact_map(raw: Any, policy: EffectivePolicy, key: Key | None, report: Redac
     report.path_mode = out_mode
     report.key_fingerprint = key.fingerprint() if key else None
     report.policy_name, report.policy_hash = policy.name, policy.hash()
-    r = MapRedactor(policy, key, report, in_mode=in_mode, out_mode=out_mode, where=where)
+    r = MapRedactor(policy, key, report, in_mode=in_mode, out_mode=out_mode, where=where, recorder=recorder)
     top = r.node(map_node(), raw, "")
     top["schema"] = "agentplay/v1"
     top["session"]["pathMode"] = out_mode

@@ -39,11 +39,12 @@ def iso(ms: float) -> str:
     return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
 
 
-def build_map(session: SessionFacts, *, hasher: Hasher | None = None, cap: int = EVENT_CAP
-              ) -> dict[str, Any]:
+def build_map(session: SessionFacts, *, hasher: Hasher | None = None, cap: int = EVENT_CAP,
+              vocab: Any = None) -> dict[str, Any]:
     """The map of `session` (see the module docstring). `hasher` names programs outside the verb
-    vocabulary under hashed mode; `cap` is the most events kept (totals count them all)."""
-    maker = EventMaker(session, hasher)
+    vocabulary under hashed mode; `cap` is the most events kept (totals count them all); `vocab` is
+    a policy's extended verb vocabulary (None: the shipped one)."""
+    maker = EventMaker(session, hasher, vocab)
     events = maker.run()
     events.sort(key=lambda ev: ev.key)
     mark_retries(events)

@@ -83,9 +83,10 @@ class FileTable:
 
 
 class EventMaker:
-    def __init__(self, session: SessionFacts, hasher: Hasher | None) -> None:
+    def __init__(self, session: SessionFacts, hasher: Hasher | None, vocab: Any = None) -> None:
         self.session = session
         self.hasher = hasher
+        self.vocab = vocab
         self.files = FileTable(session.roots, session.cwd)
         self.events: list[Ev] = []
         self.calls: dict[str, Ev] = {}
@@ -104,7 +105,7 @@ class EventMaker:
         if found is None:
             from redact.verbs import extract
 
-            found = extract(command, hasher=self.hasher)
+            found = extract(command, hasher=self.hasher, vocab=self.vocab)
             self._verbs[command] = found
         return found
 

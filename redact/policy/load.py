@@ -5,6 +5,7 @@ import hashlib
 import json
 import tomllib
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,16 @@ class EffectivePolicy:
 
     def as_dict(self) -> dict[str, Any]:
         return self.policy.model_dump(mode="json")
+
+    @cached_property
+    def vocabulary(self) -> Any:
+        """The verb vocabulary with the policy's extra programs, or None for the shipped one."""
+        extra = self.policy.verbs.extra_programs
+        if not extra:
+            return None
+        from redact.verbs import extend_vocabulary
+
+        return extend_vocabulary(extra)
 
     def hash(self) -> str:
         blob = json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
