@@ -95,8 +95,11 @@ def test_several_leaks_at_once_are_each_flagged(doc: dict[str, Any], data: st.Da
     doc = copy.deepcopy(doc)
     places = data.draw(st.lists(st.sampled_from(scalar_places(doc)), min_size=2, max_size=6, unique=True))
     kinds = data.draw(st.lists(st.sampled_from(tuple(LEAKS)), min_size=len(places), max_size=len(places)))
-    for i, (ptr, kind) in enumerate(zip(places, kinds)):
-        put(doc, ptr, LEAKS[kind][i % len(LEAKS[kind])])
+    values = [LEAKS[kind][i % len(LEAKS[kind])] for i, kind in enumerate(kinds)]
+    for ptr, value in zip(places, values):
+        put(doc, ptr, value)
     result = scan_map(doc)
-    for ptr, kind in zip(places, kinds):
-        assert flagged(result.findings, ptr), f"{kind} at {ptr}: {_explain(result)}"
+    # A value planted twice is one finding at one of its places, with `places` counting both.
+    for i, (kind, value) in enumerate(zip(kinds, values)):
+        same = [p for p, v in zip(places, values) if v == value]
+        assert any(flagged(result.findings, p) for p in same), f"{kind} at {places[i]}: {_explain(result)}"
