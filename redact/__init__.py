@@ -1,0 +1,121 @@
+"""agentplay-redact: redact coding-agent logs into agentplay/v1 session maps, and prove nothing leaked.
+
+The stable Python API is the four functions below (and `load_key_file` to load a key). Everything
+else in the package may change between releases. Errors are subclasses of
+`redact.errors.RedactError`; each carries `exit_code` (1: the scanner found a leak, 2: bad input or
+usage) and `diagnostic()`, one line that names a place and never a value.
+
+    import redact
+
+    key = redact.load_key_file("~/.config/agentplay/key")
+    result = redact.redact_file("session.jsonl", "map.json.gz", policy="public", key=key)
+    result.report.content_hash
+    check = redact.scan("map.json.gz")
+    check.clean, check.verdicts
+    report, session_map = redact.audit("map.json.gz")
+
+docs/api.md is generated from these docstrings by `scripts/gen_api_docs.py`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from audit.scan import ScanResult
+    from redact.api import Result
+    from redact.keys import Key
+    from redact.policy.load import EffectivePolicy
+
+__all__ = ["redact_file", "redact_bytes", "scan", "audit", "load_key_file"]
+
+
+def redact_file(path: str | Path, out: str | Path | None = None, *,
+                policy: str | EffectivePolicy = "default", key: Key | None = None, mode: str | None = None,
+                input_format: str | None = None, skip_bad_lines: bool = False) -> Result:
+    """Redact the file at `path` (a session map or a raw agent log; `-` reads stdin) into `out`.
+
+    The input's format is detected from its content unless `input_format` names it (see
+    `agentplay-redact formats`). `policy` is a preset name (`default`, `internal`, `public`), a
+    policy TOML path, or a loaded policy; `mode` (`relative`, `dirs_only`, `hashed`) overrides its
+    path mode; `key` (from `load_key_file`) makes the keyed tokens of hashed mode and hashed
+    identifiers. A raw Claude Code transcript's subagent transcripts are found next to it. With
+    `skip_bad_lines`, lines of a raw log that are not JSON objects are skipped (and counted in the
+    report's warnings) instead of failing the input.
+
+    The leak scanner checks the output before anything is written. When `out` is given the map is
+    written there atomically (gzip when the name ends in `.gz`); otherwise nothing is written.
+
+    Returns a `Result`: `data` (the map as JSON bytes), `session_map` (the map as a dict) and
+    `report` (what was kept, hashed and dropped, the scanner's verdicts, the contentHash).
+    Raises `LeakFound` (exit code 1) when the scanner finds anything, and `BadInput`,
+    `UsageError`, `PolicyError` or `KeyError_` (exit code 2) otherwise.
+    """
+    from redact import api
+
+    return api.redact_file(path, out, policy=policy, key=key, mode=mode, input_format=input_format,
+                           skip_bad_lines=skip_bad_lines)
+
+
+def redact_bytes(data: bytes, *, name: str = "<bytes>", policy: str | EffectivePolicy = "default",
+                 key: Key | None = None, mode: str | None = None, input_format: str | None = None,
+                 skip_bad_lines: bool = False) -> Result:
+    """Redact `data`, one input held in memory (uncompressed bytes); nothing is read or written.
+
+    `name` is how errors and the report name the input. The other options (`policy`, `key`,
+    `mode`, `input_format`, `skip_bad_lines`) are `redact_file`'s, and so are the result and the
+    errors. Pure: the same bytes, policy and key give byte-identical `Result.data`.
+    """
+    from redact import api
+
+    return api.redact_bytes(data, name=name, policy=policy, key=key, mode=mode, input_format=input_format,
+                            skip_bad_lines=skip_bad_lines)
+
+
+def scan(session_map: str | Path | dict[str, Any], *, source: str | Path | bytes | None = None) -> ScanResult:
+    """Run the leak scanner on `session_map`: a file path (`.json` or `.json.gz`, `-` for stdin) or a
+    parsed map (a dict).
+
+    `source` (the raw log the map was made from, as a path or bytes) adds the taint layer, which
+    searches the map for any distinctive piece of the log's text. Returns a `ScanResult`: `clean`,
+    `verdicts` (layer -> pass, fail or skipped), `findings` (layer, rule, JSON pointer and a masked
+    excerpt, never a whole value) and `identifiers` (the identifiers still in clear, by category).
+    Raises `BadInput` when the input is not an agentplay/v1 map. It does not raise on findings.
+    """
+    from audit.scan import check_map_shape, scan_map
+    from redact.io.read import display_name, parse_json, read_input
+
+    if isinstance(session_map, dict):
+        doc = session_map
+        check_map_shape(doc)
+    else:
+        where = display_name(session_map)
+        doc = parse_json(read_input(session_map), where)
+        check_map_shape(doc, where)
+    raw = source if isinstance(source, bytes) or source is None else read_input(source)
+    return scan_map(doc, source=raw)
+
+
+def audit(path: str | Path, *, source: str | Path | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The pre-upload audit report of the map at `path` (gzip or not, `-` for stdin), and the map itself.
+
+    The report is a JSON-ready dict: path mode, key fingerprint and policy when recorded, events by
+    kind, every identifier still in clear by category, what the map carries that the format does not
+    define, the scanner's verdict per layer with its masked findings, and whether the map's
+    contentHash matches its content. `source` (the raw log) adds the scanner's taint layer. Render
+    it with `audit.render.render(report, session_map, "md")` (or `"json"`, `"html"`).
+    """
+    from audit.report_of_map import audit_file
+
+    return audit_file(path, source_log=source)
+
+
+def load_key_file(path: str | Path, *, allow_unsafe_permissions: bool = False) -> Key:
+    """Load the key at `path`, written by `agentplay-redact keygen` (hex text; the file must be mode 0600).
+
+    A file group or others can read is refused unless `allow_unsafe_permissions`. The key is never
+    shown: its `repr` and every report name it only by its fingerprint.
+    """
+    from redact import keys
+
+    return keys.load_key_file(Path(path).expanduser(), allow_unsafe_permissions=allow_unsafe_permissions)

@@ -8,7 +8,6 @@ that `events[i].seq == i`, and every field that points at a seq is remapped.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -20,7 +19,7 @@ from redact.model.fieldclass import Kind
 from redact.model.table import TOP_LEVEL_ORDER, Leaf, Nested, Node, event_nodes, map_node
 from redact.paths import apply_mode, bucket, clean_relative, hashed, is_absolute
 from redact.policy.load import EffectivePolicy
-from redact.recorder import TokenRecorder
+from redact.recorder import TokenRecorder, recording_hasher
 from redact.report import RedactionReport
 from redact.verbs import extract, is_valid_verb
 
@@ -55,6 +54,31 @@ def resolve_mode(policy: EffectivePolicy, key: Key | None, input_mode: str,
     return wanted
 
 
+_MISSING = object()
+# Fast paths of MapRedactor.node, one per common field shape (_code); 0 takes the general path.
+_GENERAL, _INT, _NUM, _ENUM, _BOOL, _IDENT, _PURE, _NESTED = range(8)
+_PURE_KINDS = (Kind.ID, Kind.PATH, Kind.LABEL, Kind.VERSION, Kind.ACTION, Kind.VERB)
+
+
+def _code(spec: Leaf | Nested, may_cache_verbs: bool) -> int:
+    if isinstance(spec, Nested):
+        return _NESTED
+    if spec.many or spec.mapping:
+        return _GENERAL
+    kind, py = spec.fc.kind, spec.py
+    if kind is Kind.NUMBER:
+        return _INT if py == {int} else _NUM if py == {int, float} else _GENERAL
+    if kind is Kind.ENUM and spec.values is not None and py == {str}:
+        return _ENUM
+    if kind is Kind.BOOL and py == {bool}:
+        return _BOOL
+    if kind is Kind.IDENT and py == {str}:
+        return _IDENT
+    if kind in _PURE_KINDS and py == {str} and (kind is not Kind.VERB or may_cache_verbs):
+        return _PURE  # a recorder sees each keyed program token as it is made: verbs uncached then
+    return _GENERAL
+
+
 def _pattern(ptr: str) -> str:
     return "/".join("*" if part.isdigit() else part for part in ptr.split("/"))
 
@@ -75,9 +99,13 @@ class MapRedactor:
         self._vocab = policy.vocabulary
         self._id_cache: dict[str, str] = {}
         self._path_cache: dict[str, str] = {}
+        self._plans: dict[int, tuple[list[tuple[str, Leaf | Nested, int]], tuple[str, ...]]] = {}
+        # kind -> input string -> output (or _DROP) for the kinds whose output is a function of the
+        # string alone (per map: the key, modes and vocabulary are fixed for it)
+        self._pure: dict[Kind, dict[str, Any]] = {kind: {} for kind in _PURE_KINDS}
         self._hasher = (lambda name: key.ident_digest("program", name, 10)) if key and out_mode == "hashed" else None
         if self._hasher is not None and recorder is not None:
-            self._hasher = _recording(self._hasher, recorder)
+            self._hasher = recording_hasher(self._hasher, recorder)
 
     # ---- errors and counting -------------------------------------------------------------
     def bad(self, ptr: str, what: str) -> BadInput:
@@ -137,6 +165,8 @@ class MapRedactor:
                     raise self.bad(f"{ptr}/{k}", "expected a number")
                 if abs(v) > MAX_SAFE_INT:
                     raise self.bad(f"{ptr}/{k}", "number out of range")
+                if isinstance(v, float) and not v.is_integer() and float not in leaf.py:
+                    raise self.bad(f"{ptr}/{k}", "expected an integer")
                 mapped[k] = int(v) if isinstance(v, float) and v.is_integer() else v
             return mapped
         return self.scalar(leaf, self._type_check(leaf, value, ptr), ptr)
@@ -250,15 +280,55 @@ class MapRedactor:
                 self.report.dropped_fields[_pattern(f"{ptr}/{name}") if _safe_name(name)
                                            else _pattern(ptr) + "/<unknown field>"] += 1
         out: dict[str, Any] = {}
-        for name, spec in fields.items():
-            if name not in raw:
+        plan, required = self._plan(node)
+        for name, spec, code in plan:
+            value = raw.get(name, _MISSING)
+            if value is _MISSING:
                 if spec.required:
                     raise self.bad(f"{ptr}/{name}", "required field is missing")
                 continue
-            value = raw[name]
+            # The common cases, inline; anything else (None, a wrong type, a number out of range,
+            # an enum value outside its set) takes the general path below, which decides alike.
+            t = type(value)
+            if code == _INT:
+                if t is int and -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+                    out[name] = value
+                    continue
+            elif code == _NUM:
+                if t is int and -MAX_SAFE_INT <= value <= MAX_SAFE_INT or t is float and math.isfinite(value):
+                    out[name] = value
+                    continue
+            elif code == _ENUM:
+                if t is str and value in spec.values:  # type: ignore[union-attr, operator]
+                    out[name] = value
+                    continue
+            elif code == _BOOL:
+                if t is bool:
+                    out[name] = value
+                    continue
+            elif code == _IDENT:
+                if t is str:
+                    scrubbed = self.idents.scrub(spec.fc.category or "", value)  # type: ignore[union-attr]
+                    if scrubbed is not None:
+                        out[name] = scrubbed
+                    continue
+            elif code == _PURE:
+                if t is str:
+                    cache = self._pure[spec.fc.kind]  # type: ignore[union-attr]
+                    result = cache.get(value)
+                    if result is None:
+                        result = cache[value] = self.scalar(spec, value, f"{ptr}/{name}")  # type: ignore[arg-type]
+                    elif result is _DROP:
+                        self.drop_value(f"{ptr}/{name}")
+                    if result is not _DROP:
+                        out[name] = result
+                    continue
             sub = f"{ptr}/{name}"
-            if isinstance(spec, Nested):
+            if code == _NESTED:
+                assert isinstance(spec, Nested)
                 if value is None:
+                    if spec.required:
+                        raise self.bad(sub, "must not be null")
                     continue
                 if ptr == "" and name == "tasks":
                     # The format: a malformed tasks block must never fail a reader; drop it.
@@ -275,19 +345,23 @@ class MapRedactor:
                 else:
                     out[name] = self.node(spec.node, value, sub)
                 continue
-            result = self.leaf(spec, value, sub)
+            result = self.leaf(spec, value, sub)  # type: ignore[arg-type]
             if result is not _DROP:
                 out[name] = result
+        for name in required:  # present in the input, so only a redactor bug can have dropped it
+            if name not in out:
+                raise AssertionError(f"the walk dropped the required field {node.model}.{name}")
         return out
 
-
-def _recording(hasher: Callable[[str], str], recorder: TokenRecorder) -> Callable[[str], str]:
-    """`hasher` (a program name -> 10 hex) that also tells `recorder` what each token stands for."""
-    def record(name: str) -> str:
-        digest = hasher(name)
-        recorder.record("program", digest, name)
-        return digest
-    return record
+    def _plan(self, node: Node) -> tuple[list[tuple[str, Leaf | Nested, int]], tuple[str, ...]]:
+        """The node's fields in order, each with the code of its fast path, and its required
+        fields (compiled once per map)."""
+        plan = self._plans.get(id(node))  # table nodes live as long as the process (functools.cache)
+        if plan is None:
+            plan = self._plans[id(node)] = (
+                [(name, spec, _code(spec, self.recorder is None)) for name, spec in node.fields.items()],
+                tuple(name for name, spec in node.fields.items() if spec.required))
+        return plan
 
 
 def _safe_name(name: str) -> bool:
@@ -333,6 +407,7 @@ def _events(r: MapRedactor, raw_events: Any) -> tuple[list[dict[str, Any]], dict
         raise r.bad("/events", "expected a list" if raw_events is not None else "required field is missing")
     nodes = event_nodes()
     kept: list[tuple[float, int, dict[str, Any]]] = []
+    seen: set[int] = set()
     for i, ev in enumerate(raw_events):
         ptr = f"/events/{i}"
         if not isinstance(ev, dict):
@@ -343,9 +418,15 @@ def _events(r: MapRedactor, raw_events: Any) -> tuple[list[dict[str, Any]], dict
             r.report.dropped_events["unknown kind"] += 1
             continue
         out = r.node(node, ev, ptr)
+        # References name an event by its seq: two events with one seq make them ambiguous.
+        if out["seq"] in seen:
+            raise r.bad(f"{ptr}/seq", "seq repeats an earlier event's (references would be ambiguous)")
+        seen.add(out["seq"])
+        if out["seq"] != i:
+            r.report.warn("events[].seq disagreed with their positions; references were resolved by seq")
         kept.append((out["t"], i, out))
     kept.sort(key=lambda item: (item[0], item[1]))
-    remap = {orig: new for new, (_, orig, _) in enumerate(kept)}
+    remap = {ev["seq"]: new for new, (_, _, ev) in enumerate(kept)}
     events = []
     for new, (_, _, ev) in enumerate(kept):
         ev["seq"] = new
@@ -366,7 +447,7 @@ def _remap_one(obj: dict[str, Any], name: str, remap: dict[int, int], report: Re
 
 def _remap_refs(top: dict[str, Any], events: list[dict[str, Any]], remap: dict[int, int],
                 report_counter: RedactionReport) -> None:
-    # Input seq values are positions in the input's events array (the format's seq == index rule).
+    # Input refs name an input event's seq (the format has seq == index; _events resolves by seq).
     for ev in events:
         for name in _SEQ_REFS_EVENT:
             _remap_one(ev, name, remap, report_counter, f"/events/*/{name}")

@@ -18,6 +18,7 @@ from redact.keys import Key
 from redact.model.grammar import EMAIL_RE, is_clean_identifier
 from redact.policy.load import EffectivePolicy
 from redact.policy.model import Allowlist
+from redact.recorder import TokenRecorder
 
 _SCP_REMOTE = re.compile(r"^(?:[^@/\s]+@)?([A-Za-z0-9.-]+):(?!//)(.+)$")
 _PRIVATE_SUFFIXES = (".local", ".internal", ".corp", ".lan", ".home", ".intranet", ".localdomain",
@@ -120,9 +121,11 @@ class IdentReport:
 class IdentScrubber:
     """Applies a policy's identifier actions. One instance per output map (it keeps a report)."""
 
-    def __init__(self, policy: EffectivePolicy, key: Key | None) -> None:
+    def __init__(self, policy: EffectivePolicy, key: Key | None,
+                 recorder: TokenRecorder | None = None) -> None:
         self.actions = policy.policy.identifiers
         self.key = key
+        self.recorder = recorder  # the reveal vault's: token -> original, for each token made
         self.report = IdentReport()
         self._allow = {cat: _Matcher(a) for cat, a in policy.allowlists.items()}
         self._cache: dict[tuple[str, str], str | None] = {}
@@ -133,7 +136,10 @@ class IdentScrubber:
             self.report.dropped[category] += 1
             return None
         self.report.hashed[category] += 1
-        return self.key.ident_token(category, value)
+        token = self.key.ident_token(category, value)
+        if self.recorder is not None:
+            self.recorder.record(f"ident:{category}", token, value)
+        return token
 
     def _keep(self, category: str, value: str) -> str:
         self.report.kept[category].add(value)

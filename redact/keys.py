@@ -9,6 +9,11 @@ Byte-level choices (pinned by test vectors in docs/paths.md and tests/test_keys.
   + category, length 32); the token is "h:" + HMAC-SHA256(subkey, UTF-8 value) hex, first 12 chars.
   The same string in two categories gives unlinked tokens.
 - Fingerprint: HMAC-SHA256(key, "agentplay-redact/v1/fingerprint") hex, first 16 characters.
+- Reveal vault (docs/receipts.md): AES-256-GCM under HKDF-SHA256(key, salt=16 random bytes stored in
+  the vault, info="agentplay-redact/v1/vault", length 32), a 12-byte random nonce, the vault's header
+  as associated data. The vault's own label keeps its key unrelated to every token's.
+- Receipt signing keys are Ed25519, a separate key pair (PEM: PKCS#8 private, SubjectPublicKeyInfo
+  public). A public key's id is SHA-256 of its 32 raw bytes, hex, first 16 characters.
 """
 from __future__ import annotations
 
@@ -18,8 +23,12 @@ import os
 import secrets
 import stat
 from pathlib import Path
+from typing import NoReturn
 
-from cryptography.hazmat.primitives import hashes
+from cryptography.exceptions import InvalidSignature, InvalidTag, UnsupportedAlgorithm
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from redact.errors import KeyError_
@@ -90,6 +99,11 @@ class Key:
     def ident_token(self, category: str, value: str) -> str:
         return "h:" + self.ident_digest(category, value)
 
+    def chain_hmac(self, data: bytes) -> str:
+        """HMAC-SHA256(key, data), full lowercase hex: a teaagent audit log's `chain_hmac`, when this
+        Key is the log's chain key (given by the user for `--to native`; never the redaction key)."""
+        return hmac.new(self._bytes, data, hashlib.sha256).hexdigest()
+
 
 def parse_key_text(data: bytes, *, source: str) -> Key:
     text = data.strip(b" \t\r\n")
@@ -101,27 +115,57 @@ def parse_key_text(data: bytes, *, source: str) -> Key:
     return Key(material, source=source)
 
 
-def load_key_file(path: Path, *, allow_unsafe_permissions: bool = False) -> Key:
+def _read_private_file(path: Path, what: str, *, allow_unsafe_permissions: bool) -> bytes:
+    """The bytes of a secret file: a regular file that group and others cannot read."""
     where = str(path)
     try:
         st = path.stat()
     except FileNotFoundError:
-        raise KeyError_("key file not found", where=where) from None
+        raise KeyError_(f"{what} file not found", where=where) from None
     except OSError as exc:
-        raise KeyError_(f"cannot read key file ({exc.strerror})", where=where) from None
+        raise KeyError_(f"cannot read {what} file ({exc.strerror})", where=where) from None
     if not stat.S_ISREG(st.st_mode):
-        raise KeyError_("key path is not a regular file", where=where)
+        raise KeyError_(f"{what} path is not a regular file", where=where)
     if st.st_mode & 0o077 and not allow_unsafe_permissions:
         raise KeyError_(
-            f"key file is readable by group or others (mode {stat.S_IMODE(st.st_mode):04o}); "
+            f"{what} file is readable by group or others (mode {stat.S_IMODE(st.st_mode):04o}); "
             "run `chmod 600` on it, or pass --unsafe-key-permissions",
             where=where,
         )
+    if not allow_unsafe_permissions:
+        _check_private_place(path, st, what)
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
-        raise KeyError_(f"cannot read key file ({exc.strerror})", where=where) from None
-    return parse_key_text(data, source=where)
+        raise KeyError_(f"cannot read {what} file ({exc.strerror})", where=where) from None
+
+
+def _check_private_place(path: Path, st: os.stat_result, what: str) -> None:
+    """Refuse a secret file that someone else could replace: one owned by another user, or one in a
+    folder that group or others may write without the sticky bit (they could rename their own key
+    over it, and then test guesses against every map made with it)."""
+    uid = os.geteuid() if hasattr(os, "geteuid") else None
+    if uid is not None and st.st_uid not in (uid, 0):
+        raise KeyError_(f"{what} file belongs to another user; pass --unsafe-key-permissions to use it "
+                        "anyway", where=str(path))
+    for folder in dict.fromkeys((path.absolute().parent, path.resolve().parent)):  # a link's, the file's
+        try:
+            fst = folder.stat()
+        except OSError as exc:
+            raise KeyError_(f"cannot check the {what} file's folder ({exc.strerror})",
+                            where=str(folder)) from None
+        if fst.st_mode & 0o022 and not fst.st_mode & stat.S_ISVTX:
+            raise KeyError_(
+                f"{what} file's folder is writable by group or others (mode "
+                f"{stat.S_IMODE(fst.st_mode):04o}) without the sticky bit, so the {what} could be "
+                "swapped; move it to a private folder, or pass --unsafe-key-permissions",
+                where=str(folder),
+            )
+
+
+def load_key_file(path: Path, *, allow_unsafe_permissions: bool = False) -> Key:
+    data = _read_private_file(path, "key", allow_unsafe_permissions=allow_unsafe_permissions)
+    return parse_key_text(data, source=str(path))
 
 
 def key_from_env(environ: dict[str, str] | None = None, *,
@@ -149,6 +193,172 @@ def keygen(path: Path) -> str:
     return Key(material, source=str(path)).fingerprint()
 
 
+def _create_exclusive(path: Path, data: bytes, mode: int) -> None:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    except FileExistsError:
+        raise KeyError_("refusing to overwrite an existing file", where=str(path)) from None
+    except OSError as exc:
+        raise KeyError_(f"cannot create key file ({exc.strerror})", where=str(path)) from None
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+    os.chmod(path, mode)
+
+
 def sha256_hex(data: bytes) -> str:
     """Unkeyed SHA-256, for dirs_only names and content hashes (no key material involved)."""
     return hashlib.sha256(data).hexdigest()
+
+
+# ---- the reveal vault: AES-256-GCM under a key derived with the vault's own label -------------------
+
+VAULT_INFO = b"agentplay-redact/v1/vault"
+VAULT_SALT_BYTES = 16
+VAULT_NONCE_BYTES = 12
+
+
+def _vault_key(key: Key, salt: bytes) -> AESGCM:
+    hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=salt, info=VAULT_INFO)
+    return AESGCM(hkdf.derive(key._bytes))
+
+
+def vault_seal(key: Key, plaintext: bytes, associated: bytes) -> bytes:
+    """salt (16) || nonce (12) || AES-GCM ciphertext with its 16-byte tag; `associated` is authenticated."""
+    salt = secrets.token_bytes(VAULT_SALT_BYTES)
+    nonce = secrets.token_bytes(VAULT_NONCE_BYTES)
+    return salt + nonce + _vault_key(key, salt).encrypt(nonce, plaintext, associated)
+
+
+def vault_open(key: Key, sealed: bytes, associated: bytes) -> bytes | None:
+    """The plaintext of `vault_seal`'s output, or None when the key is wrong or a byte was changed."""
+    head = VAULT_SALT_BYTES + VAULT_NONCE_BYTES
+    if len(sealed) < head + 16:
+        return None
+    salt, nonce = sealed[:VAULT_SALT_BYTES], sealed[VAULT_SALT_BYTES:head]
+    try:
+        return _vault_key(key, salt).decrypt(nonce, sealed[head:], associated)
+    except InvalidTag:
+        return None
+
+
+# ---- receipt signing: Ed25519 ------------------------------------------------------------------------
+
+SIGNATURE_ALG = "Ed25519"
+
+
+class VerifyKey:
+    """An Ed25519 public key that checks receipt signatures."""
+
+    __slots__ = ("_key", "raw", "source")
+
+    def __init__(self, key: Ed25519PublicKey, *, source: str) -> None:
+        self._key = key
+        self.raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        self.source = source
+
+    @property
+    def key_id(self) -> str:
+        return hashlib.sha256(self.raw).hexdigest()[:16]
+
+    def __repr__(self) -> str:
+        return f"VerifyKey(keyId={self.key_id})"
+
+    def verify(self, message: bytes, signature: bytes) -> bool:
+        try:
+            self._key.verify(signature, message)
+        except InvalidSignature:
+            return False
+        return True
+
+    def pem(self) -> bytes:
+        return self._key.public_bytes(serialization.Encoding.PEM,
+                                      serialization.PublicFormat.SubjectPublicKeyInfo)
+
+
+class SigningKey:
+    """An Ed25519 private key for receipts. Never printed, never pickled."""
+
+    __slots__ = ("_key", "source")
+
+    def __init__(self, key: Ed25519PrivateKey, *, source: str) -> None:
+        self._key = key
+        self.source = source
+
+    def __repr__(self) -> str:
+        return f"SigningKey(keyId={self.verify_key().key_id})"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError("a SigningKey cannot be pickled")
+
+    def verify_key(self) -> VerifyKey:
+        return VerifyKey(self._key.public_key(), source=self.source)
+
+    def sign(self, message: bytes) -> bytes:
+        return self._key.sign(message)
+
+
+def signing_keygen(private_path: Path, public_path: Path) -> str:
+    """A new Ed25519 key pair: PKCS#8 PEM with mode 0600, and the public key's PEM (0644).
+
+    Refuses to overwrite either file (nothing is written then). Returns the public key's id.
+    """
+    for path in (private_path, public_path):
+        if path.exists() or path.is_symlink():
+            raise KeyError_("refusing to overwrite an existing file", where=str(path))
+    key = Ed25519PrivateKey.generate()
+    private_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                    serialization.NoEncryption())
+    _create_exclusive(private_path, private_pem, 0o600)
+    public = VerifyKey(key.public_key(), source=str(public_path))
+    try:
+        _create_exclusive(public_path, public.pem(), 0o644)
+    except KeyError_:
+        private_path.unlink()
+        raise
+    return public.key_id
+
+
+def load_signing_key(path: Path, *, allow_unsafe_permissions: bool = False) -> SigningKey:
+    """An Ed25519 private key from a PEM (PKCS#8, unencrypted) file that only its owner can read."""
+    data = _read_private_file(path, "signing key", allow_unsafe_permissions=allow_unsafe_permissions)
+    try:
+        key = serialization.load_pem_private_key(data, password=None)
+    except TypeError:
+        raise KeyError_("the signing key is encrypted; give an unencrypted PKCS#8 PEM key",
+                        where=str(path)) from None
+    except (ValueError, UnsupportedAlgorithm):
+        raise KeyError_("not a PEM private key (make one with `agentplay-redact receipt keygen`)",
+                        where=str(path)) from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise KeyError_("the signing key is not an Ed25519 key", where=str(path))
+    return SigningKey(key, source=str(path))
+
+
+def parse_verify_key(data: bytes, *, source: str) -> VerifyKey:
+    """An Ed25519 public key from PEM (SubjectPublicKeyInfo) or the hex of its 32 raw bytes."""
+    text = data.strip()
+    if len(text) == 64:
+        try:
+            return VerifyKey(Ed25519PublicKey.from_public_bytes(bytes.fromhex(text.decode("ascii"))),
+                             source=source)
+        except (UnicodeDecodeError, ValueError):
+            pass
+    try:
+        key = serialization.load_pem_public_key(text)
+    except (ValueError, UnsupportedAlgorithm):
+        raise KeyError_("not a PEM public key or 64 hex characters", where=source) from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise KeyError_("the public key is not an Ed25519 key", where=source)
+    return VerifyKey(key, source=source)
+
+
+def load_verify_key(path: Path) -> VerifyKey:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise KeyError_("public key file not found", where=str(path)) from None
+    except OSError as exc:
+        raise KeyError_(f"cannot read public key file ({exc.strerror})", where=str(path)) from None
+    return parse_verify_key(data, source=str(path))

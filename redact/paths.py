@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from redact.keys import Key, sha256_hex
 from redact.model.grammar import BUCKET_LABELS, CLAUDE_AREAS, MODE_RANK, PATH_MODES, has_invisible
+from redact.recorder import TokenRecorder
 
 _DRIVE = re.compile(r"^([A-Za-z]):(?=/|$)")
 # `C--Users-alice-proj`: the project-folder spelling Claude Code uses for a working directory.
@@ -182,19 +183,29 @@ def dirs_only(rel: str) -> str:
     return f"{_visible(head)}/{token}" if head else token
 
 
-def hashed(rel: str, key: Key) -> str:
-    return "/".join(key.segment_token(seg) for seg in rel.split("/"))
+def hashed(rel: str, key: Key, recorder: TokenRecorder | None = None) -> str:
+    if recorder is None:
+        return "/".join(key.segment_token(seg) for seg in rel.split("/"))
+    tokens = []
+    for seg in rel.split("/"):
+        token = key.segment_token(seg)
+        recorder.record("segment", token, seg)
+        tokens.append(token)
+    return "/".join(tokens)
 
 
-def apply_mode(rel: str, mode: str, key: Key | None) -> str:
-    """Apply `mode` to a normalised repo-relative path (`key` is required for hashed)."""
+def apply_mode(rel: str, mode: str, key: Key | None, recorder: TokenRecorder | None = None) -> str:
+    """Apply `mode` to a normalised repo-relative path (`key` is required for hashed).
+
+    `recorder` (the reveal vault's) is told each segment token made under hashed mode.
+    """
     if mode == "relative":
         return _visible(rel)
     if mode == "dirs_only":
         return dirs_only(rel)
     if key is None:
         raise ValueError("hashed mode needs a key")
-    return hashed(rel, key)
+    return hashed(rel, key, recorder)
 
 
 def clean_relative(path: str) -> str | None:

@@ -13,13 +13,14 @@ import typer
 from redact.cli.common import PROG, app, err
 from redact.errors import RedactError
 
-COMMANDS = {"redact", "keygen", "policy", "formats", "verb", "scan", "audit"}
+COMMANDS = {"redact", "keygen", "policy", "formats", "verb", "scan", "audit", "receipt", "reveal", "explain"}
 
 
 def _register() -> None:
     import importlib
 
-    for module in ("redact_cmd", "keys_cmd", "policy_cmd", "verb_cmd", "scan_cmd", "audit_cmd"):
+    for module in ("redact_cmd", "keys_cmd", "policy_cmd", "verb_cmd", "scan_cmd", "audit_cmd",
+                   "receipt_cmd", "reveal_cmd", "explain_cmd"):
         try:
             importlib.import_module(f"redact.cli.{module}")
         except ModuleNotFoundError as exc:
@@ -42,7 +43,11 @@ def main(argv: list[str] | None = None) -> int:
         args.insert(0, "redact")
     _register()
     try:
-        app(args=args, prog_name=PROG, standalone_mode=False)
+        code = app(args=args, prog_name=PROG, standalone_mode=False)
+        if code == 130:  # typer turns Ctrl-C into Exit(130), returned silently in this mode
+            err("interrupted; nothing written")
+        if isinstance(code, int) and not isinstance(code, bool) and code:
+            return code  # a command's `raise typer.Exit(n)`, which click returns in this mode
     except RedactError as exc:
         err(f"error: {exc.diagnostic()}")
         return exc.exit_code

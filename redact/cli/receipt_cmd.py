@@ -1,0 +1,74 @@
+"""`agentplay-redact receipt keygen|sign|verify`: Ed25519 receipts for redacted, scanned maps.
+
+`verify` exits 0 when the receipt is valid for the map and the public key, 1 when it is not (changed,
+another key, another map, a failed scan), 2 on bad input or usage (a file that cannot be read, a key
+that is not Ed25519, a file that is not a receipt).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from redact.cli.common import app, err
+from redact.errors import UsageError
+from redact.keys import load_signing_key, signing_keygen
+from redact.receipt import summary, verify_files, write_map_receipt
+
+receipt_app = typer.Typer(no_args_is_help=True,
+                          help="Signed receipts: prove a map was redacted and scanned (Ed25519).")
+app.add_typer(receipt_app, name="receipt")
+
+
+@receipt_app.command("keygen")
+def receipt_keygen(
+    private: Annotated[Path, typer.Argument(help="Where to write the private signing key (PEM, 0600).")],
+    public: Annotated[Path | None, typer.Option(
+        "--public", help="Where to write the public key (default: PRIVATE.pub).")] = None,
+) -> None:
+    """Make an Ed25519 key pair for signing receipts; refuses to overwrite either file."""
+    public = public if public is not None else private.with_name(private.name + ".pub")
+    key_id = signing_keygen(private, public)
+    err(f"wrote signing key {private} and public key {public} (key id {key_id})")
+
+
+@receipt_app.command("sign")
+def receipt_sign(
+    map_file: Annotated[str, typer.Argument(metavar="MAP", help="A redacted map (.json or .json.gz).")],
+    signing_key: Annotated[Path, typer.Option("--signing-key", help="Ed25519 private key (PEM, 0600).")],
+    report_json: Annotated[str | None, typer.Option(
+        "--report-json", help="The map's JSON audit report (`redact --report R.json`): records its "
+                              "policy, key fingerprint and the redaction's scanner verdicts.")] = None,
+    source: Annotated[str | None, typer.Option(
+        "--source", help="The raw log the map was made from: adds the taint layer to the scan.")] = None,
+    output: Annotated[str | None, typer.Option(
+        "-o", "--output", help="Receipt file (default: MAP.receipt.json).")] = None,
+    unsafe_key_permissions: Annotated[bool, typer.Option(
+        "--unsafe-key-permissions", help="Accept a signing key file others may read (unsafe).")] = False,
+) -> None:
+    """Scan MAP again and, when it is clean, write a signed receipt for it (exit 1 on findings)."""
+    if output is None:
+        if map_file == "-":
+            raise UsageError("with MAP from stdin, name the receipt with -o")
+        output = map_file + ".receipt.json"
+    if unsafe_key_permissions:
+        err("warning: --unsafe-key-permissions: accepting a signing key file others may read")
+    key = load_signing_key(signing_key, allow_unsafe_permissions=unsafe_key_permissions)
+    receipt = write_map_receipt(map_file, key, output, report_json=report_json, source=source)
+    err(f"wrote {output} ({summary(receipt)})")
+
+
+@receipt_app.command("verify")
+def receipt_verify(
+    map_file: Annotated[str, typer.Argument(metavar="MAP", help="The map (.json or .json.gz).")],
+    receipt: Annotated[str, typer.Argument(metavar="RECEIPT", help="Its receipt (JSON).")],
+    pubkey: Annotated[Path, typer.Option("--pubkey", help="The trusted public key (PEM or 64 hex).")],
+) -> None:
+    """Check RECEIPT against MAP and a trusted public key: exit 0 valid, 1 invalid, 2 bad input."""
+    check = verify_files(map_file, receipt, pubkey)
+    if not check.ok:
+        err(f"invalid: {check.reason}")
+        raise typer.Exit(1)
+    sys.stdout.write(f"valid: {check.reason}\n")
