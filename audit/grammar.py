@@ -212,6 +212,8 @@ class GrammarWalk:
         """Check one object; `pat` is its pointer with list indexes as `*` (the field pattern)."""
         fields = node.fields
         verdict = self.classes.verdict
+        caches = self.classes.caches
+        strings = self.strings
         for name, value in raw.items():
             spec = fields.get(name)
             if spec is None:
@@ -234,9 +236,22 @@ class GrammarWalk:
                     continue
             elif fast == _STR:
                 if t is str:
-                    found = verdict(spec, value)  # type: ignore[arg-type]
-                    if found[0] is not PROVEN:
-                        self.scalar(spec, value, ptr, name, found, (pat, name))  # type: ignore[arg-type]
+                    cache = caches.get(spec.tag)  # type: ignore[union-attr]
+                    found = cache.get(value) if cache is not None else None
+                    if found is None:
+                        found = verdict(spec, value)  # type: ignore[arg-type]
+                    kind = found[0]
+                    if kind is PROVEN:
+                        continue
+                    if not found[1]:  # a disclosed string seen before in this field: count it
+                        places = strings.get(value)
+                        place = places.get((kind, pat, name)) if places is not None else None
+                        if place is not None:
+                            place.places += 1
+                            if kind is TEXT:
+                                self.kept_text += 1
+                            continue
+                    self.scalar(spec, value, ptr, name, found, (pat, name))  # type: ignore[arg-type]
                     continue
             elif fast == _SUB:
                 self.sub(spec, value, ptr, name, pat)  # type: ignore[arg-type]

@@ -146,7 +146,7 @@ def _content_hash(raw: dict[str, Any], report: dict[str, Any]) -> None:
     stored = raw.get("contentHash")
     try:
         computed = content_hash(raw)
-    except (TypeError, ValueError):  # a value canonical JSON cannot write
+    except (TypeError, ValueError, RecursionError):  # a value canonical JSON cannot write
         computed = ""
         report["warnings"].append("the contentHash cannot be computed: the map holds a value "
                                   "canonical JSON refuses")

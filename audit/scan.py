@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from os import PathLike
 from typing import Any
 
 from audit.findings import LAYERS, Finding, excerpt
@@ -99,14 +100,15 @@ def _language(gram: GrammarResult) -> list[Finding]:
     return out
 
 
-def scan_map(session_map: dict[str, Any], *, source: bytes | None = None,
+def scan_map(session_map: dict[str, Any], *, source: bytes | PathLike[str] | None = None,
              source_format: str | None = None,
              kept_identifiers: Mapping[str, Collection[str]] | None = None,
              keep_task_names: bool = False, keep_artifact_titles: bool = False,
              verb_check: Callable[[str], bool] | None = None) -> ScanResult:
     """Scan one parsed map. BadInput when it is not an agentplay/v1 map; otherwise a ScanResult.
 
-    `source`: the raw log the map was made from (JSON or JSONL bytes); enables the taint layer.
+    `source`: the raw log the map was made from (JSON or JSONL bytes, or the path of an
+    uncompressed log, searched on disk a chunk at a time); enables the taint layer.
     `kept_identifiers`: category -> values the redaction report lists as kept in clear; when given,
     an identifier in clear that is not listed is a finding. `keep_task_names`/`keep_artifact_titles`:
     the policy keeps those text fields on purpose. `verb_check`: the verb vocabulary's membership

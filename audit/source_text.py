@@ -49,12 +49,13 @@ def gunzip(data: bytes) -> bytes:
     return out
 
 
-_LINE_FORMATS = ("jsonl", "claude-code", "codex", "session-record", "teaagent")
+#: Formats that are JSON Lines: a source of one of these is read line by line, never parsed whole.
+LINE_FORMATS = ("jsonl", "claude-code", "codex", "session-record", "teaagent")
 
 
 def document(source: bytes, source_format: str | None) -> Any:
     """The parsed source when it is one JSON document; None when it is JSONL (or not JSON)."""
-    if (source_format or "").lower() in _LINE_FORMATS or source.lstrip()[:1] not in (b"{", b"["):
+    if (source_format or "").lower() in LINE_FORMATS or source.lstrip()[:1] not in (b"{", b"["):
         return None
     head, sep, rest = source.lstrip().partition(b"\n")
     if sep and rest.strip():

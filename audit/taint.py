@@ -38,23 +38,30 @@ side: every 8-character window of the searched strings' token runs, and every 3-
 
 So a source is tokenised in C, and only lines that hold a leak are parsed in Python. When nothing
 is left to search (a grammar-clean map without three-word strings), no piece of any source can
-match, and the source is not read at all.
+match, and the source is not read at all. A source given as the path of a log on disk (what
+`redact_file` does for a streamed log) is mapped into memory and read a chunk at a time, each chunk's
+pages let go once read: memory does not grow with the log.
 
 Every finding names the source field the piece came from (`assistant:message.content[].text`),
 never the piece.
 """
 from __future__ import annotations
 
+import mmap
+import os
 import re
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
+from os import PathLike
 
 import ahocorasick
 
 from audit.findings import Finding, excerpt
 from audit.grammar import IDENT, PATH, REJECTED, TEXT, Place
 from audit.source_text import (
+    LINE_FORMATS,
     OPAQUE_KEYS,
     STRUCTURAL_KEYS,
     doc_text,
@@ -196,25 +203,30 @@ class _Search:
         return out
 
     # stage 1: raw source, mark lines -----------------------------------------------------------
-    def candidate_lines(self, raw: bytes, starts: list[int]) -> dict[int, set[int] | None]:
-        """Line index -> the output strings a piece on that line occurs in (None: read it anyway).
-        Runs over the raw bytes in chunks cut at line ends (bounded memory; no pattern spans a
-        raw newline)."""
+    def candidate_lines(self, raw: Buffer, size: int, single: bool
+                        ) -> tuple[dict[int, set[int] | None], dict[int, int]]:
+        """Line start -> the output strings a piece on that line occurs in (None: read it anyway),
+        and line start -> line end. Runs over the raw bytes in chunks cut at line ends, each
+        tokenised on its own (bounded memory: a file is read a chunk at a time; no pattern spans a
+        raw newline). `single`: the source is one document, all of it "line" 0."""
         marked: dict[int, set[int] | None] = {}
-        for m in _U_ESCAPE.finditer(raw):  # \u escapes can hide characters: such lines are read
-            marked[bisect_right(starts, m.start()) - 1] = None
-        n_lines = len(starts)
+        ends: dict[int, int] = {}
         begin = 0
-        while begin < len(raw):
+        while begin < size:
             stop = raw.find(b"\n", begin + CHUNK)
-            stop = len(raw) if stop == -1 else stop + 1
-            text = raw[begin:stop].translate(_LOWER).decode("latin-1")
+            stop = size if stop == -1 else stop + 1
+            chunk = raw[begin:stop]
+            _release(raw, begin, stop)
+            lines = _Lines(chunk, begin, stop, single, ends)
+            for m in _U_ESCAPE.finditer(chunk):  # \u escapes can hide characters: such lines are read
+                marked[lines.at(m.start())[0]] = None
+            text = chunk.translate(_LOWER).decode("latin-1")
+            del chunk
             line, line_end, seen = -1, -1, None  # the current line: hits come in text order
             for end, (pattern, owners, kind) in self.automaton.iter(text):
                 start = end - len(pattern) + 1
-                if begin + start >= line_end:
-                    line = bisect_right(starts, begin + start) - 1
-                    line_end = starts[line + 1] if line + 1 < n_lines else len(raw) + 1
+                if start >= line_end:
+                    line, line_end = lines.at(start)
                     seen = marked.get(line, _EMPTY)
                 if seen is None or seen >= owners:
                     continue
@@ -231,7 +243,7 @@ class _Search:
                 else:
                     seen.update(found)  # type: ignore[union-attr]  # a set once marked
             begin = stop
-        return marked
+        return marked, ends
 
     # stage 2: parsed text, exact ---------------------------------------------------------------
     def text(self, where: str, value: str) -> None:
@@ -254,11 +266,37 @@ class _Search:
         return len(self.first) == len(self.hay)
 
 
+class _Lines:
+    """The lines of one chunk of the source (which starts at `begin` and ends at a line end)."""
+
+    def __init__(self, chunk: bytes, begin: int, stop: int, single: bool, ends: dict[int, int]) -> None:
+        self.starts = [0] if single else [0, *(m.end() for m in _NEWLINE.finditer(chunk))]
+        self.begin, self.stop, self.single, self.ends = begin, stop, single, ends
+        self.past = len(chunk) + 1
+
+    def at(self, pos: int) -> tuple[int, int]:
+        """(key, chunk position where the line ends) of the line holding chunk position `pos`; the
+        key is the line's start in the source (0 for a document), and its end is noted in `ends`."""
+        if self.single:
+            return 0, self.past
+        starts = self.starts
+        i = bisect_right(starts, pos) - 1
+        key = self.begin + starts[i]
+        following = i + 1 < len(starts)
+        if key not in self.ends:
+            self.ends[key] = self.begin + starts[i + 1] - 1 if following else self.stop
+        return key, starts[i + 1] if following else self.past
+
+
 # -- the scan ---------------------------------------------------------------------------------------
 
-def taint_scan(strings: Mapping[str, Mapping[tuple[str, ...], Place]], source: bytes,
+def taint_scan(strings: Mapping[str, Mapping[tuple[str, ...], Place]], source: bytes | PathLike[str],
                source_format: str | None = None) -> TaintResult:
-    """Search the output's open strings (from the grammar walk) for pieces of the source's text."""
+    """Search the output's open strings (from the grammar walk) for pieces of the source's text.
+
+    `source` is the raw log's bytes, or the path of an uncompressed log on disk: then it is mapped
+    into memory and read a chunk at a time (its pages are let go as the scan moves on), so memory
+    does not grow with the log; it is opened only when there is something to search."""
     hay: list[_Hay] = []
     for value, by_field in strings.items():
         places = [p for p in by_field.values() if p.kind != TEXT]
@@ -274,23 +312,27 @@ def taint_scan(strings: Mapping[str, Mapping[tuple[str, ...], Place]], source: b
     automaton, result.patterns = _automaton(hay)
     if not result.patterns:
         return result
-    if source[:2] == b"\x1f\x8b":
-        source = gunzip(source)
+    with _opened(source, source_format) as raw:
+        _scan_source(raw, source_format, hay, automaton, result)
+    return result
+
+
+def _scan_source(raw: Buffer, source_format: str | None, hay: list[_Hay],
+                 automaton: ahocorasick.Automaton, result: TaintResult) -> None:
     search = _Search(hay, automaton)
     safe: dict[str, bool] = {}
-    doc = document(source, source_format)
-    starts = [0] if doc is not None else [0, *(m.end() for m in _NEWLINE.finditer(source))]
-    marked = search.candidate_lines(source, starts)
-    for n in sorted(marked):
-        reasons = marked[n]
+    doc = document(raw, source_format) if isinstance(raw, bytes) else None
+    marked, ends = search.candidate_lines(raw, len(raw), single=doc is not None)
+    for start in sorted(marked):
+        reasons = marked[start]
         if reasons is not None and reasons.issubset(search.first):
             continue  # every output string this line could taint has its finding already
         result.source_lines += 1
         if doc is not None:
             texts = doc_text(doc, safe)
         else:
-            end = starts[n + 1] - 1 if n + 1 < len(starts) else len(source)
-            texts = line_text(source[starts[n]:end], safe)
+            texts = line_text(raw[start:ends[start]], safe)
+            _release(raw, start, ends[start])
         for where, value in texts:
             result.source_strings += 1
             search.text(where, value)
@@ -298,7 +340,48 @@ def taint_scan(strings: Mapping[str, Mapping[tuple[str, ...], Place]], source: b
             break  # every searched string has its finding: the rest cannot add one
     for i in sorted(search.first):
         _judge(hay[i], search.first[i], result)
-    return result
+
+
+Buffer = bytes | mmap.mmap
+
+
+@contextmanager
+def _opened(source: bytes | PathLike[str], source_format: str | None) -> Iterator[Buffer]:
+    """The source as bytes, or a read-only map of its file. A gzip source is undone in memory; a
+    source that is one JSON document (not JSON Lines) is read whole, since it is parsed whole."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        yield gunzip(data) if data[:2] == b"\x1f\x8b" else data
+        return
+    with open(source, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size == 0:
+            yield b""
+            return
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as view:
+            head = view[:2]
+            if head == b"\x1f\x8b" or (source_format or "").lower() not in LINE_FORMATS:
+                data = view[:]
+                yield gunzip(data) if head == b"\x1f\x8b" else data
+                return
+            yield view
+
+
+_PAGE = mmap.PAGESIZE
+
+
+def _release(raw: Buffer, begin: int, stop: int) -> None:
+    """Let go of a mapped file's pages once read (they stay in the page cache, out of this
+    process's resident memory); nothing for bytes."""
+    if isinstance(raw, mmap.mmap) and _DONTNEED is not None:
+        first = begin - begin % _PAGE
+        try:
+            raw.madvise(_DONTNEED, first, stop - first)
+        except (OSError, ValueError):  # pragma: no cover - a platform without the advice
+            pass
+
+
+_DONTNEED = getattr(mmap, "MADV_DONTNEED", None)
 
 
 def _judge(h: _Hay, hit: tuple[str, str, str], result: TaintResult) -> None:

@@ -4,7 +4,15 @@
     result.data      # the redacted map, serialized (uncompressed JSON, one trailing newline)
     result.report    # RedactionReport: what was dropped, hashed, kept; the contentHash
 
-Pure: bytes and settings in, bytes and a report out, no global state, nothing written.
+`redact_bytes` is pure: bytes and settings in, bytes and a report out, no global state, nothing
+written; it is what a distributed engine calls (examples/distributed/). The process-wide caches it
+uses are keyed by everything their result depends on (a verb analysis by command and vocabulary,
+with the keyed hasher applied after the cache; HMAC tokens on the Key object itself), so no call
+sees another's input, key or policy (tests/test_pure_api.py).
+
+`redact_file` streams a raw log from disk: the reader takes it line by line, keeping counts and
+lengths, never text, and the leak scanner's taint layer searches the file on disk a chunk at a time;
+memory grows with the output map, not with the log. Many inputs at once: `redact.batch`.
 """
 from __future__ import annotations
 
@@ -23,7 +31,6 @@ from redact.formats.registry import raw_format
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json, read_input
 from redact.io.write import check_output_path, encode_output, write_atomic
 from redact.keys import Key
-from redact.model.agentplay import SessionMap
 from redact.policy.load import EffectivePolicy, load_policy
 from redact.report import RedactionReport
 
@@ -46,8 +53,12 @@ def serialize(session_map: dict[str, Any]) -> bytes:
 
 
 def finish_map(session_map: dict[str, Any], report: RedactionReport) -> dict[str, Any]:
-    """Validate against the model (a bug, not bad input, if it fails) and add the contentHash."""
-    SessionMap.model_validate(session_map)
+    """Add the contentHash.
+
+    No second validation against the pydantic model: `redact_map` walks the field table compiled
+    from that model and guarantees what `SessionMap.model_validate` checks (every value's JSON type,
+    every enum value in its set, every required field present, each event under its kind's model),
+    for a fraction of its cost on 20,000 events; tests/test_walk_validates.py holds it to that."""
     session_map["contentHash"] = content_hash(session_map)
     report.content_hash = session_map["contentHash"]
     return session_map
@@ -55,7 +66,8 @@ def finish_map(session_map: dict[str, Any], report: RedactionReport) -> dict[str
 
 def build_raw(data: bytes | BinaryIO, fmt: str, *, name: str, policy: EffectivePolicy, key: Key | None,
               mode: str | None, report: RedactionReport, companions: list[Any] | None = None,
-              skip_bad_lines: bool = False, file_stem: str | None = None) -> dict[str, Any]:
+              skip_bad_lines: bool = False, file_stem: str | None = None,
+              recorder: Any = None) -> dict[str, Any]:
     """A raw log -> an unredacted-identifiers map (no text, relative paths) ready for `redact_map`.
 
     `data` is the log in memory, or a binary file streamed line by line.
@@ -71,6 +83,10 @@ def build_raw(data: bytes | BinaryIO, fmt: str, *, name: str, policy: EffectiveP
     if key is not None and out_mode == "hashed":
         def hasher(program: str) -> str:
             return key.ident_digest("program", program, 10)
+        if recorder is not None:
+            from redact.recorder import recording_hasher
+
+            hasher = recording_hasher(hasher, recorder)
     session = raw.read(data, name, report=report, companions=companions, skip_bad_lines=skip_bad_lines,
                        file_stem=file_stem)
     return build_map(session, hasher=hasher, vocab=policy.vocabulary)
@@ -79,19 +95,22 @@ def build_raw(data: bytes | BinaryIO, fmt: str, *, name: str, policy: EffectiveP
 def redact_bytes(data: bytes, *, name: str = "<bytes>", policy: str | EffectivePolicy = "default",
                  key: Key | None = None, mode: str | None = None,
                  input_format: str | None = None, skip_bad_lines: bool = False,
-                 companions: list[Any] | None = None, file_stem: str | None = None) -> Result:
+                 companions: list[Any] | None = None, file_stem: str | None = None,
+                 recorder: Any = None) -> Result:
     """Redact one input held in memory (already gunzipped) under `policy`.
 
     A raw log (`input_format` or the detected format) is first built into a map; `companions` are
     files of the same session found next to it (Claude Code subagent transcripts).
     """
     return _redact(data, name=name, policy=policy, key=key, mode=mode, input_format=input_format,
-                   skip_bad_lines=skip_bad_lines, companions=companions, file_stem=file_stem)
+                   skip_bad_lines=skip_bad_lines, companions=companions, file_stem=file_stem,
+                   recorder=recorder)
 
 
 def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy, key: Key | None,
             mode: str | None, input_format: str | None, skip_bad_lines: bool,
-            companions: list[Any] | None, file_stem: str | None, scan: bool = True) -> Result:
+            companions: list[Any] | None, file_stem: str | None, scan: bool = True,
+            recorder: Any = None) -> Result:
     eff = _policy(policy, None)
     if input_format is not None and input_format not in FORMATS:
         raise UsageError(f"unknown format {input_format!r} (known: {', '.join(sorted(FORMATS))})")
@@ -105,19 +124,16 @@ def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy,
         raw = parse_json(data, name)
     else:
         raw = build_raw(data, fmt, name=name, policy=eff, key=key, mode=mode, report=report,
-                        companions=companions, skip_bad_lines=skip_bad_lines, file_stem=file_stem)
-    out = redact_map(raw, eff, key, report, explicit_mode=mode)
+                        companions=companions, skip_bad_lines=skip_bad_lines, file_stem=file_stem,
+                        recorder=recorder)
+    out = redact_map(raw, eff, key, report, explicit_mode=mode, recorder=recorder)
     out = finish_map(out, report)
     if scan:
-        source = data if isinstance(data, bytes) else _reread(data)
+        # a streamed log is searched on disk by the taint layer (mapped, a chunk at a time): memory
+        # holds the map, never the log
+        source: bytes | Path = data if isinstance(data, bytes) else Path(data.name)
         scan_output(out, report, eff, source=source, source_format=fmt)
     return Result(serialize(out), out, report)
-
-
-def _reread(stream: BinaryIO) -> bytes:
-    """The streamed source again, for the taint layer (which holds it once, after the build)."""
-    stream.seek(0)
-    return stream.read()
 
 
 def _verb_check(policy: EffectivePolicy) -> Any:
@@ -127,7 +143,7 @@ def _verb_check(policy: EffectivePolicy) -> Any:
 
 
 def scan_output(session_map: dict[str, Any], report: RedactionReport, policy: EffectivePolicy, *,
-                source: bytes | None, source_format: str | None) -> None:
+                source: bytes | Path | None, source_format: str | None) -> None:
     """Run the leak scanner on an output before anything is written; LeakFound when it finds any.
 
     The report records each layer's verdict and the (masked) findings either way.
@@ -170,6 +186,8 @@ def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) 
             with Path(path).open("rb") as fh:
                 result = _redact(fh, name=name, **_options(kwargs))
     if out is not None:
+        # the companions were read too: the output must not replace one of them either
+        check_output_path(out, [getattr(c, "path", c) for c in kwargs.get("companions") or []])
         write_atomic(out, encode_output(result.data, str(out)))
     return result
 
@@ -203,7 +221,8 @@ def _companions(raw: Any, path: str | Path, kwargs: dict[str, Any]) -> None:
 
 def _options(kwargs: dict[str, Any]) -> dict[str, Any]:
     defaults: dict[str, Any] = {"policy": "default", "key": None, "mode": None, "input_format": None,
-                                "skip_bad_lines": False, "companions": None, "file_stem": None}
+                                "skip_bad_lines": False, "companions": None, "file_stem": None,
+                                "recorder": None}
     unknown = set(kwargs) - set(defaults)
     if unknown:
         raise TypeError(f"unexpected option {sorted(unknown)[0]!r}")

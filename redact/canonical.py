@@ -121,12 +121,52 @@ def _js_floats(value: Any) -> Any:
     return value
 
 
-def canonical_json(value: Any) -> bytes:
-    """Canonical bytes; orjson does the work, with a pure-Python path for rare float shapes.
+_PLAIN = (str, int, bool, type(None))
 
-    orjson escapes strings exactly as JSON.stringify does and sorts keys by code point; only some
-    floats (below 1e-6, or integral above 2^53) are written differently, and those take the slow path.
+
+def _floats(value: Any) -> list[float] | None:
+    """Every float under `value`; None when it holds anything but plain JSON types."""
+    out: list[float] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        for v in item.values() if type(item) is dict else item:
+            t = type(v)
+            if t is float:
+                out.append(v)
+            elif t is dict or t is list:
+                stack.append(v)
+            elif t not in _PLAIN:
+                return None
+    return out
+
+
+def canonical_json(value: Any) -> bytes:
+    """Canonical bytes; orjson does the work, with a pure-Python path for rare shapes.
+
+    orjson escapes strings exactly as JSON.stringify does and sorts keys by code point; only its
+    floats may be written differently (`2.0`, `1e-7`). So its output is taken as is when every float
+    is non-integral and written by orjson as Python's shortest `repr` writes it in plain decimal
+    (which is then also what JSON.stringify writes: same shortest digits, no exponent); otherwise
+    the reference path below rewrites the floats (and refuses NaN and infinities).
     """
+    if type(value) is dict or type(value) is list:
+        found = _floats(value)
+        if found is not None:
+            try:
+                out = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+            except (TypeError, orjson.JSONEncodeError):
+                return _reference(value)
+            if not found:
+                return out
+            texts = ",".join(map(repr, found))
+            if "e" not in texts and "n" not in texts and not any(map(float.is_integer, found)) \
+                    and orjson.dumps(found) == f"[{texts}]".encode("ascii"):
+                return out
+    return _reference(value)
+
+
+def _reference(value: Any) -> bytes:
     try:
         return orjson.dumps(_js_floats(value), option=orjson.OPT_SORT_KEYS)
     except (_NeedsSlowPath, TypeError, orjson.JSONEncodeError):

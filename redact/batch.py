@@ -1,0 +1,343 @@
+"""Many inputs at once: files, folders and globs -> one map each in an output folder, over all cores.
+
+    tasks, unusable = plan(["~/.claude/projects", "extra/*.jsonl"], out_dir)
+    outcomes = run(tasks, policy=load_policy("public"), keys=KeySource.from_file(path), jobs=4)
+    exit_code(unusable + outcomes)   # 0 all written, 1 a leak blocked some map, 2 a bad input, 3 a bug
+
+Each input is redacted by `redact.api.redact_file`, exactly as one input on its own is (same bytes
+out), in a process pool: inputs are independent, so throughput grows with cores. One input that
+fails is an `Outcome` like any other; the rest still run.
+
+Keys never travel: a `Key` refuses to be pickled. A worker gets a `KeySource` (where to load the key
+from: a file path, or the environment the worker inherits, plus the fingerprint the parent saw) and
+loads the key itself, once per input, so its HMAC caches never outlive one input. A worker that
+finds a different key than the parent's refuses the input.
+
+Outputs are named after the input file (`<name>.json.gz`, the `.jsonl`/`.json`/`.gz` suffixes
+dropped), in input order; a name already taken gets `-2`, `-3`... Names never carry the folders the
+inputs sat in (a Claude Code project folder's name spells the user's home path).
+"""
+from __future__ import annotations
+
+import glob
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from redact.errors import LeakFound, RedactError, UsageError
+from redact.keys import Key, key_from_env, load_key_file
+from redact.policy.load import EffectivePolicy
+
+WRITTEN, LEAK, BAD, BUG = "written", "leak", "bad input", "internal error"
+_GLOB_CHARS = frozenset("*?[")
+_SUFFIXES = (".gz", ".jsonl", ".json")
+
+
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+# -- keys -------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class KeySource:
+    """Where a worker loads the key from; never the key. `fingerprint` is the parent's key's."""
+
+    kind: str = "none"  # "none" | "file" | "env"
+    path: str | None = None
+    allow_unsafe_permissions: bool = False
+    fingerprint: str | None = None
+
+    @classmethod
+    def from_file(cls, path: str | Path, *, allow_unsafe_permissions: bool = False) -> KeySource:
+        key = load_key_file(Path(path), allow_unsafe_permissions=allow_unsafe_permissions)
+        return cls("file", str(path), allow_unsafe_permissions, key.fingerprint())
+
+    @classmethod
+    def from_env(cls, *, allow_unsafe_permissions: bool = False) -> KeySource:
+        key = key_from_env(allow_unsafe_permissions=allow_unsafe_permissions)
+        return cls("env", None, allow_unsafe_permissions, key.fingerprint()) if key else cls()
+
+    @classmethod
+    def for_loaded(cls, key: Key | None, key_file: str | Path | None, *,
+                   allow_unsafe_permissions: bool = False) -> KeySource:
+        """The source of a key the caller already loaded from `key_file`, or from the environment."""
+        if key is None:
+            return cls()
+        if key_file is not None:
+            return cls("file", str(key_file), allow_unsafe_permissions, key.fingerprint())
+        return cls("env", None, allow_unsafe_permissions, key.fingerprint())
+
+    def load(self) -> Key | None:
+        if self.kind == "none":
+            return None
+        key: Key | None
+        if self.kind == "file":
+            assert self.path is not None
+            key = load_key_file(Path(self.path), allow_unsafe_permissions=self.allow_unsafe_permissions)
+        else:
+            key = key_from_env(allow_unsafe_permissions=self.allow_unsafe_permissions)
+        if key is None or (self.fingerprint is not None and key.fingerprint() != self.fingerprint):
+            from redact.errors import KeyError_
+
+            raise KeyError_("the key changed while the inputs were being redacted",
+                            where=self.path or "$AGENTPLAY_REDACT_KEY")
+        return key
+
+
+# -- inputs -----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Task:
+    """One input and the path of its map."""
+
+    input: str
+    output: str
+    size: int  # bytes on disk (progress and scheduling only)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one input. Holds counts, places and masked excerpts; never input text."""
+
+    input: str
+    output: str | None
+    status: str  # WRITTEN | LEAK | BAD | BUG
+    exit_code: int
+    size: int = 0
+    events: int = 0
+    findings: tuple[tuple[str, str, str], ...] = ()  # (rule, JSON pointer, masked excerpt)
+    warnings: tuple[str, ...] = ()
+    message: str = ""  # the error's diagnostic: a place and what, never a value
+    content_hash: str = ""
+
+
+def is_pattern(arg: str) -> bool:
+    return any(ch in _GLOB_CHARS for ch in arg) and not Path(arg).exists()
+
+
+def sessions_in(folder: Path) -> list[Path]:
+    """The sessions of a folder, as every raw format with session folders lists them: the folder
+    itself, and each folder right under it (a tree of project folders, such as Claude Code's
+    `~/.claude/projects`); links to folders are not followed. In order, each once."""
+    from redact.formats.registry import raw_format, raw_formats
+
+    bases = [folder, *sorted(p for p in _subfolders(folder))]
+    found: dict[str, Path] = {}
+    for name in raw_formats():
+        fmt = raw_format(name)
+        if fmt is None or fmt.list_sessions is None:
+            continue
+        for base in bases:
+            for path in fmt.list_sessions(base):
+                found.setdefault(os.path.realpath(path), path)
+    return list(found.values())
+
+
+def _subfolders(folder: Path) -> Iterable[Path]:
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    return [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)]
+
+
+def expand(inputs: Sequence[str]) -> tuple[list[Path], list[Outcome]]:
+    """The input files named by `inputs` (files, folders, glob patterns), each once, in order; and
+    an outcome for each argument that names nothing usable."""
+    files: dict[str, Path] = {}
+    unusable: list[Outcome] = []
+    for arg in inputs:
+        path = Path(arg)
+        if path.is_dir():
+            found = sessions_in(path)
+            if not found:
+                unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no sessions found in this folder"))
+        elif is_pattern(arg):
+            found = [Path(p) for p in sorted(glob.glob(arg, recursive=True)) if Path(p).is_file()]
+            if not found:
+                unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no file matches this pattern"))
+        else:
+            found = [path]
+        for p in found:
+            files.setdefault(os.path.realpath(p), p)
+    return list(files.values()), unusable
+
+
+def output_name(path: Path) -> str:
+    name = path.name
+    stripped = True
+    while stripped:
+        stripped = False
+        for suffix in _SUFFIXES:
+            if name.endswith(suffix) and len(name) > len(suffix):
+                name, stripped = name[: -len(suffix)], True
+    return name + ".json.gz"
+
+
+def plan(inputs: Sequence[str], out_dir: str | Path) -> tuple[list[Task], list[Outcome]]:
+    """Tasks for every input named by `inputs`, writing into `out_dir` (which must be a folder)."""
+    out = Path(out_dir)
+    if not out.is_dir():
+        raise UsageError("--out-dir is not a folder", where=str(out_dir))
+    files, unusable = expand(inputs)
+    tasks: list[Task] = []
+    taken: set[str] = set()
+    for path in files:
+        base = output_name(path)
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base[: -len('.json.gz')]}-{n}.json.gz"
+        taken.add(name)
+        try:
+            size = path.stat().st_size
+        except OSError:
+            size = 0  # redact_file reports why it cannot be read
+        tasks.append(Task(str(path), str(out / name), size))
+    return tasks, unusable
+
+
+# -- running ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a worker needs besides the key: picklable, no key material."""
+
+    policy: EffectivePolicy
+    keys: KeySource = field(default_factory=KeySource)
+    options: tuple[tuple[str, Any], ...] = ()  # redact_file keyword options: mode, input_format...
+
+
+def redact_one(task: Task, settings: Settings) -> Outcome:
+    """Redact one input into its output; every failure becomes an Outcome (never raises but for
+    KeyboardInterrupt)."""
+    from redact import api
+
+    try:
+        key = settings.keys.load()
+        result = api.redact_file(task.input, task.output, policy=settings.policy, key=key,
+                                 **dict(settings.options))
+    except LeakFound as exc:
+        report = exc.report
+        found = getattr(report, "findings", None) or []
+        return Outcome(task.input, task.output, LEAK, exc.exit_code, task.size,
+                       findings=tuple((str(f.get("rule")), str(f.get("pointer")), str(f.get("excerpt", "")))
+                                      for f in found),
+                       warnings=tuple(getattr(report, "warnings", ()) or ()), message=exc.diagnostic())
+    except RedactError as exc:
+        return Outcome(task.input, task.output, BAD, exc.exit_code, task.size, message=exc.diagnostic())
+    except Exception as exc:  # noqa: BLE001 - a bug in one input must not stop the others
+        return Outcome(task.input, task.output, BUG, 3, task.size,
+                       message=f"{task.input}: internal error ({type(exc).__name__}); nothing written")
+    report = result.report
+    return Outcome(task.input, task.output, WRITTEN, 0, task.size,
+                   events=len(result.session_map.get("events") or ()), warnings=tuple(report.warnings),
+                   content_hash=report.content_hash)
+
+
+def _portable(settings: Settings) -> Settings:
+    """The settings without what a policy caches (its extended verb vocabulary is rebuilt)."""
+    pol = settings.policy
+    return Settings(EffectivePolicy(pol.policy, pol.source, pol.allowlists), settings.keys, settings.options)
+
+
+def _context() -> Any:
+    """Fork where it is the platform's way (Linux): workers start at once and share, copy on write,
+    what the parent already loaded; the parent forks before it starts any thread of its own (the
+    pool's manager thread starts after the workers, the progress display after that). Elsewhere,
+    spawn (the settings are then pickled once per worker)."""
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")  # pragma: no cover - not Linux
+
+
+def warm_up(settings: Settings) -> None:
+    """Load once what every input needs (the scanner and its detect-secrets plugins, the verb
+    vocabulary, the compiled field tables), so forked workers share it instead of each loading it."""
+    from audit.grammar import compiled_table
+    from audit.scan import scan_map  # noqa: F401  (imports the secrets layer)
+    from redact.verbs import default_vocabulary
+
+    default_vocabulary()
+    compiled_table()
+    _ = settings.policy.vocabulary
+
+
+_WORKER: list[Settings] = []  # in a worker process only: its settings, set once by _start_worker
+
+
+def _start_worker(settings: Settings) -> None:
+    _WORKER[:] = [settings]
+
+
+def _work(task: Task) -> Outcome:
+    return redact_one(task, _WORKER[0])
+
+
+def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
+        on_done: Callable[[Outcome], None] | None = None,
+        on_start: Callable[[], None] | None = None) -> list[Outcome]:
+    """Redact every task, `jobs` at a time in worker processes (1: here, one after the other).
+    Outcomes come back in task order; `on_done` sees each as it completes; `on_start` is called once
+    the workers exist (a progress display starts there, so that no thread of it is forked)."""
+    done = on_done or (lambda outcome: None)
+    if jobs <= 1 or len(tasks) <= 1:
+        if on_start is not None:
+            on_start()
+        out = []
+        for task in tasks:
+            outcome = redact_one(task, settings)
+            done(outcome)
+            out.append(outcome)
+        return out
+    ctx = _context()
+    if ctx.get_start_method() == "fork":
+        warm_up(settings)
+    else:  # pragma: no cover - not Linux
+        settings = _portable(settings)
+    results: dict[int, Outcome] = {}
+    # largest first: the long inputs start early and the short ones fill the gaps at the end
+    order = sorted(range(len(tasks)), key=lambda i: (-tasks[i].size, i))
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=ctx, initializer=_start_worker,
+                             initargs=(settings,)) as pool:
+        pending: dict[Future[Outcome], int] = {}
+        try:
+            for i in order:
+                pending[pool.submit(_work, tasks[i])] = i
+            if on_start is not None:
+                on_start()
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    i = pending.pop(future)
+                    try:
+                        outcome = future.result()
+                    except Exception as exc:  # noqa: BLE001 - a worker died (killed, out of memory)
+                        outcome = Outcome(tasks[i].input, tasks[i].output, BUG, 3, tasks[i].size,
+                                          message=f"{tasks[i].input}: the worker stopped ({type(exc).__name__}); "
+                                                  "nothing written")
+                    results[i] = outcome
+                    done(outcome)
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+    return [results[i] for i in range(len(tasks))]
+
+
+def exit_code(outcomes: Iterable[Outcome]) -> int:
+    """3 if any input hit a bug, else 2 if any was bad input, else 1 if a leak blocked a map, else 0."""
+    codes = {o.exit_code for o in outcomes}
+    for code in (3, 2, 1):
+        if code in codes:
+            return code
+    return 0
