@@ -1,0 +1,55 @@
+"""Agent Replay traces (seed 004) scrubbed in their own format (`--to native`).
+
+A trace document stays one document (pretty-printed, as `agent-replay export --format json` writes
+it); a JSON Lines trace stays JSON Lines. A step of an unknown type is dropped and counted. The log
+names no working directory, so paths are placed as the reader places them: relative paths are
+repository paths, absolute ones go to their bucket.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from redact.formats.agent_replay_table import STEP_TYPES, sniff_doc
+from redact.formats.common import label
+from redact.formats.jsonl import LineStats, iter_objects
+from redact.keys import Key
+from redact.native.scrub import DROP, Scrubber
+from redact.native.tables.agent_replay import DOCUMENT, RUN, STEP, TABLE
+from redact.policy.load import EffectivePolicy
+from redact.report import RedactionReport
+
+
+def _known(step: Any, report: RedactionReport) -> bool:
+    kind = step.get("type") if isinstance(step, dict) else None
+    if isinstance(kind, str) and kind in STEP_TYPES:
+        return True
+    report.skipped_records[label("step", kind if isinstance(kind, str) else None)] += 1
+    return False
+
+
+def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, mode: str,
+          report: RedactionReport, skip_bad_lines: bool = False) -> bytes:
+    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report)
+    try:
+        doc = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        doc = None
+    if sniff_doc(doc):
+        assert isinstance(doc, dict)
+        doc = {**doc, "steps": [s for s in doc["steps"] if _known(s, report)]}
+        out = scrubber.value(DOCUMENT, doc, "document")
+        return orjson.dumps(out if out is not DROP else {"steps": []}, option=orjson.OPT_INDENT_2) + b"\n"
+    lines: list[bytes] = []
+    stats = LineStats()
+    for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
+        spec = RUN if "step_id" not in record and "type" not in record else STEP
+        if spec is STEP and not _known(record, report):
+            continue
+        scrubbed = scrubber.value(spec, record, "run" if spec is RUN else "step")
+        if scrubbed is not DROP:
+            lines.append(orjson.dumps(scrubbed))
+    if stats.bad:
+        report.warn(f"skipped {stats.bad} bad line(s) (--skip-bad-lines); first at line {stats.first_bad}")
+    return b"".join(line + b"\n" for line in lines)

@@ -1,0 +1,76 @@
+"""Claude Code transcripts scrubbed in their own format (`--to native`).
+
+Every record keeps its place; a record type the table does not know is dropped and counted by name
+(`redact/formats/claude_code_table.label`). The repository roots come from the transcript's working
+directory, exactly as the reader finds them (`roots_of`), so a path inside the repository becomes
+repo-relative (then the path mode applies) and a path outside it becomes a bucket label. One file is
+one output: a session's subagent transcripts are scrubbed as inputs of their own.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+from redact.formats.claude_code_files import roots_of
+from redact.formats.claude_code_table import label
+from redact.formats.jsonl import LineStats, iter_objects
+from redact.keys import Key
+from redact.native.scrub import Scrubber
+from redact.native.spec import Switch
+from redact.native.tables.claude_code import EXIT_CODE, TABLE
+from redact.policy.load import EffectivePolicy
+from redact.report import RedactionReport
+
+_EXIT = re.compile(EXIT_CODE)
+_HEAD_RECORDS = 200
+
+
+def _working_dirs(data: bytes, name: str) -> tuple[str | None, str | None]:
+    """(cwd, originalCwd) of the session, as the reader takes them: from its first main-lane
+    message; failing that, from the first record that has one."""
+    fallback: tuple[str | None, str | None] = (None, None)
+    stats = LineStats()
+    for n, (_, record) in enumerate(iter_objects(data, name, skip_bad_lines=True, stats=stats)):
+        cwd = record.get("cwd")
+        if not isinstance(cwd, str):
+            if n >= _HEAD_RECORDS and fallback[0] is not None:
+                break
+            continue
+        original = record.get("originalCwd")
+        pair = (cwd, original if isinstance(original, str) else None)
+        if record.get("type") in ("user", "assistant") and record.get("isSidechain") is not True:
+            return pair
+        if fallback[0] is None:
+            fallback = pair
+        if n >= _HEAD_RECORDS:
+            break
+    return fallback
+
+
+def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, mode: str,
+          report: RedactionReport, skip_bad_lines: bool = False) -> bytes:
+    cwd, original = _working_dirs(data, name)
+    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report,
+                        roots=roots_of(cwd, original), exit_code=_EXIT)
+    scrubber.cwd = cwd
+    root = TABLE.root
+    assert isinstance(root, Switch)
+    known = root.cases
+    out: list[bytes] = []
+    stats = LineStats()
+    for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
+        kind: Any = record.get("type")
+        if not isinstance(kind, str) or kind not in known:
+            report.skipped_records[label(kind) if isinstance(kind, str) else "<no type>"] += 1
+            continue
+        here = record.get("cwd")
+        if isinstance(here, str):
+            scrubber.cwd = here
+        scrubbed = scrubber.record(record)
+        if scrubbed is not None:
+            out.append(orjson.dumps(scrubbed))
+    if stats.bad:
+        report.warn(f"skipped {stats.bad} bad line(s) (--skip-bad-lines); first at line {stats.first_bad}")
+    return b"".join(line + b"\n" for line in out)

@@ -1,0 +1,123 @@
+"""Codex CLI rollouts scrubbed in their own format (`--to native`), in whichever layout they came.
+
+The repository root is the session's working directory as the reader finds it (`session_meta`, else
+the first `turn_context`, else the `<cwd>` of an `<environment_context>` message of the August-2025
+layout); relative paths are taken from the current turn's working directory. A record type or payload
+type the table does not know is dropped and counted by name.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+from redact.formats.claude_code_files import roots_of
+from redact.formats.codex_table import sniff_doc
+from redact.formats.common import label
+from redact.formats.jsonl import LineStats, iter_objects
+from redact.keys import Key
+from redact.native.scrub import DROP, Scrubber
+from redact.native.spec import Switch
+from redact.native.tables.codex import DOCUMENT, EVENT_MSGS, RECORD, RESPONSE_ITEMS, TABLE
+from redact.policy.load import EffectivePolicy
+from redact.report import RedactionReport
+
+_ENV_CWD = re.compile(r"<cwd>([^<>\n]{1,4096})</cwd>")
+_PAYLOADS = {"response_item": RESPONSE_ITEMS, "event_msg": EVENT_MSGS}
+_HEAD_RECORDS = 400
+
+
+def _document(data: bytes) -> Any:
+    """The single-JSON rollout in `data`, or None when `data` is JSON Lines."""
+    head = data.lstrip()
+    if head[:1] != b"{":
+        return None
+    first, sep, rest = head.partition(b"\n")
+    if sep and rest.strip():
+        try:
+            orjson.loads(first)
+            return None  # a whole JSON value on its first line and more after it: JSON Lines
+        except orjson.JSONDecodeError:
+            pass
+    try:
+        doc = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None
+    return doc if sniff_doc(doc) else None
+
+
+def _env_cwd(content: Any) -> str | None:
+    parts = content if isinstance(content, list) else [content]
+    for part in parts:
+        text = part.get("text") if isinstance(part, dict) else part
+        if isinstance(text, str) and text.lstrip().startswith("<environment_context>"):
+            m = _ENV_CWD.search(text[:8192])
+            if m:
+                return m.group(1).strip()
+    return None
+
+
+def _root_dir(records: Any) -> str | None:
+    """The session's working directory, from the first records."""
+    env: str | None = None
+    turn: str | None = None
+    for n, record in enumerate(records):
+        if n >= _HEAD_RECORDS:
+            break
+        payload = record.get("payload") if isinstance(record.get("payload"), dict) else record
+        kind = record.get("type")
+        cwd = payload.get("cwd") if isinstance(payload, dict) else None
+        if kind == "session_meta" and isinstance(cwd, str) and cwd:
+            return cwd
+        if kind == "turn_context" and isinstance(cwd, str) and cwd and turn is None:
+            turn = cwd
+        if env is None and isinstance(payload, dict) and payload.get("type") == "message" and \
+                payload.get("role") == "user":
+            env = _env_cwd(payload.get("content"))
+    return turn or env
+
+
+def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, mode: str,
+          report: RedactionReport, skip_bad_lines: bool = False) -> bytes:
+    doc = _document(data)
+    if doc is not None:
+        return _scrub_document(doc, policy=policy, key=key, mode=mode, report=report)
+    stats = LineStats()
+    cwd = _root_dir(r for _, r in iter_objects(data, name, skip_bad_lines=True, stats=LineStats()))
+    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=roots_of(cwd, None))
+    scrubber.cwd = cwd
+    assert isinstance(RECORD, Switch)
+    out: list[bytes] = []
+    for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
+        kind = record.get("type")
+        if kind is not None and (not isinstance(kind, str) or kind not in RECORD.cases):
+            report.skipped_records[label(kind) if isinstance(kind, str) else "<no type>"] += 1
+            continue
+        payload = record.get("payload")
+        cases = _PAYLOADS.get(kind) if isinstance(kind, str) else None
+        if isinstance(kind, str) and cases is not None:
+            ptype = payload.get("type") if isinstance(payload, dict) else None
+            if not isinstance(ptype, str) or ptype not in cases:
+                report.skipped_records[label(kind, ptype if isinstance(ptype, str) else None)] += 1
+                continue
+        if kind == "turn_context" and isinstance(payload, dict) and isinstance(payload.get("cwd"), str):
+            scrubber.cwd = payload["cwd"]
+        scrubbed = scrubber.record(record)
+        if scrubbed is not None:
+            out.append(orjson.dumps(scrubbed))
+    if stats.bad:
+        report.warn(f"skipped {stats.bad} bad line(s) (--skip-bad-lines); first at line {stats.first_bad}")
+    return b"".join(line + b"\n" for line in out)
+
+
+def _scrub_document(doc: dict[str, Any], *, policy: EffectivePolicy, key: Key | None, mode: str,
+                    report: RedactionReport) -> bytes:
+    items: list[Any] = doc["items"] if isinstance(doc.get("items"), list) else []
+    cwd = next((c for c in (_env_cwd(i.get("content")) for i in items[:50]
+                            if isinstance(i, dict) and i.get("role") == "user") if c), None)
+    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=roots_of(cwd, None))
+    scrubber.cwd = cwd
+    out = scrubber.value(DOCUMENT, doc, "document")
+    # pretty-printed, as Codex writes this layout (and as readers tell it from JSON Lines)
+    return orjson.dumps(out if out is not DROP else {"items": []}, option=orjson.OPT_INDENT_2)

@@ -1,0 +1,82 @@
+"""Agent session-record streams (seed 002) scrubbed in their own format (`--to native`).
+
+The repository roots are the header's `workspace.roots[].path` (as the reader takes them); each root
+path itself becomes `.` (or a bucket label when it is no repository). After the table has done its
+work, the header says so: `contentLevel` lowered to what was kept, `producer.lossy` extended with what
+this tool removed.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from redact.formats.claude_code_files import roots_of
+from redact.formats.common import label
+from redact.formats.jsonl import LineStats, iter_objects
+from redact.keys import Key
+from redact.native.scrub import Scrubber
+from redact.native.spec import Switch
+from redact.native.tables.session_record import (
+    CONTENT_LEVELS,
+    LOSSY_ADDED,
+    NATIVE_LEVEL,
+    RECORD,
+    TABLE,
+)
+from redact.policy.load import EffectivePolicy
+from redact.report import RedactionReport
+
+
+def _roots(data: bytes, name: str) -> tuple[str, ...]:
+    for _, record in iter_objects(data, name, skip_bad_lines=True, stats=LineStats()):
+        if record.get("type") != "session":
+            return ()
+        workspace = record.get("workspace")
+        roots = workspace.get("roots") if isinstance(workspace, dict) else None
+        found: list[str] = []
+        for root in roots if isinstance(roots, list) else []:
+            path = root.get("path") if isinstance(root, dict) else None
+            if isinstance(path, str) and path:
+                found += [r for r in roots_of(path, None) if r not in found]
+        return tuple(found)
+    return ()
+
+
+def lowered(level: object) -> str:
+    """The content level of the native output: the input's when it was lower, else NATIVE_LEVEL."""
+    if isinstance(level, str) and level in CONTENT_LEVELS and \
+            CONTENT_LEVELS.index(level) < CONTENT_LEVELS.index(NATIVE_LEVEL):
+        return level
+    return NATIVE_LEVEL
+
+
+def _declare(header: dict[str, Any], source: dict[str, Any]) -> None:
+    header["contentLevel"] = lowered(source.get("contentLevel"))
+    producer = header.get("producer")
+    producer = producer if isinstance(producer, dict) else {}
+    lossy: list[Any] = producer["lossy"] if isinstance(producer.get("lossy"), list) else []
+    producer["lossy"] = lossy + [item for item in LOSSY_ADDED if item not in lossy]
+    header["producer"] = producer
+
+
+def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, mode: str,
+          report: RedactionReport, skip_bad_lines: bool = False) -> bytes:
+    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=_roots(data, name))
+    assert isinstance(RECORD, Switch)
+    out: list[bytes] = []
+    stats = LineStats()
+    for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
+        kind = record.get("type")
+        if not isinstance(kind, str) or kind not in RECORD.cases:
+            report.skipped_records[label(kind) if isinstance(kind, str) else "<no type>"] += 1
+            continue
+        scrubbed = scrubber.record(record)
+        if scrubbed is None:
+            continue
+        if kind == "session":
+            _declare(scrubbed, record)
+        out.append(orjson.dumps(scrubbed))
+    if stats.bad:
+        report.warn(f"skipped {stats.bad} bad line(s) (--skip-bad-lines); first at line {stats.first_bad}")
+    return b"".join(line + b"\n" for line in out)

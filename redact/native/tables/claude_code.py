@@ -1,0 +1,265 @@
+"""Claude Code transcripts under `--to native`: what every field of every record becomes.
+
+Built from the reader's tables (`redact/formats/claude_code_table.py`: the record types, the system
+subtypes, the hook attachments and events, the tool table with its path inputs), so a tool the reader
+learns to read as a path is scrubbed as a path here too. The scrubber and the native scan both walk
+this tree (`redact/native/spec.py` explains the nodes).
+
+Kept so a transcript viewer still works: every record in its order, the `uuid`/`parentUuid` chain,
+`type`, `role`, timestamps, content blocks with their `type`, `tool_use` ids and names, tool_result
+pairing, usage numbers. Text becomes `{"chars": N}`; a Bash command becomes its verb; paths follow
+the path mode; `cwd` is `.` at the repository root; `toolUseResult` keeps sizes, flags, exit codes and
+the file names a search returned. Everything else is dropped and counted.
+"""
+from __future__ import annotations
+
+from redact.formats.claude_code_table import HOOK_ATTACHMENTS, HOOK_EVENTS, PATH_INPUTS, TOOL_KINDS
+from redact.native.spec import (
+    BOOL,
+    BRANCH,
+    CWD,
+    DROP,
+    ID,
+    NUMBER,
+    PATH,
+    RESULT,
+    SHAPE,
+    TIMESTAMP,
+    TOOL,
+    URL_HOST,
+    VERB,
+    VERSION,
+    ByType,
+    Leaf,
+    Many,
+    Obj,
+    Ref,
+    Spec,
+    Switch,
+    Table,
+    const,
+    enum,
+    fields_of,
+    ident,
+    obj,
+    shape,
+)
+
+FORMAT = "claude-code"
+
+#: The harness's own wording for a user interruption: a closed set, kept as written.
+INTERRUPTIONS = ("[Request interrupted by user]", "[Request interrupted by user for tool use]")
+#: How Claude Code writes a failed command's exit code at the start of a tool_result.
+EXIT_CODE = r"^Exit code (-?\d{1,5})\b"
+
+_HOOK_EVENT = enum(*sorted(HOOK_EVENTS))
+_LEVEL = enum("info", "error", "warning", "suggestion", "debug", "high", "medium", "low")
+_MEDIA = enum("image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "text/plain")
+_STATUS = enum("completed", "failed", "killed", "cancelled", "canceled", "running", "async_launched",
+               "error", "pending", "in_progress", "success", "timeout")
+
+ENVELOPE: dict[str, Spec] = {
+    "parentUuid": ID, "logicalParentUuid": ID, "isSidechain": BOOL, "userType": enum("external", "internal"),
+    "cwd": CWD, "originalCwd": CWD, "sessionId": ID, "version": VERSION, "gitBranch": BRANCH,
+    "agentId": ID, "slug": DROP, "uuid": ID, "timestamp": TIMESTAMP, "requestId": ID, "promptId": ID,
+    "messageId": ID, "leafUuid": ID, "toolUseID": ID, "parentToolUseID": ID, "sourceToolAssistantUUID": ID,
+    "isMeta": BOOL, "isCompactSummary": BOOL, "isVisibleInTranscriptOnly": BOOL, "isApiErrorMessage": BOOL,
+    "isAtMentionRead": BOOL, "entrypoint": enum("cli", "claude-desktop", "claude-vscode", "sdk-ts",
+                                                  "sdk-py", "sdk-cli", "mcp", "remote"),
+    "permissionMode": enum("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"),
+    "level": _LEVEL, "todos": DROP,
+    "thinkingMetadata": obj(maxThinkingTokens=NUMBER, disabled=BOOL, level=enum("high", "medium", "low", "none"),
+                            triggers=DROP),
+    "origin": obj(kind=enum("task-notification", "prompt", "queued", "hook")),
+}
+
+
+def record(kind: str, **fields: Spec) -> Obj:
+    return Obj(fields_of(ENVELOPE, {"type": const(kind)}, fields))
+
+
+# -- message content ---------------------------------------------------------------------------
+TEXT_BLOCK = obj(type=const("text"), text=shape(*INTERRUPTIONS), citations=DROP)
+IMAGE_BLOCK = obj(type=const("image"), source=obj(type=enum("base64", "url", "file"), media_type=_MEDIA,
+                                                  data=SHAPE, url=DROP))
+DOCUMENT_BLOCK = obj(type=const("document"), source=obj(type=enum("base64", "url", "text", "file"),
+                                                         media_type=_MEDIA, data=SHAPE, url=DROP),
+                     title=DROP, context=DROP, citations=DROP)
+RESULT_CONTENT = ByType(text=RESULT, items=Many(Switch("type", {
+    "text": obj(type=const("text"), text=RESULT),
+    "image": IMAGE_BLOCK,
+    "tool_reference": obj(type=const("tool_reference"), tool_name=TOOL),
+})))
+TOOL_RESULT_BLOCK = obj(type=const("tool_result"), tool_use_id=ID, content=RESULT_CONTENT, is_error=BOOL)
+
+
+def _tool_input(tool: str) -> dict[str, Spec]:
+    """What stays of one built-in tool's input: its path fields (the reader's table), its command as
+    a verb, its identifiers, its numbers and switches. Every other field is content, and dropped."""
+    inp: dict[str, Spec] = {name: PATH for name in PATH_INPUTS.get(tool, ())}
+    kind = TOOL_KINDS.get(tool)
+    if kind == "exec":
+        inp.update(command=VERB, timeout=NUMBER, run_in_background=BOOL)
+    elif kind == "subagent":
+        inp.update(subagent_type=ident("subagent_type"), model=ident("model"), run_in_background=BOOL)
+    elif kind == "skill":
+        inp.update(skill=ident("skill"))
+    if tool == "WebFetch":
+        inp.update(url=URL_HOST)
+    elif tool == "Read":
+        inp.update(offset=NUMBER, limit=NUMBER)
+    elif tool == "Edit":
+        inp.update(replace_all=BOOL)
+    elif tool == "NotebookEdit":
+        inp.update(cell_type=enum("code", "markdown"), edit_mode=enum("replace", "insert", "delete"))
+    elif tool == "Grep":
+        inp.update({"output_mode": enum("content", "files_with_matches", "count"), "-n": BOOL, "-i": BOOL,
+                    "multiline": BOOL, "-A": NUMBER, "-B": NUMBER, "-C": NUMBER, "context": NUMBER,
+                    "head_limit": NUMBER, "offset": NUMBER})
+    return inp
+
+
+_EXTRA_INPUTS: dict[str, dict[str, Spec]] = {
+    "TodoWrite": {"todos": Many(obj(status=enum("pending", "in_progress", "completed"), priority=enum(
+        "high", "medium", "low"), id=ID))},
+    "BashOutput": {"bash_id": ID}, "KillShell": {"shell_id": ID}, "KillBash": {"shell_id": ID},
+    "TaskOutput": {"task_id": ID, "block": BOOL, "timeout": NUMBER}, "TaskStop": {"task_id": ID},
+}
+
+
+def _tool_use(name: Spec, inputs: dict[str, Spec]) -> Obj:
+    return obj(type=const("tool_use"), id=ID, name=name, input=Obj(inputs), caller=DROP)
+
+
+#: A built-in tool keeps its name (a closed vocabulary, and the key the scan dispatches on); any other
+#: name (MCP tools, tools the table does not know) is an identifier under the policy, and all its
+#: input fields are content.
+TOOL_USE_BLOCK = Switch(
+    "name",
+    {tool: _tool_use(const(tool), _tool_input(tool) | _EXTRA_INPUTS.get(tool, {}))
+     for tool in sorted(set(TOOL_KINDS) | set(PATH_INPUTS) | set(_EXTRA_INPUTS))},
+    default=_tool_use(TOOL, {}),
+)
+
+ASSISTANT_BLOCKS = Many(Switch("type", {
+    "text": TEXT_BLOCK,
+    "thinking": obj(type=const("thinking"), thinking=SHAPE, signature=DROP),
+    "redacted_thinking": obj(type=const("redacted_thinking"), data=DROP),
+    "tool_use": TOOL_USE_BLOCK,
+    "server_tool_use": obj(type=const("server_tool_use"), id=ID, name=TOOL, input=DROP),
+    "web_search_tool_result": obj(type=const("web_search_tool_result"), tool_use_id=ID, content=DROP),
+    "web_fetch_tool_result": obj(type=const("web_fetch_tool_result"), tool_use_id=ID, content=DROP),
+}))
+USER_BLOCKS = Many(Switch("type", {
+    "text": TEXT_BLOCK, "image": IMAGE_BLOCK, "document": DOCUMENT_BLOCK, "tool_result": TOOL_RESULT_BLOCK,
+}))
+
+USAGE = obj(
+    input_tokens=NUMBER, cache_creation_input_tokens=NUMBER, cache_read_input_tokens=NUMBER,
+    output_tokens=NUMBER, service_tier=enum("standard", "priority", "batch"),
+    inference_geo=enum("global", "not_available", "", "us", "eu"), speed=enum("standard", "fast"),
+    cache_creation=obj(ephemeral_5m_input_tokens=NUMBER, ephemeral_1h_input_tokens=NUMBER),
+    server_tool_use=obj(web_search_requests=NUMBER, web_fetch_requests=NUMBER), iterations=DROP,
+)
+ASSISTANT_MESSAGE = obj(
+    id=ID, type=enum("message"), role=enum("assistant"), model=ident("model"),
+    content=ByType(text=SHAPE, items=ASSISTANT_BLOCKS),
+    stop_reason=enum("end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal",
+                     "model_context_window_exceeded"),
+    stop_sequence=DROP, stop_details=DROP, usage=USAGE, container=DROP, context_management=DROP,
+)
+USER_MESSAGE = obj(role=enum("user"), content=ByType(text=shape(*INTERRUPTIONS), items=USER_BLOCKS))
+
+#: `toolUseResult`: the tool's own account of a call. Sizes, flags, exit codes, file names.
+TOOL_USE_RESULT = ByType(text=SHAPE, obj=obj(
+    stdout=SHAPE, stderr=SHAPE, interrupted=BOOL, isImage=BOOL, noOutputExpected=BOOL, sandbox=BOOL,
+    returnCodeInterpretation=DROP, backgroundTaskId=ID, shellId=ID, shell_id=ID, exitCode=NUMBER,
+    stdoutLines=NUMBER, stderrLines=NUMBER, wasInterrupted=BOOL, command=DROP,
+    type=enum("text", "create", "update", "image", "notebook", "pdf"), filePath=PATH,
+    file=obj(filePath=PATH, content=SHAPE, numLines=NUMBER, startLine=NUMBER, totalLines=NUMBER, type=DROP,
+             base64=DROP, dimensions=DROP, originalSize=NUMBER),
+    content=ByType(text=SHAPE, items=Many(Switch("type", {"text": obj(type=const("text"), text=SHAPE)}))),
+    oldString=SHAPE, newString=SHAPE, originalFile=SHAPE, structuredPatch=DROP, userModified=BOOL,
+    replaceAll=BOOL, filenames=Many(PATH), numFiles=NUMBER, numLines=NUMBER, truncated=BOOL,
+    appliedLimit=NUMBER, mode=enum("content", "files_with_matches", "count"), durationMs=NUMBER,
+    durationSeconds=NUMBER, bytes=NUMBER, code=NUMBER, codeText=DROP, result=SHAPE, url=DROP, query=DROP,
+    results=DROP, matches=DROP, status=_STATUS, agentId=ID, agentType=ident("subagent_type"), prompt=DROP,
+    totalDurationMs=NUMBER, totalTokens=NUMBER, totalToolUseCount=NUMBER, totalToolCalls=NUMBER,
+    usage=USAGE, isAgent=BOOL, normalizedMessages=DROP, orderedToolResults=DROP, resolvedInvocations=DROP,
+    total_deferred_tools=NUMBER, oldTodos=DROP, newTodos=DROP, questions=DROP, answers=DROP,
+    annotations=DROP, plan=DROP, filterPattern=DROP, message=DROP, retrieval_status=DROP,
+    verificationNudgeNeeded=BOOL, assistantAutoBackgrounded=BOOL, persistedOutputPath=DROP,
+    persistedOutputSize=NUMBER, timestamp=TIMESTAMP,
+    task=obj(task_id=ID, task_type=enum("local_bash", "local_agent", "remote_agent"), status=_STATUS,
+             exitCode=NUMBER, description=DROP, output=DROP),
+))
+
+# -- records -------------------------------------------------------------------------------------
+SYSTEM = Switch("subtype", {
+    "api_error": record("system", subtype=const("api_error"), error=obj(status=NUMBER), cause=DROP,
+                        retryInMs=NUMBER, retryAttempt=NUMBER, maxRetries=NUMBER),
+    "compact_boundary": record("system", subtype=const("compact_boundary"), content=SHAPE, compactMetadata=obj(
+        trigger=enum("auto", "manual"), preTokens=NUMBER, postTokens=NUMBER, durationMs=NUMBER)),
+    "informational": record("system", subtype=const("informational"), content=SHAPE),
+    "local_command": record("system", subtype=const("local_command"), content=SHAPE),
+    "stop_hook_summary": record("system", subtype=const("stop_hook_summary"), hookCount=NUMBER,
+                                hookInfos=Many(obj(command=VERB, durationMs=NUMBER)), hookErrors=Many(SHAPE),
+                                preventedContinuation=BOOL, stopReason=SHAPE, hasOutput=BOOL),
+    "turn_duration": record("system", subtype=const("turn_duration"), durationMs=NUMBER, messageCount=NUMBER),
+}, default=record("system", content=SHAPE))  # another subtype: the envelope stays, the subtype goes
+
+_HOOK_ATTACHMENT = {kind: obj(type=const(kind), hookName=ident("hook"), hookEvent=_HOOK_EVENT, toolUseID=ID,
+                              exitCode=NUMBER, durationMs=NUMBER, stderr=SHAPE, stdout=SHAPE, content=SHAPE,
+                              command=VERB, blockingError=SHAPE)
+                    for kind in HOOK_ATTACHMENTS}
+#: Attachments whose body is context for the model (file contents, reminders, listings): type only.
+_PLAIN_ATTACHMENTS = (
+    "companion_intro", "deferred_tools_delta", "skill_listing", "file", "directory", "edited_text_file",
+    "todo", "todo_reminder", "plan_mode", "plan_mode_exit", "critical_system_reminder", "nested_memory",
+    "queued_command", "diagnostics", "new_directory", "selected_lines_in_ide", "opened_file_in_ide",
+    "compact_file_reference", "invoked_skills", "task_reminder", "date_change", "hook_success",
+    "hook_additional_context", "async_hook_response", "command_permissions", "mcp_resource",
+)
+ATTACHMENT = Switch("type", {**{k: obj(type=const(k)) for k in _PLAIN_ATTACHMENTS}, **_HOOK_ATTACHMENT,
+                             "skill_listing": obj(type=const("skill_listing"), skillCount=NUMBER, isInitial=BOOL)})
+
+PROGRESS_DATA = Switch("type", {
+    "agent_progress": obj(type=const("agent_progress"), agentId=ID, prompt=SHAPE, message=Ref("record"),
+                          normalizedMessages=DROP),
+    "bash_progress": obj(type=const("bash_progress"), output=SHAPE, fullOutput=SHAPE, elapsedTimeSeconds=NUMBER,
+                         totalLines=NUMBER, timeoutMs=NUMBER),
+    "hook_progress": obj(type=const("hook_progress"), hookEvent=_HOOK_EVENT, hookName=ident("hook"), command=VERB),
+    "waiting_for_task": obj(type=const("waiting_for_task"), taskDescription=SHAPE,
+                            taskType=enum("local_bash", "local_agent", "remote_agent")),
+    "mcp_progress": obj(type=const("mcp_progress"), status=_STATUS, serverName=ident("mcp_server"),
+                        toolName=ident("mcp_tool"), elapsedTimeMs=NUMBER),
+    "query_update": obj(type=const("query_update"), query=DROP),
+    "search_results_received": obj(type=const("search_results_received"), resultCount=NUMBER, query=DROP),
+})
+
+RECORD = Switch("type", {
+    "user": record("user", message=USER_MESSAGE, toolUseResult=TOOL_USE_RESULT),
+    "assistant": record("assistant", message=ASSISTANT_MESSAGE, costUSD=NUMBER, durationMs=NUMBER,
+                        model=ident("model"), error=enum("rate_limit", "authentication_failed", "billing_error",
+                                                         "invalid_request", "server_error", "overloaded",
+                                                         "max_output_tokens", "unknown")),
+    "system": SYSTEM,
+    "progress": record("progress", data=PROGRESS_DATA),
+    "attachment": record("attachment", attachment=ATTACHMENT),
+    "summary": record("summary", summary=SHAPE),
+    "custom-title": record("custom-title", customTitle=SHAPE),
+    "ai-title": record("ai-title", aiTitle=SHAPE),
+    "agent-name": record("agent-name", agentName=SHAPE),
+    "last-prompt": record("last-prompt", lastPrompt=SHAPE),
+    "queue-operation": record("queue-operation", operation=enum("enqueue", "dequeue", "remove", "popAll"),
+                              content=SHAPE),
+    "permission-mode": record("permission-mode"),
+    "tag": record("tag", tag=SHAPE),
+    "pr-link": record("pr-link", prNumber=ident("pr"), prUrl=DROP, prRepository=DROP),
+    "file-history-snapshot": record("file-history-snapshot", isSnapshotUpdate=BOOL, snapshot=obj(
+        messageId=ID, timestamp=TIMESTAMP, trackedFileBackups=DROP)),
+})
+
+TABLE = Table(FORMAT, RECORD, {"record": RECORD})
+
+__all__ = ["EXIT_CODE", "FORMAT", "INTERRUPTIONS", "TABLE", "Leaf"]

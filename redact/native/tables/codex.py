@@ -1,0 +1,269 @@
+"""Codex CLI rollouts under `--to native`: what every field of every record becomes.
+
+Built on the reader's tables (`redact/formats/codex_table.py`): every record type and payload type it
+lists has a node here (a test keeps the two in step), and the tools it names keep the arguments it
+reads. All three layouts are covered: `{"timestamp", "type", "payload"}` lines; the August-2025 lines
+(a bare header, bare response items, `{"record_type": "state"}`); the single-JSON `.json` rollout
+(`{"session", "items"}`, chat-completions items).
+
+JSON held in strings (`arguments`, `output`) is parsed, scrubbed by its own node and written back as
+compact JSON text. An output that is plain text keeps only the harness's header lines (`Exit code: N`,
+`Wall time: X seconds`, `Process exited with code N`); an apply_patch input keeps only its file
+headers, with each path in the path mode. A shell command becomes its verb, as an argv list when the
+harness wrote an argv list.
+"""
+from __future__ import annotations
+
+from redact.native.spec import (
+    BOOL,
+    BRANCH,
+    CWD,
+    DROP,
+    ID,
+    NUMBER,
+    PATH,
+    RESULT,
+    SHAPE,
+    TIMESTAMP,
+    TOOL,
+    URL_HOST,
+    VERB,
+    VERSION,
+    ByType,
+    JsonText,
+    Many,
+    Obj,
+    Spec,
+    Switch,
+    Table,
+    const,
+    enum,
+    ident,
+    lines,
+    obj,
+)
+
+FORMAT = "codex"
+
+#: The header lines Codex writes before a command's output; the only lines a text output keeps.
+OUTPUT_LINES = lines(r"Exit code: -?\d{1,5}", r"Wall time: \d{1,9}(?:\.\d{1,9})? seconds",
+                     r"Process exited with code -?\d{1,5}")
+#: A patch in Codex's apply_patch grammar keeps its frame and its file headers only.
+PATCH = lines(r"\*\*\* Begin Patch", r"\*\*\* End Patch",
+              r"\*\*\* (?:Add|Update|Delete) File: ?(?P<path>.+)", r"\*\*\* Move to: ?(?P<path>.+)")
+
+_STATUS = enum("completed", "in_progress", "incomplete", "failed", "cancelled", "searching", "declined")
+_EFFORT = enum("minimal", "low", "medium", "high", "xhigh", "none")
+_PLAN = Many(obj(status=enum("pending", "in_progress", "completed"), step=DROP))
+_ERROR_INFO = ("context_window_exceeded", "usage_limit_exceeded", "internal_server_error", "unauthorized",
+               "bad_request", "http_connection_failed", "response_stream_connection_failed",
+               "response_stream_disconnected", "response_too_many_failed_attempts", "sandbox_error",
+               "server_overloaded", "other")
+ERROR_INFO = ByType(text=enum(*_ERROR_INFO),
+                    obj=Obj({k: obj(http_status_code=NUMBER) for k in _ERROR_INFO}))
+
+# -- tools -----------------------------------------------------------------------------------------
+_EXEC: dict[str, Spec] = {
+    "workdir": CWD, "timeout": NUMBER, "timeout_ms": NUMBER, "with_escalated_permissions": BOOL,
+    "sandbox_permissions": enum("use_default", "require_escalated"), "justification": DROP, "prefix_rule": DROP,
+    "login": BOOL, "tty": BOOL, "yield_time_ms": NUMBER, "max_output_tokens": NUMBER,
+    "shell": enum("bash", "zsh", "sh", "powershell", "pwsh", "cmd"),
+}
+#: Built-in tools (codex_table.TOOLS): the arguments that stay; every other argument is content.
+ARGUMENTS: dict[str, dict[str, Spec]] = {
+    "shell": {"command": VERB, **_EXEC},
+    "container.exec": {"cmd": VERB, **_EXEC},
+    "local_shell": {"command": VERB, **_EXEC},
+    "shell_command": {"command": VERB, **_EXEC},
+    "exec_command": {"cmd": VERB, **_EXEC},
+    "apply_patch": {"input": PATCH, "patch": PATCH},
+    "view_image": {"path": PATH},
+    "read_file": {"file_path": PATH, "path": PATH, "offset": NUMBER, "limit": NUMBER},
+    "list_dir": {"offset": NUMBER, "limit": NUMBER, "depth": NUMBER},
+    "grep_files": {"limit": NUMBER},
+    "spawn_agent": {"agent_type": ident("subagent_type"), "model": ident("model"), "message": DROP},
+    "update_plan": {"plan": _PLAN, "explanation": DROP},
+    "write_stdin": {"session_id": NUMBER, "chars": DROP, "yield_time_ms": NUMBER, "max_output_tokens": NUMBER},
+    "web_search": {},
+}
+OUTPUT = JsonText(obj(output=RESULT, metadata=obj(exit_code=NUMBER, duration_seconds=NUMBER)), text=OUTPUT_LINES)
+OUTPUT_FIELD = ByType(
+    text=OUTPUT,
+    obj=obj(content=ByType(text=OUTPUT, items=Many(obj(type=enum("input_text", "output_text", "text"),
+                                                       text=SHAPE))), success=BOOL),
+    items=Many(Switch("type", {
+        "input_text": obj(type=const("input_text"), text=SHAPE),
+        "output_text": obj(type=const("output_text"), text=SHAPE),
+        "input_image": obj(type=const("input_image"), image_url=DROP, detail=enum("auto", "low", "high")),
+    })),
+)
+
+
+def _function_call(extra: dict[str, Spec]) -> Spec:
+    """A call of a built-in tool keeps its (closed) name; any other name is an identifier."""
+    return Switch("name", {
+        name: Obj({**extra, "name": const(name), "arguments": JsonText(Obj(args))})
+        for name, args in ARGUMENTS.items()
+    }, default=Obj({**extra, "name": TOOL, "arguments": JsonText(obj())}))
+
+
+_CALL_ENVELOPE: dict[str, Spec] = {"type": const("function_call"), "id": ID, "call_id": ID,
+                                   "namespace": ident("mcp_server"), "status": _STATUS}
+CUSTOM_TOOL_CALL = Switch("name", {
+    "apply_patch": obj(type=const("custom_tool_call"), id=ID, call_id=ID, name=const("apply_patch"), input=PATCH,
+                       status=_STATUS),
+}, default=obj(type=const("custom_tool_call"), id=ID, call_id=ID, name=TOOL, input=DROP, status=_STATUS))
+
+# -- response items --------------------------------------------------------------------------------
+_CONTENT = ByType(text=SHAPE, items=Many(Switch("type", {
+    "input_text": obj(type=const("input_text"), text=SHAPE),
+    "output_text": obj(type=const("output_text"), text=SHAPE, annotations=DROP, logprobs=DROP),
+    "input_image": obj(type=const("input_image"), image_url=DROP, detail=enum("auto", "low", "high")),
+    "refusal": obj(type=const("refusal"), refusal=SHAPE),
+    "text": obj(type=const("text"), text=SHAPE),
+})))
+RESPONSE_ITEMS: dict[str, Spec] = {
+    "message": obj(type=const("message"), id=ID, role=enum("user", "assistant", "developer", "system"),
+                   content=_CONTENT, phase=enum("commentary", "final_answer"), end_turn=BOOL, status=_STATUS),
+    "reasoning": obj(type=const("reasoning"), id=ID, summary=Many(obj(type=enum("summary_text"), text=SHAPE)),
+                     content=ByType(text=SHAPE, items=Many(obj(type=enum("reasoning_text", "text"), text=SHAPE))),
+                     encrypted_content=DROP),
+    "function_call": _function_call(_CALL_ENVELOPE),
+    "function_call_output": obj(type=const("function_call_output"), call_id=ID, output=OUTPUT_FIELD),
+    "custom_tool_call": CUSTOM_TOOL_CALL,
+    "custom_tool_call_output": obj(type=const("custom_tool_call_output"), call_id=ID, output=OUTPUT_FIELD),
+    "local_shell_call": obj(type=const("local_shell_call"), id=ID, call_id=ID, status=_STATUS, action=obj(
+        type=enum("exec"), command=VERB, timeout_ms=NUMBER, working_directory=CWD, env=DROP, user=DROP)),
+    "web_search_call": obj(type=const("web_search_call"), id=ID, status=_STATUS, action=obj(
+        type=enum("search", "open_page", "find_in_page"), query=DROP, queries=DROP, url=URL_HOST, pattern=DROP,
+        sources=DROP)),
+    "compaction": obj(type=const("compaction"), id=ID, encrypted_content=DROP),
+    "compaction_summary": obj(type=const("compaction_summary"), id=ID, encrypted_content=DROP, summary=DROP),
+    "ghost_snapshot": obj(type=const("ghost_snapshot"), ghost_commit=DROP),
+}
+
+# -- events ----------------------------------------------------------------------------------------
+TOKENS = obj(input_tokens=NUMBER, cached_input_tokens=NUMBER, output_tokens=NUMBER,
+             reasoning_output_tokens=NUMBER, total_tokens=NUMBER)
+_WINDOW = obj(used_percent=NUMBER, window_minutes=NUMBER, resets_at=NUMBER, resets_in_seconds=NUMBER)
+_INVOCATION = obj(server=ident("mcp_server"), tool=ident("mcp_tool"), arguments=DROP)
+_DURATION = ByType(obj=obj(secs=NUMBER, nanos=NUMBER), scalar=NUMBER)
+
+
+def event(event_type: str, **fields: Spec) -> Obj:
+    return Obj({"type": const(event_type), **fields})
+
+
+EVENT_MSGS: dict[str, Spec] = {
+    "user_message": event("user_message", message=SHAPE, kind=enum("plain"), images=DROP, local_images=DROP,
+                          text_elements=DROP),
+    "token_count": event("token_count", info=obj(last_token_usage=TOKENS, total_token_usage=TOKENS,
+                                                 model_context_window=NUMBER),
+                         rate_limits=obj(primary=_WINDOW, secondary=_WINDOW, credits=obj(
+                             has_credits=BOOL, unlimited=BOOL, balance=DROP),
+                             plan_type=enum("free", "plus", "pro", "team", "business", "enterprise", "edu"),
+                             limit_id=DROP, limit_name=DROP)),
+    "exec_command_end": event("exec_command_end", call_id=ID, turn_id=ID, process_id=ID, exit_code=NUMBER,
+                              duration=_DURATION, command=VERB, cwd=CWD, parsed_cmd=DROP, stdout=SHAPE,
+                              stderr=SHAPE, aggregated_output=SHAPE, formatted_output=SHAPE,
+                              source=enum("agent", "user_shell", "unified_exec_startup", "unified_exec_interaction"),
+                              status=enum("completed", "failed", "declined")),
+    "patch_apply_end": event("patch_apply_end", call_id=ID, turn_id=ID, success=BOOL, stdout=SHAPE, stderr=SHAPE,
+                             changes=DROP, status=enum("completed", "failed", "declined")),
+    "mcp_tool_call_end": event("mcp_tool_call_end", call_id=ID, invocation=_INVOCATION, duration=_DURATION,
+                               result=obj(Ok=obj(isError=BOOL, content=DROP, structuredContent=DROP), Err=SHAPE)),
+    "collab_agent_spawn_end": event("collab_agent_spawn_end", call_id=ID, sender_thread_id=ID, new_thread_id=ID,
+                                    new_agent_role=ident("subagent_type"), model=ident("model"),
+                                    status=ByType(text=enum("pending_init", "running", "completed", "errored",
+                                                            "shutdown", "not_found")),
+                                    prompt=DROP, new_agent_nickname=DROP),
+    "turn_aborted": event("turn_aborted", reason=enum("interrupted", "replaced", "review_ended"), turn_id=ID),
+    "error": event("error", message=SHAPE, codex_error_info=ERROR_INFO),
+    "stream_error": event("stream_error", message=SHAPE, codex_error_info=ERROR_INFO, additional_details=DROP),
+    "context_compacted": event("context_compacted"),
+    "agent_message": event("agent_message", message=SHAPE, phase=enum("commentary", "final_answer"),
+                           memory_citation=DROP),
+    "agent_reasoning": event("agent_reasoning", text=SHAPE),
+    "agent_reasoning_raw_content": event("agent_reasoning_raw_content", text=SHAPE),
+    "agent_reasoning_section_break": event("agent_reasoning_section_break", item_id=ID, summary_index=NUMBER),
+    "task_started": event("task_started", turn_id=ID, model_context_window=NUMBER,
+                          collaboration_mode_kind=enum("default", "plan", "execute", "pair_programming")),
+    "task_complete": event("task_complete", turn_id=ID, last_agent_message=SHAPE),
+    "exec_command_begin": event("exec_command_begin", call_id=ID, turn_id=ID, process_id=ID, command=VERB,
+                                cwd=CWD, parsed_cmd=DROP,
+                                source=enum("agent", "user_shell", "unified_exec_startup",
+                                            "unified_exec_interaction")),
+    "exec_command_output_delta": event("exec_command_output_delta", call_id=ID, stream=enum("stdout", "stderr"),
+                                       chunk=DROP),
+    "terminal_interaction": event("terminal_interaction", call_id=ID, process_id=ID, stdin=DROP),
+    "patch_apply_begin": event("patch_apply_begin", call_id=ID, turn_id=ID, auto_approved=BOOL, changes=DROP),
+    "mcp_tool_call_begin": event("mcp_tool_call_begin", call_id=ID, invocation=_INVOCATION),
+    "web_search_begin": event("web_search_begin", call_id=ID),
+    "web_search_end": event("web_search_end", call_id=ID, query=DROP, action=DROP),
+    "view_image_tool_call": event("view_image_tool_call", call_id=ID, path=PATH),
+    "plan_update": event("plan_update", plan=_PLAN, explanation=DROP),
+    "turn_diff": event("turn_diff", unified_diff=DROP),
+    "warning": event("warning", message=SHAPE),
+    **{kind: event(kind, call_id=ID, sender_thread_id=ID, receiver_thread_id=ID, new_thread_id=ID, prompt=DROP,
+                   status=DROP)
+       for kind in ("collab_agent_spawn_begin", "collab_agent_interaction_begin", "collab_agent_interaction_end",
+                    "collab_waiting_begin", "collab_waiting_end", "collab_close_begin", "collab_close_end")},
+    "entered_review_mode": event("entered_review_mode", target=DROP, user_facing_hint=DROP),
+    "exited_review_mode": event("exited_review_mode", review_output=DROP),
+}
+
+# -- records ---------------------------------------------------------------------------------------
+GIT = obj(commit_hash=ID, branch=BRANCH, repository_url=ident("remote"))
+SESSION_META = obj(
+    id=ID, timestamp=TIMESTAMP, cwd=CWD, cli_version=VERSION, instructions=DROP, base_instructions=DROP,
+    originator=enum("codex_cli_rs", "codex-tui", "codex_vscode", "codex_exec", "codex_sdk_ts", "codex_mcp"),
+    model_provider=enum("openai", "azure", "ollama", "lmstudio", "openrouter", "anthropic", "gemini", "mistral"),
+    source=ByType(text=enum("cli", "vscode", "exec", "mcp", "unknown"), obj=obj(
+        subagent=ByType(text=enum("review", "compact", "other"), obj=obj(
+            thread_spawn=obj(parent_thread_id=ID, depth=NUMBER, agent_role=ident("subagent_type"),
+                             agent_nickname=DROP))))),
+    git=GIT, forked_from_id=ID, dynamic_tools=DROP, agent_nickname=DROP, agent_role=ident("subagent_type"),
+)
+TURN_CONTEXT = obj(
+    turn_id=ID, cwd=CWD, model=ident("model"), effort=_EFFORT, summary=enum("auto", "concise", "detailed", "none"),
+    approval_policy=enum("untrusted", "on-failure", "on-request", "never"),
+    sandbox_policy=obj(type=enum("workspace-write", "read-only", "danger-full-access", "external-sandbox"),
+                       network_access=BOOL, exclude_tmpdir_env_var=BOOL, exclude_slash_tmp=BOOL,
+                       writable_roots=Many(PATH)),
+    personality=enum("pragmatic", "friendly", "none"),
+    truncation_policy=obj(mode=enum("tokens", "bytes"), limit=NUMBER),
+    collaboration_mode=obj(mode=enum("default", "plan", "execute", "pair_programming"), settings=obj(
+        model=ident("model"), reasoning_effort=_EFFORT, developer_instructions=DROP)),
+    user_instructions=DROP, developer_instructions=DROP, base_instructions=DROP, current_date=DROP, timezone=DROP,
+    realtime_active=BOOL, final_output_json_schema=DROP,
+)
+
+
+def _line(kind: str, payload: Spec) -> Obj:
+    return Obj({"timestamp": TIMESTAMP, "type": const(kind), "payload": payload})
+
+
+RECORD = Switch("type", {
+    "session_meta": _line("session_meta", SESSION_META),
+    "turn_context": _line("turn_context", TURN_CONTEXT),
+    "response_item": _line("response_item", Switch("type", RESPONSE_ITEMS)),
+    "event_msg": _line("event_msg", Switch("type", EVENT_MSGS)),
+    "compacted": _line("compacted", obj(message=SHAPE, replacement_history=DROP)),
+    # the August-2025 layout: response items written bare, without an envelope or a time
+    **RESPONSE_ITEMS,
+}, default=Switch("record_type", {"state": obj(record_type=const("state"))},
+                  default=obj(id=ID, timestamp=TIMESTAMP, instructions=DROP, git=GIT)))  # its header line
+
+# The single-JSON rollout: `session`, then chat-completions items.
+_CHAT_CALL = obj(id=ID, index=NUMBER, type=enum("function"),
+                 function=_function_call({}))
+CHAT_ITEM = Switch("role", {
+    "user": obj(role=const("user"), content=_CONTENT),
+    "assistant": obj(role=const("assistant"), content=_CONTENT, reasoning=SHAPE, tool_calls=Many(_CHAT_CALL)),
+    "tool": obj(role=const("tool"), tool_call_id=ID, content=OUTPUT_FIELD),
+    "system": obj(role=const("system"), content=_CONTENT),
+    "developer": obj(role=const("developer"), content=_CONTENT),
+})
+DOCUMENT = obj(session=obj(id=ID, timestamp=TIMESTAMP, instructions=DROP, git=GIT), items=Many(CHAT_ITEM))
+
+TABLE = Table(FORMAT, RECORD, {}, document=DOCUMENT, document_key="items")

@@ -1,0 +1,102 @@
+"""teaagent run audit logs (seed 003) under `--to native`: the record at audit level L2.
+
+This is the richest record a native log holds; levels L1 and L0 keep less of it (`LEVELS`). At L2 the
+seed masks sensitive payload fields as `"[REDACTED]"`, and so does this table: every text field (the
+task, reasoning, error messages, answers, tool output) becomes the placeholder, tool arguments keep
+only what the shared tool table reads (paths in the path mode, commands as verbs, URL hosts), and
+every field the table does not know is dropped. `prev_hash`, `hash` and `chain_hmac` are recomputed
+by `redact/native/teaagent.py`, never copied.
+"""
+from __future__ import annotations
+
+from redact.formats.teaagent_table import ERROR_TYPES, EVENT_TYPES
+from redact.native.spec import (
+    BOOL,
+    ID,
+    NUMBER,
+    TIMESTAMP,
+    Obj,
+    Spec,
+    Switch,
+    Table,
+    const,
+    enum,
+    ident,
+    mask,
+    obj,
+    tool,
+)
+from redact.native.tables.tools import inputs_of, spellings
+
+FORMAT = "teaagent"
+PLACEHOLDER = "[REDACTED]"
+MASK = mask(PLACEHOLDER)
+#: Audit levels a native log can be written at, and the top-level fields each keeps (seed 003: L0
+#: metrics-safe, L1 adds the event id and tool names, L2 a redacted payload).
+LEVELS: dict[str, tuple[str, ...]] = {
+    "L0": ("event_type", "run_id", "created_at"),
+    "L1": ("event_id", "event_type", "run_id", "created_at", "payload"),
+    "L2": ("event_id", "event_type", "run_id", "created_at", "payload"),
+}
+DEFAULT_LEVEL = "L2"
+#: Fields of a payload that L1 keeps (the tool name, no arguments).
+L1_PAYLOAD = ("tool_name",)
+#: Byte form of the hash chain written here: the record without `hash` and `chain_hmac`, keys sorted,
+#: compact separators, non-ASCII escaped; `hash` is its SHA-256 and `chain_hmac` HMAC-SHA256 under the
+#: chain key, both lowercase hex. The first record's `prev_hash` is null.
+
+_TOOL = tool(*spellings())
+_PROVIDER = enum("claude", "anthropic", "gpt", "openai", "gemini", "google", "ollama", "mistral", "bedrock",
+                 "azure", "openrouter", "local")
+_ANNOTATIONS = obj(read_only=BOOL, destructive=BOOL, security_tier=enum("Low", "Medium", "High", "Critical"))
+_EXCEPTIONS = ("PermissionError", "PermissionDenied", "TimeoutError", "TimeoutExpired", "FileNotFoundError",
+               "NotFoundError", "IsADirectoryError", "ValueError", "ValidationError", "TypeError", "KeyError",
+               "CalledProcessError", "KeyboardInterrupt", "CancelledError", "ApprovalDenied", "BlockedError",
+               "RuntimeError", "OSError", "Exception")
+assert {e.lower() for e in _EXCEPTIONS} >= set(ERROR_TYPES)
+
+
+def _with_arguments(**fields: Spec) -> Spec:
+    """A payload with a tool's `arguments`: reduced by the tool's kind (shared tool table)."""
+    return Switch("tool_name", {
+        name: Obj({**fields, "tool_name": const(name), "arguments": Obj(inputs_of(kind))})
+        for name, kind in spellings().items()
+    }, default=Obj({**fields, "tool_name": _TOOL, "arguments": obj()}))
+
+
+PAYLOADS: dict[str, Spec] = {
+    "run_start": obj(task=MASK, provider=_PROVIDER, model=ident("model"),
+                     permission_mode=enum("prompt", "allow", "deny", "auto", "workspace-write", "read-only",
+                                          "full-access", "plan"),
+                     max_iterations=NUMBER, max_tool_calls=NUMBER, max_estimated_cost_cents=NUMBER,
+                     git_sandbox=BOOL, allow_destructive=BOOL),
+    "run_end": obj(status=enum("completed", "failed", "approval_denied", "limit_exceeded", "cost_exceeded"),
+                   iterations=NUMBER, tool_calls=NUMBER, cost_cents=NUMBER, input_tokens=NUMBER,
+                   output_tokens=NUMBER, error_message=MASK, final_answer=MASK),
+    "tool_call": _with_arguments(call_id=ID, reasoning=MASK, annotations=_ANNOTATIONS),
+    "tool_result": obj(tool_name=_TOOL, call_id=ID, elapsed_ms=NUMBER, result=obj(
+        success=BOOL, bytes_written=NUMBER, exit_code=NUMBER, returncode=NUMBER, output=MASK, stdout=MASK,
+        stderr=MASK, content=MASK, text=MASK)),
+    "tool_error": obj(tool_name=_TOOL, call_id=ID, error_type=enum(*_EXCEPTIONS), error_message=MASK),
+    "approval_request": _with_arguments(call_id=ID, reason=MASK, annotations=_ANNOTATIONS),
+    "approval_granted": obj(call_id=ID, tool_name=_TOOL, reason=MASK,
+                            granted_by=enum("jit_prompt", "preset", "multi_sig", "pre_approved")),
+    "approval_denied": obj(call_id=ID, tool_name=_TOOL, reason=MASK,
+                           granted_by=enum("jit_prompt", "preset", "multi_sig", "pre_approved")),
+    "model_request": obj(provider=_PROVIDER, model=ident("model"), input_tokens=NUMBER, tool_count=NUMBER,
+                         iteration=NUMBER),
+    "model_response": obj(stop_reason=enum("tool_use", "end_turn", "max_tokens", "stop_sequence"),
+                          output_tokens=NUMBER, cost_cents=NUMBER, tool_calls_requested=NUMBER),
+    "cost_checkpoint": obj(cumulative_cost_cents=NUMBER, cumulative_input_tokens=NUMBER,
+                           cumulative_output_tokens=NUMBER, cap_cents=NUMBER),
+}
+assert set(PAYLOADS) == set(EVENT_TYPES)
+
+
+def _event(kind: str, payload: Spec) -> Obj:
+    return Obj({"event_id": ID, "event_type": const(kind), "run_id": ID, "created_at": TIMESTAMP,
+                "payload": payload, "prev_hash": ID, "hash": ID, "chain_hmac": ID})
+
+
+RECORD = Switch("event_type", {kind: _event(kind, payload) for kind, payload in PAYLOADS.items()})
+TABLE = Table(FORMAT, RECORD, {})

@@ -1,0 +1,168 @@
+"""The native tables: well formed, in step with their readers' tables, and dispatchable by the scan.
+
+The scan (`audit/native.py`) finds a record's layout the way the scrubber did only if every field a
+`Switch` dispatches on is written as it was read: a const or an enum. A tool name that the policy
+hashed would send the scan to another layout, so built-in names are consts and only the default
+layout of a switch holds a policy-controlled name.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from redact.errors import UsageError
+from redact.native import native_formats, scrub_native
+from redact.native.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table, walk_leaves
+from redact.native.tables import formats, table
+from redact.policy.load import load_policy
+from redact.report import RedactionReport
+
+ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay")
+
+
+def _table(fmt: str) -> Table:
+    found = table(fmt)
+    assert found is not None
+    return found
+
+
+def test_every_format_has_a_table_and_a_scrubber() -> None:
+    assert set(formats()) == set(ALL) == set(native_formats())
+
+
+def _switches(tab: Table) -> list[Switch]:
+    out: list[Switch] = []
+    seen: set[int] = set()
+
+    def go(spec: Spec | None) -> None:
+        if spec is None or id(spec) in seen:
+            return
+        seen.add(id(spec))
+        if isinstance(spec, Ref):
+            go(tab.named[spec.name])
+        elif isinstance(spec, Obj):
+            for sub in spec.fields.values():
+                go(sub)
+        elif isinstance(spec, Many):
+            go(spec.item)
+        elif isinstance(spec, Switch):
+            out.append(spec)
+            for sub in spec.cases.values():
+                go(sub)
+            go(spec.default)
+        elif isinstance(spec, ByType):
+            for sub in (spec.text, spec.items, spec.obj, spec.scalar):
+                go(sub)
+        elif isinstance(spec, JsonText):
+            go(spec.inner)
+            go(spec.text)
+
+    go(tab.root)
+    go(tab.document)
+    return out
+
+
+def _objects(spec: Spec, tab: Table, key: str, tag: str) -> list[Obj]:
+    """The object layouts a record with `key` = `tag` may take under `spec`."""
+    spec = tab.resolve(spec)
+    if isinstance(spec, Obj):
+        return [spec]
+    if isinstance(spec, Switch):
+        if spec.key == key:
+            case = spec.cases.get(tag, spec.default)
+            return _objects(case, tab, key, tag) if case is not None else []
+        out = [o for case in spec.cases.values() for o in _objects(case, tab, key, tag)]
+        return out + (_objects(spec.default, tab, key, tag) if spec.default is not None else [])
+    return []
+
+
+@pytest.mark.parametrize("fmt", ALL)
+def test_switch_keys_are_written_as_read(fmt: str) -> None:
+    tab = _table(fmt)
+    for switch in _switches(tab):
+        for tag, case in switch.cases.items():
+            for node in _objects(case, tab, switch.key, tag):
+                leaf = node.fields.get(switch.key)
+                assert isinstance(leaf, Leaf) and leaf.cls in ("const", "enum"), (fmt, switch.key, tag)
+                assert leaf.values is not None and tag in leaf.values, (fmt, switch.key, tag)
+
+
+def test_claude_code_covers_the_readers_record_types() -> None:
+    from redact.formats.claude_code_table import HOOK_ATTACHMENTS, RECORD_TYPES, SYSTEM_SUBTYPES, TOOL_KINDS
+    from redact.native.tables import claude_code as cc
+
+    assert set(RECORD_TYPES) <= set(cc.RECORD.cases)
+    assert set(SYSTEM_SUBTYPES) <= set(cc.SYSTEM.cases)
+    assert set(HOOK_ATTACHMENTS) <= set(cc.ATTACHMENT.cases)
+    assert set(TOOL_KINDS) <= set(cc.TOOL_USE_BLOCK.cases)
+
+
+def _names(location: str) -> list[str]:
+    location = re.sub(r"\([^)]*\)", "", location)
+    return [part.strip().split(".")[-1].replace("[]", "").strip() for part in location.split(" / ")]
+
+
+#: What each reader class may become in a native output.
+_ALLOWED = {
+    "text": {"shape", "result", "drop", "mask", "branch"},  # a branch name is text-ish: hashed or dropped
+    "id": {"id", "drop"},
+    "path": {"path", "cwd", "drop", "lines"},
+    "command": {"verb", "drop"},
+    "timestamp": {"timestamp", "drop"},
+    "bool": {"bool", "drop"},
+}
+
+
+def test_claude_code_classes_agree_with_the_readers_field_table() -> None:
+    """Every field the reader calls text, an id, a path or a command is that class (or dropped) here."""
+    from redact.formats.claude_code_table import FIELDS
+
+    leaves = [(re.sub(r"\([^)]*\)", "", where).split(".")[-1].replace("[]", ""), leaf)
+              for where, leaf in walk_leaves(_table("claude-code"))]
+    checked = 0
+    for where, cls, _ in FIELDS:
+        allowed = _ALLOWED.get(cls)
+        if allowed is None:
+            continue
+        for name in _names(where):
+            for last, leaf in leaves:
+                if last == name:
+                    checked += 1
+                    assert leaf.cls in allowed, (where, name, leaf.cls)
+    assert checked > 100
+
+
+def test_codex_covers_the_readers_types() -> None:
+    from redact.formats.codex_table import EVENT_MSGS, RECORD_TYPES, RESPONSE_ITEMS
+    from redact.native.tables import codex
+
+    assert set(RECORD_TYPES) <= set(codex.RECORD.cases)
+    assert set(RESPONSE_ITEMS) <= set(codex.RESPONSE_ITEMS)
+    assert set(EVENT_MSGS) <= set(codex.EVENT_MSGS)
+
+
+def test_other_formats_cover_the_readers_types() -> None:
+    from redact.formats.agent_replay_table import STEP_TYPES
+    from redact.formats.session_record_table import RECORD_TYPES
+    from redact.formats.teaagent_table import EVENT_TYPES
+    from redact.native.tables import agent_replay, session_record, teaagent
+
+    assert set(RECORD_TYPES) <= set(session_record.RECORD.cases)
+    assert set(EVENT_TYPES) == set(teaagent.RECORD.cases)
+    assert isinstance(agent_replay.STEP, Switch) and set(STEP_TYPES) == set(agent_replay.STEP.cases)
+
+
+@pytest.mark.parametrize("fmt", ALL)
+def test_no_text_class_is_kept_in_clear(fmt: str) -> None:
+    """No leaf keeps a free string: every leaf's output grammar is closed, opaque or disclosed."""
+    for _, leaf in walk_leaves(_table(fmt)):
+        assert leaf.cls in {"enum", "const", "mask", "id", "timestamp", "number", "bool", "version", "path",
+                            "cwd", "verb", "ident", "shape", "result", "drop", "branch", "tool", "url_host",
+                            "lines"}
+
+
+def test_unsupported_format_is_a_usage_error() -> None:
+    with pytest.raises(UsageError):
+        scrub_native(b"{}", "agentplay", name="x", policy=load_policy("default"), key=None, mode=None,
+                     report=RedactionReport(source="x"))
