@@ -1,8 +1,12 @@
 """Format detection from the content, never from the file name alone.
 
-A session map is one JSON document (compact on one line, or pretty-printed); a raw log is JSON Lines.
-The first line decides which: when it parses on its own as an object, the input is a map only if that
-object is a map (its `schema`); otherwise the first records go to each JSONL format's sniffer.
+A session map is one JSON document (compact on one line, or pretty-printed); a raw log is JSON Lines,
+or one JSON document for the formats that have one (the single-JSON Codex rollout, an Agent Replay
+trace). The first line decides which: when it parses on its own as an object, the input is a map only
+if that object is a map (its `schema`); otherwise the first records go to each JSONL format's sniffer
+(and a lone object to each document sniffer). When the first line is not a whole object, the input
+is one pretty-printed document, parsed whole and given to the document sniffers. An input no sniffer
+claims is bad input naming the formats there are.
 """
 from __future__ import annotations
 
@@ -15,10 +19,20 @@ from redact.errors import BadInput
 
 MAP = "agentplay"
 CLAUDE_CODE = "claude-code"
+CODEX = "codex"
+SESSION_RECORD = "session-record"
+TEAAGENT = "teaagent"
+AGENT_REPLAY = "agent-replay"
 FORMATS: dict[str, str] = {
     MAP: "agentplay/v1 session map (.json, .json.gz); also its earlier name entelligence.session-map/v1",
     CLAUDE_CODE: "Claude Code transcript (~/.claude/projects/<project>/<session>.jsonl, with its "
                  "subagent transcripts; a project folder redacts every session in it)",
+    CODEX: "Codex CLI rollout (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl; also the August-2025 "
+           "layout and the single-JSON .json rollout)",
+    SESSION_RECORD: "agent session-record stream (JSONL starting with a {\"type\": \"session\", "
+                    "\"formatVersion\": ...} header)",
+    TEAAGENT: "teaagent run audit log (.teaagent/runs/<run_id>.jsonl; the hash chain is verified)",
+    AGENT_REPLAY: "Agent Replay trace (JSON: a Run with its Steps, from `agent-replay export`)",
 }
 _MAP_IDS = ("agentplay/v1", "entelligence.session-map/v1")
 _SNIFF_LINES = 25
@@ -31,8 +45,52 @@ def _claude_code(records: list[dict[str, Any]]) -> bool:
     return sniff(records)
 
 
+def _codex(records: list[dict[str, Any]]) -> bool:
+    from redact.formats.codex_table import sniff
+
+    return sniff(records)
+
+
+def _session_record(records: list[dict[str, Any]]) -> bool:
+    from redact.formats.session_record_table import sniff
+
+    return sniff(records)
+
+
+def _teaagent(records: list[dict[str, Any]]) -> bool:
+    from redact.formats.teaagent_table import sniff
+
+    return sniff(records)
+
+
+def _agent_replay(records: list[dict[str, Any]]) -> bool:
+    from redact.formats.agent_replay_table import sniff
+
+    return sniff(records)
+
+
+def _codex_doc(doc: Any) -> bool:
+    from redact.formats.codex_table import sniff_doc
+
+    return sniff_doc(doc)
+
+
+def _agent_replay_doc(doc: Any) -> bool:
+    from redact.formats.agent_replay_table import sniff_doc
+
+    return sniff_doc(doc)
+
+
 #: JSONL formats: name -> predicate over the first records. Checked in order.
-SNIFFERS: dict[str, Callable[[list[dict[str, Any]]], bool]] = {CLAUDE_CODE: _claude_code}
+SNIFFERS: dict[str, Callable[[list[dict[str, Any]]], bool]] = {
+    CLAUDE_CODE: _claude_code,
+    CODEX: _codex,
+    SESSION_RECORD: _session_record,
+    TEAAGENT: _teaagent,
+    AGENT_REPLAY: _agent_replay,
+}
+#: Formats that are one JSON document: name -> predicate over the parsed document.
+DOC_SNIFFERS: dict[str, Callable[[Any], bool]] = {CODEX: _codex_doc, AGENT_REPLAY: _agent_replay_doc}
 
 
 def head_records(data: bytes, lines: int = _SNIFF_LINES) -> tuple[list[dict[str, Any]], bool]:
@@ -63,15 +121,43 @@ def head_records(data: bytes, lines: int = _SNIFF_LINES) -> tuple[list[dict[str,
     return out, bool(first_ok)
 
 
+def _claims(sniff: Callable[[Any], bool], value: Any) -> bool:
+    """A sniffer's verdict; one that trips over a hostile record (a list where a type name belongs)
+    has not recognised its format."""
+    try:
+        return bool(sniff(value))
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError):
+        return False
+
+
 def _sniff(records: list[dict[str, Any]]) -> str | None:
     for name, sniff in SNIFFERS.items():
-        if sniff(records):
+        if _claims(sniff, records):
             return name
     return None
 
 
+def _sniff_doc(doc: Any) -> str | None:
+    for name, sniff in DOC_SNIFFERS.items():
+        if _claims(sniff, doc):
+            return name
+    return None
+
+
+def _is_map(doc: Any) -> bool:
+    return isinstance(doc, dict) and (doc.get("schema") in _MAP_IDS or "events" in doc or
+                                      ("session" in doc and "totals" in doc))
+
+
+def _unknown(where: str) -> BadInput:
+    return BadInput(f"unknown input format (supported: {', '.join(sorted(FORMATS))}; "
+                    "--format NAME forces one)", where=where)
+
+
 def detect(data: bytes, where: str) -> str:
     body = data.lstrip()
+    if not body:
+        raise BadInput("empty input", where=where)
     head = body[:1]
     if head == b"{":
         records, first_ok = head_records(body)
@@ -82,9 +168,26 @@ def detect(data: bytes, where: str) -> str:
             found = _sniff(records)
             if found is not None:
                 return found
+            if len(records) == 1:
+                found = _sniff_doc(first)
+                if found is not None:
+                    return found
         else:
-            # A first line that is not an object: a pretty-printed map, or a log whose first line
-            # is damaged (--skip-bad-lines); only a format's sniffer on later lines can say the latter.
+            # A first line that is not an object: a pretty-printed document, or a log whose first
+            # line is damaged (--skip-bad-lines); only a format's sniffer on later lines can say the
+            # latter. A document too large for `data` (the head of a file) does not parse here:
+            # it is taken for a map, and the caller detects again on the whole input.
+            try:
+                doc = orjson.loads(body)
+            except orjson.JSONDecodeError:
+                doc = None
+            if doc is not None:
+                if _is_map(doc):
+                    return MAP
+                found = _sniff_doc(doc)
+                if found is not None:
+                    return found
+                raise _unknown(where)
             found = _sniff(records) if len(records) >= 2 else None
             return found or MAP
-    raise BadInput(f"unknown input format (supported: {', '.join(sorted(FORMATS))})", where=where)
+    raise _unknown(where)

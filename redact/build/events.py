@@ -95,17 +95,21 @@ class EventMaker:
             lane.launch_call: lane.id for lane in session.lanes.values() if lane.launch_call
         }
         self.prs: list[tuple[PrAction, Ev]] = []
-        self._verbs: dict[str, Any] = {}
+        self._verbs: dict[str | tuple[str, ...], Any] = {}
         self._pending_errors: list[tuple[ErrorFact, Ev]] = []
         self._sub: dict[int, int] = {}
 
     # -- helpers -----------------------------------------------------------------------------------
-    def verb(self, command: str) -> Any:
+    def verb(self, command: str | tuple[str, ...]) -> Any:
+        """The verb of a command line, or of an argv array (`bash -lc SCRIPT` is seen through)."""
         found = self._verbs.get(command)
         if found is None:
-            from redact.verbs import extract
+            from redact.verbs import extract, extract_argv
 
-            found = extract(command, hasher=self.hasher, vocab=self.vocab)
+            if isinstance(command, tuple):
+                found = extract_argv(command, hasher=self.hasher, vocab=self.vocab)
+            else:
+                found = extract(command, hasher=self.hasher, vocab=self.vocab)
             self._verbs[command] = found
         return found
 
@@ -199,7 +203,7 @@ class EventMaker:
         self.calls[call.call_id] = ev
         vcs: dict[str, Any] | None = None
         if kind == "exec":
-            res = self.verb(call.command or "")
+            res = self.verb(call.argv if call.argv is not None else (call.command or ""))
             f["tool"] = call.name
             f["verb"] = res.verb
             f["cat"] = res.cat
@@ -213,10 +217,12 @@ class EventMaker:
             f["cat"] = "file"
             touch = {"read": "read", "search": "hit", "edit": "edit"}[kind]
             op = (result.op if result is not None and result.op else None) or call.op
-            for raw in call.paths:
+            for n, raw in enumerate(call.paths):
                 if kind == "search":
                     continue  # a search's scope is a folder, not a file it touched
-                ev.targets.append((self.files.place(raw), touch, op if kind == "edit" else None))
+                path_op = call.path_ops[n] if n < len(call.path_ops) else None
+                ev.targets.append((self.files.place(raw), touch,
+                                   (path_op or op) if kind == "edit" else None))
         elif kind == "mcp":
             f["server"] = call.server
             f["tool"] = call.tool

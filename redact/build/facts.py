@@ -67,7 +67,9 @@ class ToolCall:
     kind: ToolKind
     paths: tuple[str, ...] = ()  # raw paths the input names (placed by the builder)
     op: str | None = None  # edits: create | modify | delete
+    path_ops: tuple[str | None, ...] = ()  # edits: one op per path when they differ (a patch)
     command: str | None = None  # shell: read by the verb engine only, never written
+    argv: tuple[str, ...] | None = None  # shell as an argv array (Codex): the verb engine's only
     server: str | None = None  # mcp
     tool: str | None = None  # mcp
     skill: str | None = None

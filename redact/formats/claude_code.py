@@ -359,7 +359,8 @@ class ClaudeCodeReader:
             return
         name, event, call = att.get("hookName"), att.get("hookEvent"), att.get("toolUseID")
         self.add(ErrorFact(t, lane, "hook", cls, hook=name if isinstance(name, str) and name else None,
-                           hook_event=event if event in HOOK_EVENTS else None, src_uuid=_uuid(r),
+                           hook_event=event if isinstance(event, str) and event in HOOK_EVENTS
+                           else None, src_uuid=_uuid(r),
                            ref_call=call if isinstance(call, str) else None))
 
     def progress(self, r: dict[str, Any]) -> None:

@@ -183,7 +183,8 @@ _ENVELOPE = ("sessionId", "uuid", "leafUuid", "messageId")
 def sniff(records: list[dict[str, Any]]) -> bool:
     """Whether the first records of a JSONL input look like a Claude Code transcript."""
     for record in records:
-        if record.get("type") in RECORD_TYPES and any(key in record for key in _ENVELOPE):
+        kind = record.get("type")
+        if isinstance(kind, str) and kind in RECORD_TYPES and any(key in record for key in _ENVELOPE):
             return True
     return False
 

@@ -16,6 +16,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from redact.errors import BadInput
+from redact.io.read import json_error
 
 MAX_LINE_BYTES = 256 * 1024**2  # one record; a longer line is bad input
 
@@ -62,10 +63,7 @@ def iter_objects(data: bytes | memoryview | BinaryIO, where: str, *, skip_bad_li
             except orjson.JSONDecodeError as exc:
                 if not bytes(chunk).strip():
                     continue
-                message = str(exc).lower()
-                what = "invalid UTF-8" if "utf-8" in message else "invalid JSON"
-                if "recursion" in message:
-                    what = "JSON nested too deeply"
+                what = json_error(exc, bytes(chunk))[0]
             else:
                 stats.lines += 1
                 if isinstance(obj, dict):

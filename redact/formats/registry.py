@@ -35,7 +35,41 @@ def _claude_code() -> RawFormat:
     return RawFormat(read, cc.find_sidechains, cc.project_sessions)
 
 
-_FACTORIES: dict[str, Callable[[], RawFormat]] = {"claude-code": _claude_code}
+def _codex() -> RawFormat:
+    from redact.formats import codex
+
+    return RawFormat(codex.read_session, _no_companions, codex.list_sessions)
+
+
+def _session_record() -> RawFormat:
+    from redact.formats import session_record
+
+    return RawFormat(session_record.read_session, _no_companions)
+
+
+def _teaagent() -> RawFormat:
+    from redact.formats import teaagent
+
+    return RawFormat(teaagent.read_session, _no_companions)
+
+
+def _agent_replay() -> RawFormat:
+    from redact.formats import agent_replay
+
+    return RawFormat(agent_replay.read_session, _no_companions)
+
+
+def _no_companions(path: Path) -> list[Any]:
+    return []
+
+
+_FACTORIES: dict[str, Callable[[], RawFormat]] = {
+    "claude-code": _claude_code,
+    "codex": _codex,
+    "session-record": _session_record,
+    "teaagent": _teaagent,
+    "agent-replay": _agent_replay,
+}
 
 
 def raw_format(name: str) -> RawFormat | None:

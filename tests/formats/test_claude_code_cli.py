@@ -28,8 +28,9 @@ def test_detects_transcripts_and_maps() -> None:
     assert detect(one_line_map, "x") == "agentplay"
     summary_only = b'{"type":"summary","summary":"t","leafUuid":"6f1e4c2a-1b2c-4d3e-8f4a-5b6c7d8e9f00"}\n'
     assert detect(summary_only, "x") == "claude-code"
+    assert detect(b'{"timestamp":"2025-01-01T00:00:00Z","type":"session_meta","payload":{}}\n', "x") == "codex"
     with pytest.raises(BadInput, match="unknown input format"):
-        detect(b'{"timestamp":"2025-01-01T00:00:00Z","type":"session_meta","payload":{}}\n', "x")
+        detect(b'{"timestamp":"2025-01-01T00:00:00Z","kind":"nothing-we-read"}\n', "x")
 
 
 def test_a_transcript_mentioning_events_is_still_a_transcript() -> None:

@@ -1,0 +1,399 @@
+"""Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, and the older layouts) -> facts.
+
+The tables are in `codex_table.py` (record types, tools, field classes); the tools in
+`codex_tools.py`, the calls' pairing in `codex_calls.py`, the end events, errors and usage helpers in
+`codex_events.py`, the older layouts in `codex_layouts.py`. What the reader derives, and how:
+
+- **User turns.** `event_msg` `user_message` records are the prompts when the rollout has any;
+  older rollouts have none, and then a `response_item` user message is a prompt unless the harness
+  wrote it (`<environment_context>`, `# AGENTS.md instructions ...`, `<turn_aborted>`, ...).
+- **Model requests.** One `llm` event per model response: the response items between two inputs
+  (a user message or a tool output) are one response; its reasoning sets `thinking`, its messages
+  `textChars`, its calls `toolCalls`. An `event_msg` `token_count` gives one request's usage
+  (`last_token_usage`): current clients write it after the response's items (it closes the open
+  response), clients 0.3x before them (it waits for the next response). A token count that repeats
+  the previous total is the same usage reported again and is ignored; one that no response takes is
+  a request whose items were not written (an llm event of its own). So each token is counted once.
+- **Tool calls** pair with their outputs by `call_id`; `exec_command_end`, `patch_apply_end`,
+  `mcp_tool_call_end` and `collab_agent_spawn_end` refine the call or its result.
+- **Compaction**: a `compacted` record and the `context_compacted` event next to it are one event.
+
+Timestamps are never made up: a record of the older layouts without a time of its own takes the
+last known time (so order is kept and durations are unknown, not zero).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, BinaryIO
+
+from redact.build.facts import (
+    MAIN, Compaction, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
+)
+from redact.formats import codex_calls as calls
+from redact.formats import codex_events as events
+from redact.formats import codex_layouts as layouts
+from redact.formats.claude_code_files import roots_of
+from redact.formats.codex_table import EVENT_MSGS, RECORD_TYPES, RESPONSE_ITEMS, sniff_doc
+from redact.formats.common import (
+    as_int, count_urls, epoch_ms, is_model_name, label, native_id, positive_int, text_chars,
+)
+from redact.formats.jsonl import LineStats, iter_objects
+from redact.report import RedactionReport
+
+FORMAT = "codex"
+AGENT_TOOL = "codex"
+
+_INJECTED = re.compile(r"^\s*(?:<[a-z_][a-z0-9_ -]{0,60}>|# AGENTS\.md instructions\b|<INSTRUCTIONS>)")
+_ENV_CWD = re.compile(r"<cwd>([^<>\n]{1,4096})</cwd>|^Current working directory: ([^\n]{1,4096})$",
+                      re.MULTILINE)
+_INPUT_ITEMS = frozenset({"function_call_output", "custom_tool_call_output"})
+_CALL_ITEMS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
+
+
+class CodexReader:
+    """Reads one rollout (any layout) into `SessionFacts`."""
+
+    def __init__(self, report: RedactionReport) -> None:
+        self.report = report
+        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
+        self.stats = LineStats()
+        self.native: str | None = None
+        self.meta_seen = False
+        self.last_t: float | None = None
+        self.timed = False  # whether the current record has a time of its own
+        self.model: str | None = None
+        self.cwd: str | None = None  # the working directory of the current turn
+        self.env_cwd: str | None = None
+        self.calls: dict[str, ToolCall] = {}
+        self.results: dict[str, ToolResult] = {}
+        self.late: dict[str, tuple[int | None, float | None, bool | None]] = {}  # call id -> end event
+        self.response: LlmResponse | None = None  # the response being read
+        self.input_t: float | None = None  # when the model was last given input
+        self.unmetered: LlmResponse | None = None  # the open response, until a token count meters it
+        self.pending: list[tuple[tuple[int, int, int], float | None]] = []  # usage before its items
+        self.pending_models: list[str | None] = []
+        self.latency_fixed = False
+        self.last_total: object = None
+        self.last_context: int | None = None
+        self.event_prompts = False  # the rollout has user_message events: they are the prompts
+        self.item_turns: list[UserTurn] = []
+        self.compaction_at: int | None = None  # len(facts) right after the last compaction fact
+        self.web_ids = 0
+
+    # -- plumbing ----------------------------------------------------------------------------------
+    def add(self, fact: Fact) -> None:
+        self.s.facts.append(fact)
+
+    def skip(self, name: str) -> None:
+        self.report.skipped_records[name] += 1
+
+    def time(self, record: dict[str, Any]) -> float | None:
+        t = epoch_ms(record.get("timestamp"))
+        self.timed = t is not None
+        if t is None:
+            return self.last_t
+        self.last_t = t
+        if self.s.first_seen is None:
+            self.s.first_seen = t
+        return t
+
+    # -- input -------------------------------------------------------------------------------------
+    def read(self, data: bytes | BinaryIO, where: str, *, skip_bad_lines: bool = False) -> None:
+        if isinstance(data, (bytes, bytearray)):
+            doc = layouts.document_of(bytes(data))
+        else:  # a regular file: look at its start, then stream it line by line from the beginning
+            head = data.read(layouts.HEAD)
+            data.seek(0)
+            doc = layouts.document_of(head + data.read()) if layouts.may_be_document(head) else None
+            data.seek(0)
+        if doc is not None:
+            self.document(doc)
+            return
+        first = True
+        for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
+            if first and "type" not in record and "record_type" not in record:
+                self.legacy_header(record)
+            else:
+                self.record(record)
+            first = False
+
+    def document(self, doc: Any) -> None:
+        """The single-JSON rollout: `session`, then chat-completions shaped `items`."""
+        if not sniff_doc(doc):
+            self.skip("<not a rollout>")
+            return
+        self.legacy_header(doc["session"])
+        for item in doc["items"]:
+            self.timed = False
+            if not isinstance(item, dict):
+                continue
+            for converted in layouts.chat_items(item):
+                self.item(converted, self.last_t)
+
+    def legacy_header(self, header: dict[str, Any]) -> None:
+        t = self.time(header)
+        self.session_meta({"id": header.get("id"), "timestamp": header.get("timestamp"),
+                           "git": header.get("git")}, t)
+
+    def record(self, r: dict[str, Any]) -> None:
+        kind = r.get("type")
+        if "payload" in r and isinstance(kind, str):
+            t = self.time(r)
+            payload = r.get("payload")
+            handler = _TOP.get(kind)
+            if handler is None or not isinstance(payload, dict):
+                self.skip(label(kind))
+                return
+            if t is None:
+                self.skip(label(kind) + ":<no time>")
+                return
+            handler(self, payload, t)
+            return
+        if "record_type" in r:
+            rt = r.get("record_type")
+            self.skip(label("record_type", rt if isinstance(rt, str) else None))
+            return
+        self.timed = False
+        if isinstance(kind, str) and kind in RESPONSE_ITEMS and self.last_t is not None:
+            self.item(r, self.last_t)  # the August-2025 layout: an item without an envelope
+            return
+        self.skip(label(kind) if isinstance(kind, str) else "<no type>")
+
+    # -- session and turns -------------------------------------------------------------------------
+    def session_meta(self, p: dict[str, Any], t: float | None) -> None:
+        if self.meta_seen:
+            return  # a forked or resumed rollout repeats its parent's meta: the first one is ours
+        self.meta_seen = True
+        sid = p.get("id")
+        if isinstance(sid, str) and sid:
+            self.native = sid
+        start = epoch_ms(p.get("timestamp"))
+        if start is not None and (self.s.first_seen is None or start < self.s.first_seen):
+            self.s.first_seen = start
+        cwd = p.get("cwd")
+        if isinstance(cwd, str) and cwd:
+            self.s.cwd = self.cwd = cwd
+        git = p.get("git")
+        remote = git.get("repository_url") if isinstance(git, dict) else None
+        if isinstance(remote, str) and remote:
+            self.s.remote = remote
+        source = p.get("source")
+        if isinstance(source, dict) and isinstance(source.get("subagent"), (dict, str)):
+            sub = source["subagent"]
+            spawn = sub.get("thread_spawn") if isinstance(sub, dict) else None
+            if isinstance(spawn, dict):
+                self.s.role = "subagent"
+                parent = spawn.get("parent_thread_id")
+                if isinstance(parent, str) and parent:
+                    self.s.parent_native_id = native_id(parent)
+            else:
+                self.s.role = "helper"
+
+    def turn_context(self, p: dict[str, Any], t: float) -> None:
+        model = p.get("model")
+        if is_model_name(model):
+            self.model = model
+        cwd = p.get("cwd")
+        if isinstance(cwd, str) and cwd:
+            self.cwd = cwd
+            if self.s.cwd is None:
+                self.s.cwd = cwd
+
+    def gave_input(self, t: float) -> None:
+        self.response = None
+        self.input_t = t
+
+    def user_item(self, p: dict[str, Any], t: float) -> None:
+        content = p.get("content")
+        parts = content if isinstance(content, list) else [content]
+        images = sum(1 for c in parts if isinstance(c, dict) and c.get("type") in ("input_image", "image"))
+        texts = [c["text"] for c in parts if isinstance(c, dict) and isinstance(c.get("text"), str)]
+        first: str = texts[0] if texts else content if isinstance(content, str) else ""
+        self.gave_input(t)
+        if _INJECTED.match(first):
+            if self.env_cwd is None and first.lstrip().startswith("<environment_context>"):
+                m = _ENV_CWD.search(first[:8192])
+                if m:
+                    self.env_cwd = (m.group(1) or m.group(2)).strip()
+                    if self.cwd is None:
+                        self.cwd = self.env_cwd
+            return
+        chars = text_chars(content)
+        if not chars and not images:
+            return
+        turn = UserTurn(t, MAIN, chars, images, sum(count_urls(c.get("text", "")) for c in parts
+                                                   if isinstance(c, dict) and isinstance(c.get("text"), str)))
+        turn.withdrawn = self.event_prompts
+        self.item_turns.append(turn)
+        self.add(turn)
+
+    def user_message(self, p: dict[str, Any], t: float) -> None:
+        if not self.event_prompts:
+            self.event_prompts = True
+            for turn in self.item_turns:
+                turn.withdrawn = True
+        message = p.get("message")
+        text = message if isinstance(message, str) else ""
+        images = sum(len(v) for v in (p.get("images"), p.get("local_images")) if isinstance(v, list))
+        self.gave_input(t)
+        if text or images:
+            self.add(UserTurn(t, MAIN, len(text), images, count_urls(text)))
+
+    # -- model responses ---------------------------------------------------------------------------
+    def open_response(self, t: float) -> LlmResponse:
+        resp = self.response
+        if resp is None:
+            start = self.input_t if self.input_t is not None and self.input_t <= t else t
+            resp = LlmResponse(start, MAIN, self.model, latency=(t - start) if self.timed else None)
+            self.response = resp
+            self.add(resp)
+            if self.pending:  # its usage was reported before its items (clients 0.3x)
+                usage, at = self.pending.pop(0)
+                self.pending_models.pop(0)
+                events.meter(resp, usage)
+                # the request ended when its usage was written; its items may be written much
+                # later (after the user approved a command), which is not the model's time
+                resp.latency = max(at - start, 0.0) if at is not None and self.timed else None
+                self.latency_fixed = True
+            else:
+                self.unmetered = resp
+                self.latency_fixed = False
+        elif self.timed and resp.latency is not None and not self.latency_fixed:
+            resp.latency = max(resp.latency, t - resp.t)
+        return resp
+
+    def token_count(self, p: dict[str, Any], t: float) -> None:
+        """Usage of one model request. Current clients write it after the response's items (it
+        closes the open response); clients 0.3x write it before them (it waits for the next
+        response). A total equal to the previous one is the same usage reported again."""
+        info = p.get("info")
+        if not isinstance(info, dict):
+            return  # a rate-limit update only
+        total = info.get("total_token_usage")
+        last = info.get("last_token_usage")
+        key = events.usage_key(total)
+        if key is not None and key == self.last_total:
+            return
+        previous = self.last_total
+        self.last_total = key if key is not None else self.last_total
+        usage = last if isinstance(last, dict) else events.delta(total, previous)
+        if not isinstance(usage, dict):
+            return
+        tokens = (positive_int(usage.get("input_tokens")), positive_int(usage.get("cached_input_tokens")),
+                  positive_int(usage.get("output_tokens")))
+        if not tokens[0] and not tokens[2]:
+            return  # Codex's fill-to-context-window marker carries no tokens
+        context = as_int(usage.get("total_tokens"))
+        self.last_context = context if context is not None else tokens[0] + tokens[2]
+        resp = self.response
+        if resp is not None and resp is self.unmetered:
+            events.meter(resp, tokens)
+            if self.timed and resp.latency is not None:
+                resp.latency = max(resp.latency, t - resp.t)
+            self.unmetered = None
+            self.gave_input(t)
+        else:
+            self.pending.append((tokens, t if self.timed else None))
+            self.pending_models.append(self.model)
+
+    # -- response items ----------------------------------------------------------------------------
+    def response_item(self, p: dict[str, Any], t: float) -> None:
+        self.item(p, t)
+
+    def item(self, p: dict[str, Any], t: float | None) -> None:
+        if t is None:
+            return
+        kind = p.get("type")
+        if kind == "message":
+            role = p.get("role")
+            if role == "user":
+                self.user_item(p, t)
+            elif role == "assistant":
+                self.open_response(t).text_chars += text_chars(p.get("content"))
+            else:
+                self.skip(label("message", role if isinstance(role, str) else None))
+        elif kind == "reasoning":
+            self.open_response(t).thinking = True
+        elif isinstance(kind, str) and kind in _CALL_ITEMS:
+            calls.call(self, p, t)
+        elif isinstance(kind, str) and kind in _INPUT_ITEMS:
+            calls.output(self, p, t)
+        elif kind == "web_search_call":
+            calls.web(self, p, t)
+        elif kind in ("compaction", "compaction_summary"):
+            self.compaction(t)
+        else:
+            self.skip(label("response_item", kind if isinstance(kind, str) else None))
+
+    # -- events ------------------------------------------------------------------------------------
+    def event_msg(self, p: dict[str, Any], t: float) -> None:
+        kind = p.get("type")
+        handler = _EVENTS.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            self.skip(label("event_msg", kind if isinstance(kind, str) else None))
+            return
+        handler(self, p, t)
+
+    def call_of(self, p: dict[str, Any]) -> ToolCall | None:
+        call_id = p.get("call_id")
+        return self.calls.get(call_id) if isinstance(call_id, str) else None
+
+    def compaction(self, t: float, *_: Any) -> None:
+        if self.compaction_at is not None and self.compaction_at == len(self.s.facts):
+            return  # the other record of the same compaction
+        self.add(Compaction(t, MAIN, None, self.last_context, None, None))
+        self.compaction_at = len(self.s.facts)
+        self.gave_input(t)
+
+    # -- end ---------------------------------------------------------------------------------------
+    def finish(self, where: str, fallback_id: str | None) -> SessionFacts:
+        s = self.s
+        for fact in s.facts:
+            if isinstance(fact, LlmResponse) and fact.stop is None:
+                fact.stop = "tool_use" if fact.tool_calls else "end_turn"  # not recorded: inferred
+        for (usage, at), model in zip(self.pending, self.pending_models):
+            if at is None and self.last_t is None:
+                continue
+            resp = LlmResponse(at if at is not None else self.last_t or 0.0, MAIN, model)  # no items written
+            events.meter(resp, usage)
+            s.facts.append(resp)
+        s.native_id = native_id(self.native or fallback_id or where)
+        if s.cwd is None:
+            s.cwd = self.env_cwd
+        s.roots = roots_of(s.cwd, None)
+        if s.roots:
+            s.repo_name = re.split(r"[/\\]", s.roots[0].rstrip("/\\"))[-1] or None
+        if self.stats.bad:
+            self.report.warn(f"skipped {self.stats.bad} bad line(s) (--skip-bad-lines); "
+                             f"first at line {self.stats.first_bad}")
+        return s
+
+
+_TOP: dict[str, Any] = {
+    "session_meta": CodexReader.session_meta,
+    "turn_context": CodexReader.turn_context,
+    "response_item": CodexReader.response_item,
+    "event_msg": CodexReader.event_msg,
+    "compacted": events.compacted,
+}
+_EVENTS: dict[str, Any] = {
+    "user_message": CodexReader.user_message,
+    "token_count": CodexReader.token_count,
+    **events.HANDLERS,
+}
+assert set(_TOP) == set(RECORD_TYPES)
+assert set(_EVENTS) == {k for k, v in EVENT_MSGS.items() if v == "mapped"}
+
+
+def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
+                 companions: list[Any] | None = None, skip_bad_lines: bool = False,
+                 file_stem: str | None = None) -> SessionFacts:
+    """Read one rollout (bytes, or a binary file streamed line by line) into facts."""
+    reader = CodexReader(report)
+    reader.read(data, where, skip_bad_lines=skip_bad_lines)
+    return reader.finish(where, file_stem)
+
+
+def list_sessions(folder: Any) -> list[Any]:
+    """Every rollout under a Codex sessions folder (`~/.codex/sessions`), oldest first."""
+    return sorted(p for p in folder.rglob("rollout-*.jsonl") if p.is_file())

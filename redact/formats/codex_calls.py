@@ -1,0 +1,106 @@
+"""Codex tool calls in a rollout: the call items, their outputs paired by `call_id`, web searches, and
+what an end event says about a result. The tools themselves (which argument is what, how an output
+reads) are in `codex_tools.py`.
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from redact.build.facts import MAIN, ToolCall, ToolResult
+from redact.formats import codex_tools as tools
+from redact.formats.common import parse_json_string
+
+if TYPE_CHECKING:
+    from redact.formats.codex import CodexReader
+
+
+def verb_of(command: str | tuple[str, ...]) -> str:
+    from redact.verbs import extract, extract_argv
+
+    result = extract_argv(command) if isinstance(command, tuple) else extract(command)
+    return result.verb
+
+
+def call(r: CodexReader, p: dict[str, Any], t: float) -> None:
+    call_id = p.get("call_id") or p.get("id")
+    if not isinstance(call_id, str) or not call_id or call_id in r.calls:
+        r.skip("<call without id>" if not isinstance(call_id, str) or not call_id else "<duplicate>")
+        return
+    kind = p.get("type")
+    base = r.cwd or r.s.cwd
+    if kind == "local_shell_call":
+        action = p.get("action")
+        action = action if isinstance(action, dict) else {}
+        workdir = action.get("working_directory")
+        here = tools.join(base, workdir) if isinstance(workdir, str) and workdir else base
+        call = tools.exec_call("local_shell", action.get("command"), call_id, t, MAIN, here, verb_of)
+    else:
+        name = p.get("name")
+        name = name if isinstance(name, str) and name else "unknown"
+        raw = p.get("arguments") if kind == "function_call" else p.get("input")
+        args = parse_json_string(raw) if kind == "function_call" else raw
+        call = tools.make_call(name, args, call_id, t, MAIN, base, namespace=p.get("namespace"),
+                               verb_of=verb_of)
+    r.open_response(t).tool_calls += 1
+    r.calls[call_id] = call
+    r.add(call)
+
+def output(r: CodexReader, p: dict[str, Any], t: float) -> None:
+    call_id = p.get("call_id")
+    r.gave_input(t)
+    call = r.calls.get(call_id) if isinstance(call_id, str) else None
+    if call is None:
+        r.skip("<output without call>")
+        return
+    if call_id in r.results:
+        return
+    res = tools.make_result(p.get("output"), call, t)
+    r.results[call.call_id] = res
+    late = r.late.pop(call.call_id, None)
+    if late is not None:
+        settle(res, call, *late)
+    if call.kind == "subagent" and not res.is_error:
+        doc = parse_json_string(p.get("output"))
+        agent = doc.get("agent_id") if isinstance(doc, dict) else None
+        if isinstance(agent, str) and re.fullmatch(r"[0-9a-f-]{8,64}", agent):
+            res.child = "sa-" + agent.replace("-", "")[:32]
+    r.add(res)
+
+def settle(res: ToolResult, call: ToolCall, exit_code: int | None, dur: float | None,
+           ok: bool | None) -> None:
+    """What an end event says about a result: its exit code, its duration, whether it failed."""
+    if exit_code is not None and res.exit_code is None and call.kind == "exec":
+        res.exit_code = exit_code
+        if exit_code != 0 and not res.is_error:
+            res.is_error, res.err_class = True, "exit_code"
+    if dur is not None and res.dur is None:
+        res.dur = dur
+    if ok is False and not res.is_error:
+        res.is_error = True
+        res.err_class = "patch_failed" if call.kind == "edit" else \
+            "subagent_failed" if call.kind == "subagent" else "other"
+
+def end_event(r: CodexReader, call_id: object, exit_code: int | None, dur: float | None,
+              ok: bool | None) -> None:
+    if not isinstance(call_id, str) or call_id not in r.calls:
+        return
+    res = r.results.get(call_id)
+    if res is None:
+        r.late[call_id] = (exit_code, dur, ok)
+    else:
+        settle(res, r.calls[call_id], exit_code, dur, ok)
+
+def web(r: CodexReader, p: dict[str, Any], t: float) -> None:
+    wid = p.get("id")
+    if not isinstance(wid, str) or not wid:
+        r.web_ids += 1
+        wid = f"web-{r.web_ids}"
+    if wid in r.calls:
+        return
+    call, res = tools.web_call(p, wid, t, MAIN)
+    r.open_response(t).tool_calls += 1
+    r.calls[wid] = call
+    r.results[wid] = res
+    r.add(call)
+    r.add(res)

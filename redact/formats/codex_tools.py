@@ -1,0 +1,265 @@
+"""Codex tools: function/custom/local-shell calls -> ToolCall, their outputs -> ToolResult.
+
+Arguments and outputs are JSON documents held in strings. Only the fields the tool table
+(`codex_table.TOOLS`) names are read: the shell command (argv array or string, for the verb engine),
+the paths of file tools, the file headers of a patch, `agent_type`/`model` of spawn_agent. An output
+is read for its shape only: its byte count, the exit code and duration Codex states
+(`metadata.exit_code`, `metadata.duration_seconds`, or the header lines `Exit code: N`,
+`Process exited with code N`, `Wall time: X seconds`), an error class from the harness's own
+wording, and the confirmations `redact.build.outputs` recognises.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Any
+
+from redact.build import outputs
+from redact.build.facts import ToolCall, ToolResult
+from redact.formats.claude_code_tools import error_class as cc_error_class
+from redact.formats.claude_code_tools import split_mcp
+from redact.formats.common import (
+    as_float,
+    as_int,
+    byte_len,
+    host_of,
+    is_model_name,
+    parse_json_string,
+)
+
+PATCH_TOOL = "apply_patch"
+EXEC_ARGV = {"shell": "command", "container.exec": "cmd", "local_shell": "command"}
+EXEC_STRING = {"shell_command": "command", "exec_command": "cmd"}
+READ_TOOLS = {"view_image": ("path",), "read_file": ("file_path", "path")}
+SEARCH_TOOLS = frozenset({"list_dir", "grep_files"})
+SUBAGENT_TOOLS = frozenset({"spawn_agent"})
+WAITS_ON_USER = frozenset({"request_user_input", "ask_user_question"})
+
+_HEADER = re.compile(r"^\*\*\* (?:(Add|Update|Delete) File: ?(.+?)|Move to: ?(.+?))[ \t]*$", re.MULTILINE)
+_PATCH_LINE = re.compile(r"""\s*(?:cd\s+(?:"[^"\n]*"|'[^'\n]*'|[^\s;&|'"]+)\s*&&\s*)?apply_patch(?=\s|$)""")
+_OPS = {"Add": "create", "Update": "modify", "Delete": "delete"}
+_CD = re.compile(r"""^\s*cd\s+("[^"\n]*"|'[^'\n]*'|[^\s;&|'"]+)\s*&&""")
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
+_EXIT = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d{1,5})[ \t]*$", re.MULTILINE)
+_WALL = re.compile(r"^Wall time: (\d{1,9}(?:\.\d{1,9})?) seconds[ \t]*$", re.MULTILINE)
+_HEAD_CHARS = 1024  # the header lines of an output are within its first characters
+
+
+def _argv(value: object) -> tuple[str, ...] | None:
+    if isinstance(value, list) and value and all(isinstance(w, str) for w in value):
+        return tuple(value)
+    return None
+
+
+def script_of(argv: tuple[str, ...]) -> str:
+    """The command line of an argv array: the script of `bash -lc SCRIPT`, else the words quoted."""
+    if len(argv) >= 3 and argv[0].rsplit("/", 1)[-1] in _SHELLS and argv[1].startswith("-") and \
+            "c" in argv[1]:
+        return argv[2]
+    return shlex.join(argv)
+
+
+def join(base: str | None, path: str) -> str:
+    """`path` taken relative to `base` (a working directory) unless it is absolute already."""
+    if not base or path.startswith(("/", "~", "\\")) or re.match(r"^[A-Za-z]:[\\/]", path):
+        return path
+    return base.rstrip("/\\") + "/" + path
+
+
+def patch_targets(patch: str, base: str | None) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
+    """(paths, ops) of a patch in Codex's apply_patch grammar: only the file header lines.
+
+    `*** Update File: a` followed by `*** Move to: b` is a rename (a: rename-from, b: rename-to)."""
+    paths: list[str] = []
+    ops: list[str | None] = []
+    last_end = -2
+    for m in _HEADER.finditer(patch):
+        if m.group(3) is not None:  # `*** Move to:` right after an Update header
+            if ops and ops[-1] == "modify" and m.start() == last_end + 1:
+                ops[-1] = "rename-from"
+                paths.append(join(base, m.group(3)))
+                ops.append("rename-to")
+        else:
+            paths.append(join(base, m.group(2)))
+            ops.append(_OPS[m.group(1)])
+        last_end = m.end()
+    return tuple(paths), tuple(ops)
+
+
+def _cd_base(script: str, base: str | None) -> str | None:
+    m = _CD.match(script)
+    if not m:
+        return base
+    target = m.group(1)
+    if target[:1] in ("'", '"'):
+        target = target[1:-1]
+    return join(base, target) if target else base
+
+
+def patch_call(call: ToolCall, patch: str, base: str | None) -> ToolCall:
+    call.kind = "edit"
+    call.paths, call.path_ops = patch_targets(patch, base)
+    call.op = "modify"
+    return call
+
+
+def make_call(name: str, args: Any, call_id: str, t: float, agent: str, base: str | None, *,
+              namespace: object = None, verb_of: Any = None) -> ToolCall:
+    """The ToolCall of a function call `name` with its parsed `args` (None when they did not parse).
+
+    `base` is the working directory relative paths are taken from; `verb_of` (a callable) gives the
+    main verb of a shell command, to recognise `apply_patch` run through the shell."""
+    inp: dict[str, Any] = args if isinstance(args, dict) else {}
+    if isinstance(namespace, str) and namespace.startswith("mcp__"):
+        return ToolCall(t, agent, call_id, name, "mcp", server=namespace[5:], tool=name)
+    if name.startswith("mcp__"):
+        server, tool = split_mcp(name)
+        return ToolCall(t, agent, call_id, name, "mcp", server=server, tool=tool)
+    if "__" in name:
+        server, _, tool = name.partition("__")
+        return ToolCall(t, agent, call_id, name, "mcp", server=server, tool=tool)
+    workdir = inp.get("workdir") if isinstance(inp.get("workdir"), str) else None
+    here = join(base, workdir) if workdir else base
+    if name in EXEC_ARGV or name in EXEC_STRING:
+        value = inp.get(EXEC_ARGV.get(name) or EXEC_STRING[name])
+        if value is None:
+            value = inp.get("command", inp.get("cmd"))
+        return exec_call(name, value, call_id, t, agent, here, verb_of)
+    if name == PATCH_TOOL:
+        call = ToolCall(t, agent, call_id, name, "edit")
+        patch = args if isinstance(args, str) else inp.get("input", inp.get("patch"))
+        return patch_call(call, patch if isinstance(patch, str) else "", here)
+    if name in READ_TOOLS:
+        call = ToolCall(t, agent, call_id, name, "read")
+        for key in READ_TOOLS[name]:
+            value = inp.get(key)
+            if isinstance(value, str) and value:
+                call.paths = (join(here, value),)
+                break
+        return call
+    if name in SEARCH_TOOLS:
+        return ToolCall(t, agent, call_id, name, "search")
+    if name in SUBAGENT_TOOLS:
+        call = ToolCall(t, agent, call_id, name, "subagent")
+        kind = inp.get("agent_type")
+        call.subagent_type = kind if isinstance(kind, str) and kind and len(kind) <= 100 else "default"
+        model = inp.get("model")
+        if is_model_name(model):
+            call.subagent_model = model
+        return call
+    if name == "web_search":
+        return ToolCall(t, agent, call_id, name, "web", host="search")
+    return ToolCall(t, agent, call_id, name, "tool", waits_on_user=name in WAITS_ON_USER)
+
+
+def exec_call(name: str, value: object, call_id: str, t: float, agent: str, base: str | None,
+              verb_of: Any) -> ToolCall:
+    call = ToolCall(t, agent, call_id, name, "exec")
+    argv = _argv(value)
+    if argv is not None:
+        call.argv = argv
+        line = script_of(argv)
+    else:
+        line = value if isinstance(value, str) else ""
+        call.command = line
+    if line and "apply_patch" in line[:200] and (
+            _PATCH_LINE.match(line) or (argv is not None and argv[0] == PATCH_TOOL) or
+            (verb_of is not None and verb_of(argv if argv is not None else line) == PATCH_TOOL)):
+        call.name = PATCH_TOOL
+        body = argv[1] if argv is not None and len(argv) == 2 else line
+        return patch_call(call, body, _cd_base(line, base))
+    return call
+
+
+def shell_line(call: ToolCall) -> str:
+    """The command line of a shell call, for the confirmations of `redact.build.outputs`."""
+    if call.argv is not None:
+        return script_of(call.argv)
+    return call.command or ""
+
+
+def output_text(raw: object) -> tuple[str, dict[str, Any], bool | None]:
+    """(text, metadata, success) of a function_call_output's `output`: a JSON `{"output",
+    "metadata"}` document in a string, a plain string, a list of content items, or the older
+    `{"content", "success"}` object."""
+    success: bool | None = None
+    if isinstance(raw, dict):
+        content = raw.get("content")
+        success = raw.get("success") if isinstance(raw.get("success"), bool) else None
+        raw = content
+    if isinstance(raw, list):
+        parts = [item.get("text") for item in raw if isinstance(item, dict)]
+        return "\n".join(p for p in parts if isinstance(p, str)), {}, success
+    if not isinstance(raw, str):
+        return "", {}, success
+    doc = parse_json_string(raw) if raw[:1] == "{" else None
+    if isinstance(doc, dict) and isinstance(doc.get("output"), str):
+        meta = doc.get("metadata")
+        return doc["output"], meta if isinstance(meta, dict) else {}, success
+    return raw, {}, success
+
+
+def error_class(text: str, name: str) -> str:
+    """errClass of a failed Codex call, from the harness's own wording."""
+    low = text[:400].lower()
+    if name == PATCH_TOOL and ("verification failed" in low or low.startswith("error:") or
+                               "failed to find" in low or "invalid hunk" in low):
+        return "patch_failed"
+    if low.startswith("aborted") or "interrupted" in low:
+        return "interrupted"
+    if "rejected by user" in low or "declined" in low:
+        return "permission_denied"
+    if "timed out" in low or "timeout" in low:
+        return "timeout"
+    if "sandbox" in low and ("denied" in low or "operation not permitted" in low):
+        return "blocked"
+    return cc_error_class(text, name)
+
+
+def make_result(raw: object, call: ToolCall, t: float) -> ToolResult:
+    """The ToolResult of `call` from its output (function_call_output / custom_tool_call_output)."""
+    text, meta, success = output_text(raw)
+    res = ToolResult(t, call.call_id, False, out_bytes=byte_len(text))
+    exit_code = as_int(meta.get("exit_code"))
+    seconds = as_float(meta.get("duration_seconds"))
+    if exit_code is None or seconds is None:
+        head = text[:_HEAD_CHARS]
+        if exit_code is None and not meta:
+            m = _EXIT.search(head)
+            exit_code = int(m.group(1)) if m else None
+        if seconds is None and not meta:
+            m = _WALL.search(head)
+            seconds = float(m.group(1)) if m else None
+    if seconds is not None and seconds >= 0:
+        res.dur = seconds * 1000.0
+    res.exit_code = exit_code if call.kind in ("exec", "edit") else None
+    low = text[:160].lower()
+    failed = success is False or (exit_code is not None and exit_code != 0)
+    if not failed and exit_code is None:
+        failed = low.startswith(("failed in sandbox", "exec_command failed", "error:", "err:", "aborted",
+                                 "apply_patch verification failed", "exec command rejected"))
+    if failed:
+        res.is_error = True
+        res.err_class = "exit_code" if exit_code not in (None, 0) and call.kind == "exec" \
+            else error_class(text, call.name)
+        if call.kind == "edit" and res.err_class in ("exit_code", "other", "validation", "not_found"):
+            res.err_class = "patch_failed"
+        if call.kind == "subagent" and res.err_class not in ("interrupted",):
+            res.err_class = "subagent_failed"
+    if call.kind == "exec":
+        res.outputs = outputs.shell_outputs(shell_line(call), text, res.is_error)
+    elif call.kind == "mcp":
+        res.outputs = outputs.mcp_outputs(call.tool or "", text, res.is_error)
+    return res
+
+
+def web_call(p: dict[str, Any], call_id: str, t: float, agent: str) -> tuple[ToolCall, ToolResult]:
+    """A web_search_call item: the call and its result at once (the item is written when done)."""
+    action = p.get("action")
+    action = action if isinstance(action, dict) else {}
+    host = "search" if action.get("type") in (None, "search") else host_of(action.get("url"))
+    call = ToolCall(t, agent, call_id, "web_search", "web", host=host or "search")
+    status = p.get("status")
+    failed = status in ("failed", "incomplete", "cancelled")
+    res = ToolResult(t, call_id, failed, err_class="other" if failed else None)
+    return call, res

@@ -1,0 +1,244 @@
+"""teaagent run audit logs (`.teaagent/runs/<run_id>.jsonl`, seed 003) -> facts.
+
+The table is in `teaagent_table.py`; the hash chain is verified while reading (`teaagent_chain.py`)
+and a broken chain is a warning in the report, never a crash. What the reader derives:
+
+- the run's task is the one user turn (shape only);
+- `model_request` / `model_response` pairs are llm events (input tokens from the request, output
+  tokens and stop reason from the response); the cumulative `cost_checkpoint` and `run_end` totals
+  are not used (never both);
+- tool calls pair with `tool_result` / `tool_error` / `approval_denied` by `call_id` (at audit
+  level L0 there is none: a result then pairs with the oldest open call);
+- paths in tool arguments are workspace-relative: they are placed under the workspace root (which
+  the log does not name, so the map's repository has no name).
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, BinaryIO
+
+from redact.build import outputs
+from redact.build.facts import (
+    MAIN, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
+)
+from redact.formats import toolnames
+from redact.formats.claude_code_tools import error_class
+from redact.formats.common import (
+    as_float, as_int, byte_len, epoch_ms, is_model_name, label, native_id, positive_int, safe_name,
+)
+from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.teaagent_chain import ChainCheck
+from redact.formats.teaagent_table import ERROR_TYPES, EVENT_TYPES, PLACEHOLDERS, RUN_END
+from redact.report import RedactionReport
+
+FORMAT = "teaagent"
+AGENT_TOOL = "teaagent"
+#: Stands for the workspace root, which the log does not name (never written: only paths relative to
+#: it reach the map).
+WORKSPACE = "/teaagent-workspace"
+_OUTPUT_KEYS = ("output", "stdout", "stderr", "content", "text")
+
+
+def _clean(value: object) -> object:
+    """Arguments without the placeholders an audit level writes in place of values (the tool table
+    reads top-level arguments only, so only they are cleaned)."""
+    if isinstance(value, dict):
+        return {k: v for k, v in value.items() if not (isinstance(v, str) and v in PLACEHOLDERS)}
+    return value
+
+
+class TeaagentReader:
+    def __init__(self, report: RedactionReport) -> None:
+        self.report = report
+        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="", roots=(WORKSPACE,), cwd=WORKSPACE)
+        self.stats = LineStats()
+        self.chain = ChainCheck()
+        self.run_id: str | None = None
+        self.last_t: float | None = None
+        self.model: str | None = None
+        self.calls: dict[str, ToolCall] = {}
+        self.open: deque[str] = deque()  # calls without a result, oldest first
+        self.results: dict[str, ToolResult] = {}
+        self.request: LlmResponse | None = None
+        self.anonymous = 0
+
+    def add(self, fact: Fact) -> None:
+        self.s.facts.append(fact)
+
+    def skip(self, name: str) -> None:
+        self.report.skipped_records[name] += 1
+
+    def read(self, data: bytes | BinaryIO, where: str, *, skip_bad_lines: bool = False) -> None:
+        for lineno, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
+            self.chain.feed(lineno, record)
+            self.record(record)
+
+    def record(self, r: dict[str, Any]) -> None:
+        kind = r.get("event_type")
+        run = r.get("run_id")
+        if self.run_id is None and isinstance(run, str) and run:
+            self.run_id = run
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            self.skip(label(kind) if isinstance(kind, str) else "<no event_type>")
+            return
+        t = epoch_ms(r.get("created_at"))
+        if t is None:
+            t = self.last_t
+        else:
+            self.last_t = t
+            if self.s.first_seen is None:
+                self.s.first_seen = t
+        if t is None:
+            self.skip(label(str(kind)) + ":<no time>")
+            return
+        payload = r.get("payload")
+        handler(self, payload if isinstance(payload, dict) else {}, t)
+
+    # -- run ---------------------------------------------------------------------------------------
+    def run_start(self, p: dict[str, Any], t: float) -> None:
+        if is_model_name(p.get("model")):
+            self.model = p["model"]
+        task = p.get("task")
+        chars = len(task) if isinstance(task, str) and task not in PLACEHOLDERS else 0
+        self.add(UserTurn(t, MAIN, chars))
+
+    def run_end(self, p: dict[str, Any], t: float) -> None:
+        status = p.get("status")
+        cls = RUN_END.get(status) if isinstance(status, str) else None
+        if cls is not None:
+            self.add(ErrorFact(t, MAIN, "orchestration", cls))
+
+    # -- model -------------------------------------------------------------------------------------
+    def model_request(self, p: dict[str, Any], t: float) -> None:
+        model = p.get("model") if is_model_name(p.get("model")) else self.model
+        self.request = LlmResponse(t, MAIN, model, inp=positive_int(p.get("input_tokens")), latency=0.0)
+        self.add(self.request)
+
+    def model_response(self, p: dict[str, Any], t: float) -> None:
+        fact = self.request
+        if fact is None:
+            fact = LlmResponse(t, MAIN, self.model)
+            self.add(fact)
+        else:
+            fact.latency = max(t - fact.t, 0.0)
+        self.request = None
+        fact.out = positive_int(p.get("output_tokens"))
+        stop = p.get("stop_reason")
+        fact.stop = stop if safe_name(stop) else None
+        fact.tool_calls = positive_int(p.get("tool_calls_requested"))
+
+    # -- tools -------------------------------------------------------------------------------------
+    def call_of(self, p: dict[str, Any]) -> ToolCall | None:
+        call_id = p.get("call_id")
+        if isinstance(call_id, str) and call_id:
+            return self.calls.get(call_id)
+        return self.calls.get(self.open[0]) if self.open else None
+
+    def tool_call(self, p: dict[str, Any], t: float) -> None:
+        call_id = p.get("call_id")
+        if not isinstance(call_id, str) or not call_id:
+            self.anonymous += 1
+            call_id = f"#{self.anonymous}"
+        if call_id in self.calls:
+            self.skip("<duplicate>")
+            return
+        name = p.get("tool_name")
+        name = name if isinstance(name, str) and name else "unknown"
+        call = toolnames.make_call(name, _clean(p.get("arguments")), call_id, t, MAIN)
+        if call.kind in ("read", "edit"):
+            call.paths = tuple(path if path.startswith(("/", "~", "\\")) or path[1:2] == ":"
+                               else WORKSPACE + "/" + path for path in call.paths)
+        self.calls[call_id] = call
+        self.open.append(call_id)
+        self.add(call)
+
+    def settle(self, call: ToolCall, res: ToolResult) -> None:
+        self.results[call.call_id] = res
+        if call.call_id in self.open:
+            self.open.remove(call.call_id)
+        self.add(res)
+
+    def tool_result(self, p: dict[str, Any], t: float) -> None:
+        call = self.call_of(p)
+        if call is None or call.call_id in self.results:
+            self.skip("<tool_result without call>" if call is None else "<duplicate>")
+            return
+        result = p.get("result")
+        result = result if isinstance(result, dict) else {}
+        texts = [v for k in _OUTPUT_KEYS if isinstance(v := result.get(k), str) and v not in PLACEHOLDERS]
+        res = ToolResult(t, call.call_id, result.get("success") is False, out_bytes=sum(map(byte_len, texts)))
+        code = as_int(result.get("exit_code", result.get("returncode")))
+        if call.kind == "exec" and code is not None:
+            res.exit_code = code
+            if code != 0:
+                res.is_error = True
+        if res.is_error:
+            res.err_class = "exit_code" if res.exit_code not in (None, 0) else "other"
+        ms = as_float(p.get("elapsed_ms"))
+        res.dur = ms if ms is not None and ms >= 0 else None
+        if call.kind == "exec":
+            res.outputs = outputs.shell_outputs(call.command or "", "\n".join(texts), res.is_error)
+        self.settle(call, res)
+
+    def tool_error(self, p: dict[str, Any], t: float) -> None:
+        call = self.call_of(p)
+        if call is None or call.call_id in self.results:
+            self.skip("<tool_error without call>" if call is None else "<duplicate>")
+            return
+        kind = p.get("error_type")
+        cls = ERROR_TYPES.get(kind.lower()) if isinstance(kind, str) else None
+        if cls is None:
+            message = p.get("error_message")
+            cls = error_class(message, call.name) if isinstance(message, str) else "other"
+        self.settle(call, ToolResult(t, call.call_id, True, err_class=cls))
+
+    def approval_request(self, p: dict[str, Any], t: float) -> None:
+        call = self.call_of(p)
+        if call is not None:
+            call.waits_on_user = True  # its duration includes the user's decision
+
+    def approval_granted(self, p: dict[str, Any], t: float) -> None:
+        return
+
+    def approval_denied(self, p: dict[str, Any], t: float) -> None:
+        call = self.call_of(p)
+        if call is not None and call.call_id not in self.results:
+            call.waits_on_user = True
+            self.settle(call, ToolResult(t, call.call_id, True, err_class="permission_denied"))
+
+    # -- end ---------------------------------------------------------------------------------------
+    def finish(self, where: str, fallback_id: str | None) -> SessionFacts:
+        s = self.s
+        for fact in s.facts:
+            if isinstance(fact, LlmResponse) and fact.stop is None:
+                fact.stop = "tool_use" if fact.tool_calls else "end_turn"
+        s.native_id = native_id(self.run_id or fallback_id or where)
+        self.chain.report_to(self.report)
+        if self.stats.bad:
+            self.report.warn(f"skipped {self.stats.bad} bad line(s) (--skip-bad-lines); "
+                             f"first at line {self.stats.first_bad}")
+        return s
+
+
+_HANDLERS: dict[str, Any] = {
+    "run_start": TeaagentReader.run_start,
+    "run_end": TeaagentReader.run_end,
+    "tool_call": TeaagentReader.tool_call,
+    "tool_result": TeaagentReader.tool_result,
+    "tool_error": TeaagentReader.tool_error,
+    "approval_request": TeaagentReader.approval_request,
+    "approval_granted": TeaagentReader.approval_granted,
+    "approval_denied": TeaagentReader.approval_denied,
+    "model_request": TeaagentReader.model_request,
+    "model_response": TeaagentReader.model_response,
+}
+assert set(_HANDLERS) == {k for k, v in EVENT_TYPES.items() if v == "mapped"}
+
+
+def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
+                 companions: list[Any] | None = None, skip_bad_lines: bool = False,
+                 file_stem: str | None = None) -> SessionFacts:
+    reader = TeaagentReader(report)
+    reader.read(data, where, skip_bad_lines=skip_bad_lines)
+    return reader.finish(where, file_stem)

@@ -1,0 +1,33 @@
+"""docs/formats.md shows each raw format's tables exactly as its reader declares them."""
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from redact.formats import agent_replay_table, codex_table, session_record_table, teaagent_table
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "formats.md"
+TABLES: dict[str, ModuleType] = {
+    "codex": codex_table, "session-record": session_record_table, "teaagent": teaagent_table,
+    "agent-replay": agent_replay_table,
+}
+CLASSES = {"text", "blob", "path", "command", "id", "number", "bool", "enum", "timestamp", "version"}
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_docs_tables_match_the_code(name: str) -> None:
+    text = DOC.read_text(encoding="utf-8")
+    begin, end = f"<!-- {name}-tables:begin -->\n", f"<!-- {name}-tables:end -->"
+    block = text[text.index(begin) + len(begin): text.index(end)]
+    assert block == TABLES[name].markdown(), f"regenerate the block from {TABLES[name].__name__}.markdown()"
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_every_field_has_a_class_and_a_use(name: str) -> None:
+    for where, cls, use in TABLES[name].FIELDS:
+        parts = [p.strip() for p in cls.replace("(", "/").replace(")", "").split("/")]
+        assert all(p.split(":")[0] in CLASSES | {"ident", "JSON in a string"} or p.startswith("ident:")
+                   for p in parts if p), (where, cls)
+        assert use, where
