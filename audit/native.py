@@ -28,12 +28,12 @@ import orjson
 
 import redact.native.grammar as ng
 from audit.findings import LAYERS, Finding, excerpt, safe_key
-from audit.grammar import IDENT, PATH, REJECTED, TEXT, Place
+from audit.grammar import IDENT, REJECTED, TEXT, Place
 from audit.language import looks_like_text
 from audit.scan import FAIL, PASS, SKIPPED, ScanResult
 from audit.secrets import find_secrets
 from audit.taint import taint_scan
-from audit.values import COMMAND_RE, extra_rules, url_rules
+from audit.values import extra_rules, ident_verdict, path_verdict
 from redact.errors import BadInput
 from redact.model import grammar as g
 from redact.native.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table
@@ -271,28 +271,10 @@ class _Walk:
         return self._rejected(value, "grammar.type")  # pragma: no cover - every class is above
 
     def path(self, value: str) -> _Verdict:
-        if g.is_bucket_label(value):
-            return _PROVEN
-        mode = self.path_mode
-        if mode == "hashed":
-            return _PROVEN if g.is_hashed_path(value) else self._rejected(value, "grammar.path")
-        ok = g.is_dirs_only_path(value) if mode == "dirs_only" else g.is_relative_path(value)
-        if not ok:
-            return self._rejected(value, "grammar.path")
-        rules = extra_rules(value)
-        if COMMAND_RE.search(value):
-            rules += ("grammar.command-in-path",)
-        return (REJECTED, rules) if rules else (PATH, ())
+        return path_verdict(value, self.path_mode, _PROVEN)  # type: ignore[no-any-return]
 
     def ident(self, category: str, value: str) -> _Verdict:
-        if g.HASH_TOKEN_RE.fullmatch(value):
-            return _PROVEN
-        if not g.IDENT_RE.fullmatch(value):
-            return self._rejected(value, "grammar.identifier")
-        rules = url_rules(value) + extra_rules(value)
-        if self.kept is not None and value not in self.kept.get(category, ()):
-            rules += ("grammar.identifier-undeclared",)
-        return (REJECTED, rules) if rules else (IDENT + category, ())
+        return ident_verdict(category, value, self.kept, _PROVEN)  # type: ignore[no-any-return]
 
     def tool(self, value: str) -> _Verdict:
         if value == ng.DROPPED_TOOL:

@@ -124,28 +124,10 @@ class ValueClasses:
         return self._rejected(value, "grammar.type")  # pragma: no cover
 
     def _path(self, value: str) -> Verdict:
-        if g.is_bucket_label(value):
-            return _OK
-        mode = self.path_mode
-        if mode == "hashed":
-            return _OK if g.is_hashed_path(value) else self._rejected(value, "grammar.path")
-        ok = g.is_dirs_only_path(value) if mode == "dirs_only" else g.is_relative_path(value)
-        if not ok:
-            return self._rejected(value, "grammar.path")
-        rules = extra_rules(value)
-        if COMMAND_RE.search(value):
-            rules += ("grammar.command-in-path",)
-        return (REJECTED, rules) if rules else (PATH, ())
+        return path_verdict(value, self.path_mode, _OK)
 
     def _ident(self, category: str, value: str) -> Verdict:
-        if g.HASH_TOKEN_RE.fullmatch(value):
-            return _OK
-        if not g.IDENT_RE.fullmatch(value):
-            return self._rejected(value, "grammar.identifier")
-        rules = url_rules(value) + extra_rules(value)
-        if self.kept is not None and value not in self.kept.get(category, ()):
-            rules += ("grammar.identifier-undeclared",)
-        return (REJECTED, rules) if rules else (IDENT + category, ())
+        return ident_verdict(category, value, self.kept, _OK)
 
     def _expected_hash(self) -> str:
         if self.expected_hash is None:
@@ -164,3 +146,37 @@ def declared_mode(session_map: Mapping[str, Any]) -> str:
     if mode is None:
         return "relative"
     return mode if mode in g.PATH_MODES else "hashed"
+
+
+def _reject(value: str, rule: str) -> Verdict:
+    return (REJECTED, (rule,) + tuple(r for r in extra_rules(value) if r != rule))
+
+
+def path_verdict(value: str, mode: str, proven: Any) -> Any:
+    """A path-class value under the map's (or log's) path mode; `proven` is the caller's marker.
+
+    Shared by the map grammar and the native grammar, so a rule fixed here holds for both.
+    """
+    if g.is_bucket_label(value):
+        return proven
+    if mode == "hashed":
+        return proven if g.is_hashed_path(value) else _reject(value, "grammar.path")
+    ok = g.is_dirs_only_path(value) if mode == "dirs_only" else g.is_relative_path(value)
+    if not ok:
+        return _reject(value, "grammar.path")
+    rules = extra_rules(value)
+    if COMMAND_RE.search(value):
+        rules += ("grammar.command-in-path",)
+    return (REJECTED, rules) if rules else (PATH, ())
+
+
+def ident_verdict(category: str, value: str, kept: Any, proven: Any) -> Any:
+    """An identifier of `category`: a hash token, or a clean value listed as kept in clear."""
+    if g.HASH_TOKEN_RE.fullmatch(value):
+        return proven
+    if not g.IDENT_RE.fullmatch(value):
+        return _reject(value, "grammar.identifier")
+    rules = url_rules(value) + extra_rules(value)
+    if kept is not None and value not in kept.get(category, ()):
+        rules += ("grammar.identifier-undeclared",)
+    return (REJECTED, rules) if rules else (IDENT + category, ())
