@@ -377,10 +377,16 @@ CONTEXT_RULES: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
     (
         "password-flag",
         ("--",),
-        rf"(?i)--[\w-]*(?:{_KEYWORD_PASSWORD})[\w-]*[= ][ \t]*[\"']?{_VALUE}",
+        rf"(?i)(?<![\w-])--[\w-]{{0,64}}(?:{_KEYWORD_PASSWORD})[\w-]{{0,64}}[= ][ \t]*[\"']?{_VALUE}",
         "password",
     ),
-    ("secret-flag", ("--",), rf"(?i)--[\w-]*(?:{_KEYWORD_OTHER})[\w-]*[= ][ \t]*[\"']?{_VALUE}", "random"),
+    # a flag starts a word and its name is short: a long run of dashes must not cost cubic time
+    (
+        "secret-flag",
+        ("--",),
+        rf"(?i)(?<![\w-])--[\w-]{{0,64}}(?:{_KEYWORD_OTHER})[\w-]{{0,64}}[= ][ \t]*[\"']?{_VALUE}",
+        "random",
+    ),
 )
 _CONTEXT = tuple((name, hints, re.compile(pattern), check) for name, hints, pattern, check in CONTEXT_RULES)
 # A key ending in one of these names something about the secret, not the secret: `key_name: ...`.

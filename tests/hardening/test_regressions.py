@@ -262,3 +262,20 @@ def test_output_to_a_device_replaced_the_device(tmp_path: Path, capsys: pytest.C
     assert run.code == 0, run.err
     assert stat.S_ISCHR(os.stat(dev).st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "null"]
+
+
+def test_flag_secret_patterns_were_cubic_on_dashes() -> None:
+    """The scanner's `--...password...=` and `--...token...=` patterns backtracked over every dash of a
+    long run: 200 KB of dashes in one string cost minutes (`scan` of a hostile map, or a long path kept
+    in relative mode). Flag names are now bounded and must start a word. Found by timing every slot
+    of a map with huge strings of each filler (the fuzzers' `huge` mutation)."""
+    from audit.scan import scan_map
+    from audit.secrets import find_secrets
+
+    started = time.monotonic()
+    m = example_map()
+    m["session"]["id"] = "Zq" + "-" * 200_000
+    scan_map(m)
+    assert time.monotonic() - started < 10
+    hits = find_secrets(["mysql --password=Tr0ub4dor-horse-battery", "x --api-token=9f8e7d6c5b4a39281706f5e4"])
+    assert {h.index for h in hits} == {0, 1}
