@@ -206,14 +206,15 @@ class MapRedactor:
     def timestamp(self, value: str, ptr: str, *, required: bool) -> Any:
         try:
             dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
+            if dt.tzinfo is None:
+                dt = dt.replace(tzinfo=timezone.utc)
+            dt = dt.astimezone(timezone.utc)  # OverflowError past year 1 or 9999 in UTC
+        except (ValueError, OverflowError):
             if required:
                 raise self.bad(ptr, "not an ISO-8601 timestamp") from None
             return self.drop_value(ptr)
-        if dt.tzinfo is None:
-            dt = dt.replace(tzinfo=timezone.utc)
-        dt = dt.astimezone(timezone.utc)
-        return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+        # isoformat, not strftime("%Y"): strftime writes year 1 as "1", not "0001"
+        return dt.replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
 
     def opaque_id(self, value: str) -> str:
         cached = self._id_cache.get(value)

@@ -50,6 +50,9 @@ _INTERRUPTED = "[Request interrupted by user"
 _UUIDISH = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}")
 
 
+_LATEST_MS = 7_258_118_400_000.0  # 2200-01-01, the bound redact/formats/common.py uses too
+
+
 def epoch_ms(value: object) -> float | None:
     if not isinstance(value, str):
         return None
@@ -59,7 +62,8 @@ def epoch_ms(value: object) -> float | None:
         return None
     if dt.tzinfo is None:
         return None
-    return dt.timestamp() * 1000.0
+    ms = dt.timestamp() * 1000.0
+    return ms if 0.0 <= ms < _LATEST_MS else None  # a time a map can write (no year 10000)
 
 
 def _int(value: object) -> int:

@@ -293,3 +293,53 @@ def test_taint_phrase_pattern_was_quadratic_on_long_words(tmp_path: Path) -> Non
     except Exception as exc:  # a finding (exit 1) is fine here; only the time is the point
         assert type(exc).__name__ == "LeakFound", exc
     assert time.monotonic() - started < 10
+
+
+@pytest.mark.xfail(strict=True, reason="open: tree-sitter-bash is quadratic on long unquoted runs of `a@`, "
+                                       "`a?`, `)`, `|`, `<`, `>` (docs/fuzzing.md, open findings)")
+def test_tree_sitter_bash_is_quadratic_on_some_runs() -> None:
+    """A command of 12,000 characters of `a@` takes about 1.5 s to parse, 200 KB about 8 minutes: a
+    hostile log of such commands stalls redaction (nothing leaks; it never finishes). Found by timing
+    every slot of a map with huge strings. Proposed fix (redact/verbs/parse.py, not done here): parse
+    with a progress callback and give up (`<unparsed>`) past a time budget far above any real command.
+    When this passes, drop the xfail."""
+    from redact.verbs import extract
+
+    started = time.monotonic()
+    extract("a@" * 6000)
+    assert time.monotonic() - started < 0.5
+
+
+def test_timestamp_rounding_into_year_10000_crashed_the_claude_code_reader() -> None:
+    """`9999-12-31T23:59:59.999999999Z` rounds to 253402300800000 ms, which is year 10000: the map
+    builder raised ValueError, exit 3. The reader now takes only times a map can write (1970-2200, as
+    the other readers do). Found by the fuzzer (test_fuzz_claude_code_records, long run)."""
+    t = Transcript("4e5f6071-8293-44a5-b6c7-d8e9f0a1b2c3", "/home/dev/p", seed=3)
+    t.user("go")
+    t.tick(5000)
+    t.user("again")
+    data = t.bytes().replace(t.records[0]["timestamp"].encode(), b"9999-12-31T23:59:59.999999999Z", 1)
+    result = redact_bytes(data, name="s.jsonl", policy="default")
+    assert result.session_map["session"]["startedAt"].startswith("2026-")
+
+
+@pytest.mark.parametrize("value", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"])
+def test_timestamp_overflowing_utc_crashed_map_redaction(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         value: str) -> None:
+    """A map time whose UTC form is before year 1 or after 9999 raised OverflowError in astimezone:
+    exit 3. Now it is not a timestamp (exit 2 for a required one). Found while fixing the case above."""
+    m = example_map()
+    m["session"]["startedAt"] = value
+    src = tmp_path / "m.json"
+    src.write_bytes(orjson.dumps(m))
+    assert_refused(capsys, tmp_path, src, "-o", tmp_path / "o.json", names=f"{src}#/session/startedAt",
+                   says="not an ISO-8601 timestamp")
+
+
+def test_year_1_was_written_as_a_malformed_timestamp(tmp_path: Path) -> None:
+    """strftime("%Y") writes year 1 as "1", so `0001-01-01T00:00:00Z` came out as `1-01-01T...`, which
+    the scanner rightly refused (exit 1 on a valid input). Found with the case above."""
+    m = example_map()
+    m["session"]["startedAt"] = "0001-01-01T00:00:00Z"
+    result = redact_bytes(orjson.dumps(m), name="m.json", policy="default")
+    assert result.session_map["session"]["startedAt"] == "0001-01-01T00:00:00.000Z"
