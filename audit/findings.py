@@ -8,11 +8,11 @@ findings also name the source field the value came from, as a pattern such as
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from audit.secrets import mask
+from redact.names import is_shown
 
 LAYERS: tuple[str, ...] = ("grammar", "secrets", "taint", "language")
 EXCERPT_KEEP = 4
@@ -116,10 +116,6 @@ def escape_token(name: str) -> str:
     return name.replace("~", "~0").replace("/", "~1")
 
 
-_SAFE_KEY_MAX = 32
-_NAME = re.compile(r"[A-Za-z_][A-Za-z_-]*")
-
-
 def safe_key(name: str) -> str:
     """A field name as it may appear in a pointer: schema-like names in full, anything else masked.
 
@@ -130,6 +126,6 @@ def safe_key(name: str) -> str:
     """
     if not isinstance(name, str):  # a caller's dict (not JSON) may have other keys
         name = str(name)
-    if 0 < len(name) <= _SAFE_KEY_MAX and _NAME.fullmatch(name):
+    if is_shown(name):
         return escape_token(name)
     return f"<key:{mask(name, keep=EXCERPT_KEEP)}>"

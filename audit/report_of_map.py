@@ -28,16 +28,11 @@ from redact.model import grammar
 from redact.model.agentplay import SCHEMA_IDS
 from redact.model.fieldclass import Kind
 from redact.model.table import Leaf, Nested, Node, event_nodes, map_node
-
-_SAFE_NAME_MAX = 40
+from redact.names import is_shown
 
 
 def _pattern(ptr: str) -> str:
     return "/".join("*" if part.isdigit() else part for part in ptr.split("/"))
-
-
-def _safe_name(name: str) -> bool:
-    return 0 < len(name) <= _SAFE_NAME_MAX and name.isascii() and name.replace("_", "").isalnum()
 
 
 class _Walk:
@@ -51,7 +46,7 @@ class _Walk:
         self.by_agent: Counter[str] = Counter()
 
     def unknown(self, ptr: str, name: str) -> None:
-        key = f"{_pattern(ptr)}/{name}" if _safe_name(name) else f"{_pattern(ptr)}/<unknown field>"
+        key = f"{_pattern(ptr)}/{name}" if is_shown(name) else f"{_pattern(ptr)}/<unknown field>"
         self.unknown_fields[key] += 1
 
     def node(self, node: Node, raw: Any, ptr: str) -> None:

@@ -17,6 +17,7 @@ from redact.keys import Key, sha256_hex
 from redact.model import grammar
 from redact.model.fieldclass import Kind
 from redact.model.table import TOP_LEVEL_ORDER, Leaf, Nested, Node, event_nodes, map_node
+from redact.names import is_shown, shown
 from redact.paths import apply_mode, bucket, clean_relative, hashed, is_absolute
 from redact.policy.load import EffectivePolicy
 from redact.recorder import TokenRecorder, recording_hasher
@@ -162,7 +163,7 @@ class MapRedactor:
                     self.report.dropped_fields[_pattern(ptr) + "/<unknown key>"] += 1
                     continue
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise self.bad(f"{ptr}/{k}", "expected a number")
+                    raise self.bad(f"{ptr}/{shown(k, '<key>')}", "expected a number")
                 if abs(v) > MAX_SAFE_INT:
                     raise self.bad(f"{ptr}/{k}", "number out of range")
                 if isinstance(v, float) and not v.is_integer() and float not in leaf.py:
@@ -278,7 +279,7 @@ class MapRedactor:
         fields = node.fields
         for name in raw:
             if name not in fields and not (ptr == "" and name == "events"):
-                self.report.dropped_fields[_pattern(f"{ptr}/{name}") if _safe_name(name)
+                self.report.dropped_fields[_pattern(f"{ptr}/{name}") if is_shown(name)
                                            else _pattern(ptr) + "/<unknown field>"] += 1
         out: dict[str, Any] = {}
         plan, required = self._plan(node)
@@ -363,11 +364,6 @@ class MapRedactor:
                 [(name, spec, _code(spec, self.recorder is None)) for name, spec in node.fields.items()],
                 tuple(name for name, spec in node.fields.items() if spec.required))
         return plan
-
-
-def _safe_name(name: str) -> bool:
-    """Whether a field name may be shown in a report (names, unlike values, are mostly schema)."""
-    return 0 < len(name) <= 40 and name.replace("_", "").isalnum() and name.isascii()
 
 
 def redact_map(raw: Any, policy: EffectivePolicy, key: Key | None, report: RedactionReport,

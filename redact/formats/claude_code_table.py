@@ -6,9 +6,10 @@ layer and for the canary tests). docs/formats.md renders the same tables for peo
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
+
+from redact.names import shown
 
 #: Record types. "mapped": read for facts; "skipped": counted by type in the report, never read.
 RECORD_TYPES: dict[str, str] = {
@@ -129,7 +130,6 @@ PATH_INPUTS: dict[str, tuple[str, ...]] = {
 }
 #: Tools whose duration is the user's (a question, a plan approval): never a delay.
 WAITS_ON_USER = frozenset({"AskUserQuestion", "ExitPlanMode", "EnterPlanMode"})
-_SAFE_NAME = re.compile(r"[a-z][a-z0-9_-]{0,40}")
 
 
 _LABELS: dict[tuple[str, object], str] = {}
@@ -142,11 +142,11 @@ def label(kind: str, sub: object = None) -> str:
     key = (kind, sub if sub is None or isinstance(sub, str) else "<other>")
     found = _LABELS.get(key)
     if found is None:
-        head = kind if _SAFE_NAME.fullmatch(kind) else "<other>"
+        head = shown(kind, "<other>")
         if sub is None:
             found = head
         else:
-            found = f"{head}:{sub if isinstance(sub, str) and _SAFE_NAME.fullmatch(sub) else '<other>'}"
+            found = f"{head}:{shown(sub, '<other>')}"
         if len(_LABELS) < 4096:
             _LABELS[key] = found
     return found

@@ -17,6 +17,7 @@ import orjson
 
 from redact.formats.claude_code_table import label
 from redact.formats.claude_code_tools import byte_len, count_urls, host_of
+from redact.names import is_shown
 
 __all__ = [
     "MODEL_NAME", "as_float", "as_int", "byte_len", "canonical_variants", "count_urls", "epoch_ms",
@@ -28,7 +29,6 @@ _ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|
 #: A model name as harnesses spell them (`gpt-5.1-codex`, `claude-opus-4-5-20251101`,
 #: `openai/gpt-4o`): a short token without white space. Anything else is not read as a model.
 MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,99}")
-_SAFE_NAME = re.compile(r"[a-z][a-z0-9_-]{0,40}")
 
 
 _MINUTES: dict[str, float] = {}
@@ -125,8 +125,9 @@ def is_model_name(value: object) -> bool:
 
 
 def safe_name(value: object) -> str | None:
-    """`value` when it has the strict shape `[a-z][a-z0-9_-]{0,40}` (a name a report may show)."""
-    return value if isinstance(value, str) and _SAFE_NAME.fullmatch(value) else None
+    """`value` when it is a plain name (redact/names.py), else None: the first filter for an enum
+    value (a stop reason, a status tag) before the model's closed set of values."""
+    return value if is_shown(value) else None
 
 
 def parse_json_string(value: object) -> Any:
@@ -174,10 +175,10 @@ def status_tag(value: object) -> str | None:
     """The tag of a status written as `"running"` or as `{"completed": ...}` (serde enums); never
     the payload, which may be text."""
     if isinstance(value, str):
-        return value if _SAFE_NAME.fullmatch(value) else None
+        return safe_name(value)
     if isinstance(value, dict) and len(value) == 1:
         key = next(iter(value))
-        return key if isinstance(key, str) and _SAFE_NAME.fullmatch(key) else None
+        return safe_name(key)
     return None
 
 

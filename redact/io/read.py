@@ -19,6 +19,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from redact.errors import BadInput
+from redact.names import shown
 
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_INPUT_BYTES = 4 * 1024**3  # decompressed, per input
@@ -214,21 +215,14 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _safe_token(name: str) -> str:
-    """A pointer token for a member name, shown only when it has the shape of a schema name."""
-    if 0 < len(name) <= 40 and name.isascii() and name.replace("_", "").isalnum():
-        return name
-    return "<field>"
-
-
 def _find_dup(doc: Any) -> str | None:
     stack: list[tuple[Any, str]] = [(doc, "")]
     while stack:
         node, ptr = stack.pop()
         if isinstance(node, _Dup):
-            return f"{ptr}/{_safe_token(node.duplicate or '')}"
+            return f"{ptr}/{shown(node.duplicate, '<field>')}"
         if isinstance(node, dict):
-            items = [(v, f"{ptr}/{_safe_token(k)}") for k, v in node.items()]
+            items = [(v, f"{ptr}/{shown(k, '<field>')}") for k, v in node.items()]
         elif isinstance(node, list):
             items = [(v, f"{ptr}/{i}") for i, v in enumerate(node)]
         else:

@@ -19,6 +19,7 @@ import orjson
 from redact.identifiers import IdentScrubber
 from redact.keys import Key, sha256_hex
 from redact.model.grammar import VERSION_RE
+from redact.names import shown
 from redact.native import grammar as ng
 from redact.native.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table
 from redact.paths import apply_mode, clean_relative, is_absolute, locate, normalize, resolve_abs
@@ -29,7 +30,6 @@ from redact.verbs import extract, extract_argv
 DROP: Any = object()  # "write nothing here"
 MAX_NESTING = 16  # records inside records (Claude Code's agent_progress) kept at most this deep
 _NOT_JSON: Any = object()
-_SAFE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,40}")
 
 
 class Scrubber:
@@ -101,10 +101,10 @@ class Scrubber:
             if case is None:
                 case = spec.default
             if case is None:
-                label = tag if isinstance(tag, str) and _SAFE_NAME.fullmatch(tag) else "<other>"
+                label = shown(tag, "<other>")
                 return self.dropped(f"{pat}({spec.key}={label})")
             if not pat and isinstance(tag, str):  # a record: its patterns start with its type
-                pat = tag if _SAFE_NAME.fullmatch(tag) else "<other>"
+                pat = shown(tag, "<other>")
             return self.value(case, value, pat)
         if isinstance(spec, Many):
             if type(value) is not list:
