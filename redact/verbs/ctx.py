@@ -59,13 +59,14 @@ class Hit:
 class Ctx:
     """The state of one line's analysis: the vocabulary, the hits so far, and recursion budgets."""
 
-    __slots__ = ("depth", "hits", "parses", "stdin_used", "vocab", "windows")
+    __slots__ = ("depth", "hits", "out_of_time", "parses", "stdin_used", "vocab", "windows")
 
     def __init__(self, vocab: Vocabulary) -> None:
         self.vocab = vocab
         self.hits: list[Hit] = []
         self.depth = 0
         self.parses = 0
+        self.out_of_time = False  # a nested parse ran out of its time budget (parse.py)
         self.windows = False  # inside a cmd.exe / PowerShell string: names are case-insensitive
         self.stdin_used = False  # the resolver consumed the command's heredoc as a script
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
@@ -61,17 +62,58 @@ def masked(text: str) -> bytes:
 
 _HEREDOC_START = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
 
+# tree-sitter-bash's error recovery is quadratic on some long unquoted runs (`a@a@...`, `))))`,
+# `||||`): 12,000 characters take 1.5 s, 200 KB minutes, and a hostile log of such commands would
+# never finish. Real commands parse fast (a 30 KB script in about 15 ms; a pipeline of 1,000 stages,
+# quadratic too, in 65 ms), so a parse of a long line runs under a time budget far above that; past
+# it the line is `<unparsed>`, which is also what the slow runs would have ended in (they are syntax
+# errors; only a pipeline of thousands of stages is valid and cut). Short lines skip the
+# budget: their worst case is milliseconds, and the callback costs a third more per parse.
+BUDGETED_BYTES = 1024
+PARSE_BUDGET_S = 0.5
 
-def parse_tree(text: str) -> tuple[Node, bytes] | None:
+
+class _OutOfTime(Exception):
+    pass
+
+
+def _parse(source: bytes) -> Node | None:
+    """The root of `source`, or None when tree-sitter reports an error; _OutOfTime past the budget."""
+    if len(source) <= BUDGETED_BYTES:
+        root = parser().parse(source).root_node
+    else:
+        deadline = time.monotonic() + PARSE_BUDGET_S
+        try:
+            root = parser().parse(lambda offset, _point: source[offset:offset + 65536],
+                                  progress_callback=lambda *_: time.monotonic() > deadline).root_node
+        except ValueError:  # "Parsing failed": the callback cancelled it
+            parser().reset()
+            raise _OutOfTime from None
+    return None if root.has_error else root
+
+
+def parse_tree(text: str, ctx: Ctx | None = None) -> tuple[Node, bytes] | None:
     """The root node of `text` and the original bytes, or None when tree-sitter reports an error.
 
     Bash ends a here-document at end of input when its delimiter line is missing (with a warning);
     agents rely on it (`apply_patch <<'PATCH'` with no closing `PATCH`). tree-sitter calls that an
     error, so a line with an unterminated heredoc is parsed once more with the delimiter appended.
+
+    A parse out of its time budget is None too, and sets `ctx.out_of_time`: the line's other nested
+    scripts are then not parsed, so one line costs at most about one budget, not one per `bash -c`.
     """
+    try:
+        return _parse_tree(text)
+    except _OutOfTime:
+        if ctx is not None:
+            ctx.out_of_time = True
+        return None
+
+
+def _parse_tree(text: str) -> tuple[Node, bytes] | None:
     shown = masked(text)
-    root = parser().parse(shown).root_node
-    if not root.has_error:
+    root = _parse(shown)
+    if root is not None:
         return root, (shown if text.isascii() else encode(text))
     if "<<" not in text:
         return None
@@ -80,8 +122,8 @@ def parse_tree(text: str) -> tuple[Node, bytes] | None:
     if not missing:
         return None
     text = text + "\n" + "\n".join(reversed(missing)) + "\n"
-    root = parser().parse(masked(text)).root_node
-    return None if root.has_error else (root, encode(text))
+    root = _parse(masked(text))
+    return None if root is None else (root, encode(text))
 
 
 def walk_tree(root: Node, source: bytes, ctx: Ctx, level: int) -> None:
@@ -96,10 +138,10 @@ def walk_tree(root: Node, source: bytes, ctx: Ctx, level: int) -> None:
 
 def parse_script(text: str, ctx: Ctx, level: int) -> bool:
     """Parse a nested command string and walk it at `level`; False when it cannot be followed."""
-    if ctx.depth >= MAX_DEPTH or ctx.parses >= MAX_PARSES:
+    if ctx.depth >= MAX_DEPTH or ctx.parses >= MAX_PARSES or ctx.out_of_time:
         return False
     ctx.parses += 1
-    parsed = parse_tree(text)
+    parsed = parse_tree(text, ctx)
     if parsed is None:
         return False
     ctx.depth += 1
