@@ -165,9 +165,9 @@ class MapRedactor:
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
                     raise self.bad(f"{ptr}/{shown(k, '<key>')}", "expected a number")
                 if abs(v) > MAX_SAFE_INT:
-                    raise self.bad(f"{ptr}/{k}", "number out of range")
+                    raise self.bad(f"{ptr}/{shown(k, '<key>')}", "number out of range")
                 if isinstance(v, float) and not v.is_integer() and float not in leaf.py:
-                    raise self.bad(f"{ptr}/{k}", "expected an integer")
+                    raise self.bad(f"{ptr}/{shown(k, '<key>')}", "expected an integer")
                 mapped[k] = int(v) if isinstance(v, float) and v.is_integer() else v
             return mapped
         return self.scalar(leaf, self._type_check(leaf, value, ptr), ptr)
