@@ -6,10 +6,22 @@ socket raises here, so any test that triggers one fails loudly.
 """
 from __future__ import annotations
 
+import os
 import socket
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis: no per-example deadline and no "too slow" check (the machines are shared and noisy;
+# hang guards are explicit where they matter). With CI set (.ci/run sets it) the examples are
+# derandomized: the same every run, so CI is a regression gate and never fails on a new random
+# draw. Exploration is for local runs, which draw new examples each time, and for the long run
+# (docs/fuzzing.md).
+_SUITE = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("suite", **_SUITE)
+settings.register_profile("suite-ci", derandomize=True, database=None, print_blob=True, **_SUITE)
+settings.load_profile("suite-ci" if os.environ.get("CI") else "suite")
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CORPUS = SHARED / "corpus"
