@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from redact.errors import BadInput
+from redact.names import shown
 
 MAX_SOURCE_BYTES = 4 * 1024**3
 
@@ -77,19 +78,24 @@ def _record_label(record: object) -> str:
         return ""
     parts = []
     rtype = record.get("type")
-    if isinstance(rtype, str) and _SAFE_KEY.fullmatch(rtype):
-        parts.append(rtype)
+    if isinstance(rtype, str):
+        parts.append(shown(rtype, "<type>"))
     payload = record.get("payload")
     if isinstance(payload, dict):
         ptype = payload.get("type")
-        if isinstance(ptype, str) and _SAFE_KEY.fullmatch(ptype):
-            parts.append(ptype)
+        if isinstance(ptype, str):
+            parts.append(shown(ptype, "<type>"))
     return "/".join(parts) + ":" if parts else ""
 
 
-def record_text(record: object, safe_keys: dict[str, bool]) -> Iterator[tuple[str, str]]:
+def record_text(record: object, safe_keys: dict[str, str | None]) -> Iterator[tuple[str, str]]:
     """(field pattern, text) for every piece of free text in one parsed record. Fail closed: every
-    string is text unless it sits under a structural key with the shape of a token, or is a blob."""
+    string is text unless it sits under a structural key with the shape of a token, or is a blob.
+
+    A key with the shape of a name is not itself text; any other key is (a prose or token key). The
+    pattern is shown in findings and reports, so it names a key only by the shared rule
+    (redact/names.py): a name-shaped key with digits (`ghp_...`) is still `<key>` there.
+    `safe_keys` caches, per key, its pattern segment, or None when the key is text."""
     stack: list[tuple[str, str, object]] = [(_record_label(record), "", record)]
     while stack:
         path, key, item = stack.pop()
@@ -104,11 +110,12 @@ def record_text(record: object, safe_keys: dict[str, bool]) -> Iterator[tuple[st
         elif t is dict:
             items = list(item.items())  # type: ignore[attr-defined]
             for k, v in reversed(items):  # reversed onto the stack: fields come out in order
-                ok = safe_keys.get(k)
-                if ok is None:
-                    ok = safe_keys[k] = _SAFE_KEY.fullmatch(k) is not None
-                if ok:
-                    stack.append((f"{path}.{k}" if path and path[-1] != ":" else path + k, k, v))
+                if k in safe_keys:
+                    seg = safe_keys[k]
+                else:
+                    seg = safe_keys[k] = shown(k, "<key>") if _SAFE_KEY.fullmatch(k) else None
+                if seg is not None:
+                    stack.append((f"{path}.{seg}" if path and path[-1] != ":" else path + seg, k, v))
                 else:
                     sub = f"{path}.<key>" if path and path[-1] != ":" else path + "<key>"
                     stack.append((sub, "", v))
@@ -124,7 +131,7 @@ def iter_source_text(source: bytes, source_format: str | None = None) -> Iterato
     """(field pattern, text) for all the source's free text (used by tests and the self-test)."""
     if source[:2] == b"\x1f\x8b":
         source = gunzip(source)
-    safe: dict[str, bool] = {}
+    safe: dict[str, str | None] = {}
     doc = document(source, source_format)
     if doc is not None:
         yield from doc_text(doc, safe)
@@ -133,12 +140,12 @@ def iter_source_text(source: bytes, source_format: str | None = None) -> Iterato
         yield from line_text(line, safe)
 
 
-def doc_text(doc: Any, safe: dict[str, bool]) -> Iterator[tuple[str, str]]:
+def doc_text(doc: Any, safe: dict[str, str | None]) -> Iterator[tuple[str, str]]:
     for record in doc if isinstance(doc, list) else [doc]:
         yield from record_text(record, safe)
 
 
-def line_text(line: bytes, safe: dict[str, bool]) -> Iterator[tuple[str, str]]:
+def line_text(line: bytes, safe: dict[str, str | None]) -> Iterator[tuple[str, str]]:
     if not line.strip():
         return
     try:

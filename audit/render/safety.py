@@ -22,6 +22,7 @@ from typing import Any
 from audit.secrets import find_secrets, is_exempt
 from audit.secrets import mask as _mask
 from redact.model.grammar import EMAIL_RE, has_invisible
+from redact.names import is_shown
 
 MAX_IDENT = 80
 MAX_NAME = 40
@@ -30,8 +31,11 @@ MASKED_RE = re.compile(r"[^\n\u2026]{0,4}\u2026\(\d{1,9} chars\)")
 _SHAPE_EXCERPT = re.compile(r"<number>|<(?:object|list) of \d{1,9}>|true|false|null")
 # A pointer segment audit.findings.safe_key already masked.
 _MASKED_KEY = re.compile(r"<key:[^\n\u2026]{0,4}\u2026\(\d{1,9} chars\)>")
-# A source-field pattern of a taint finding: `assistant:message.content[].text`.
-_SOURCE_FIELD = re.compile(r"[A-Za-z0-9_.:*\[\]-]{1,80}")
+# A source-field pattern of a taint finding: `assistant:message.content[].text`, `<type>:<key>`;
+# each name in it must pass the shared rule (redact/names.py).
+_SOURCE_FIELD = re.compile(r"[A-Za-z0-9_.:*\[\]<>/-]{1,80}")
+_SOURCE_FIELD_PARTS = re.compile(r"[.:/]|\[\]")
+_SOURCE_PLACEHOLDERS = frozenset({"", "<key>", "<type>"})
 _WHITESPACE = re.compile(r"\s")
 _URL_USERINFO = re.compile(r"://[^/?#\s]*@")
 _NAME_RE = re.compile(r"[A-Za-z0-9_.*~:/-]{1,40}")
@@ -114,9 +118,10 @@ def show_excerpt(value: Any) -> str:
 def show_source_field(value: Any) -> str:
     """A taint finding's source-field pattern (a path through the source's records, no values)."""
     text = value if isinstance(value, str) else str(value)
-    if _SOURCE_FIELD.fullmatch(text) and not _secret_shaped(text):
+    if _SOURCE_FIELD.fullmatch(text) and all(
+            part in _SOURCE_PLACEHOLDERS or is_shown(part) for part in _SOURCE_FIELD_PARTS.split(text)):
         return text
-    return show_pointer(text)
+    return mask(text)
 
 
 def show_hex(value: Any) -> str | None:
