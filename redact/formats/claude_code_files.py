@@ -26,6 +26,8 @@ from redact.io.read import read_input
 from redact.report import RedactionReport
 
 _AGENT_FILE = re.compile(r"^agent-(.{1,200})\.jsonl$")
+# What Claude Code names a subagent (`a0edd2b`, `a24d441f2b73d6772`, a UUID): shown in an error line.
+_PLAIN_AGENT_ID = re.compile(r"[0-9a-f][0-9a-f-]{0,63}")
 _HEAD = 1 << 16
 
 
@@ -139,6 +141,14 @@ def settle_session(reader: ClaudeCodeReader, where: str, fallback_id: str | None
     return s
 
 
+def side_where(side: Sidechain) -> str:
+    """How an error names a subagent transcript. The tool found it (the user typed only the main
+    file), so its name is shown only when it is what Claude Code writes: a hex or UUID agent id."""
+    if _PLAIN_AGENT_ID.fullmatch(side.agent_id):
+        return str(side.path)
+    return str(side.path.parent / "agent-<unusual name>.jsonl")
+
+
 def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  sidechains: list[Sidechain] | None = None, skip_bad_lines: bool = False,
                  file_stem: str | None = None) -> SessionFacts:
@@ -148,13 +158,13 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     reader = ClaudeCodeReader(report, agent_files=[s.agent_id for s in sidechains])
     reader.read(data, where, skip_bad_lines=skip_bad_lines)
     for side in sidechains:
+        shown = side_where(side)
         try:
             if side.path.suffix == ".gz":
-                reader.read(read_input(side.path), str(side.path), agent_id=side.agent_id,
-                            skip_bad_lines=skip_bad_lines)
+                reader.read(read_input(side.path, name=shown), shown, agent_id=side.agent_id, skip_bad_lines=skip_bad_lines)
                 continue
             with side.path.open("rb") as fh:
-                reader.read(fh, str(side.path), agent_id=side.agent_id, skip_bad_lines=skip_bad_lines)
+                reader.read(fh, shown, agent_id=side.agent_id, skip_bad_lines=skip_bad_lines)
         except OSError:
             report.warn("a subagent transcript could not be read and was left out")
     return settle_session(reader, where, fallback_id=file_stem)

@@ -90,12 +90,14 @@ def _read_capped(fh: BinaryIO, limit: int, where: str) -> bytes:
             raise BadInput(f"input exceeds the limit of {limit} bytes", where=where)
 
 
-def read_input(path: str | Path, *, limit: int | None = None, limits: Limits | None = None) -> bytes:
-    """All bytes of `path` (`-` for stdin), gunzipped when the content is gzip."""
+def read_input(path: str | Path, *, limit: int | None = None, limits: Limits | None = None,
+               name: str | None = None) -> bytes:
+    """All bytes of `path` (`-` for stdin), gunzipped when the content is gzip; errors call it `name`
+    (default: the path as given)."""
     limits = limits or LIMITS
     if limit is not None:
         limits = Limits(limit, limits.max_ratio, limits.ratio_floor)
-    where = display_name(path)
+    where = name or display_name(path)
     try:
         if str(path) == "-":
             data = _read_capped(sys.stdin.buffer, limits.max_bytes, where)
