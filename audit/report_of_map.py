@@ -28,7 +28,7 @@ from redact.model import grammar
 from redact.model.agentplay import SCHEMA_IDS
 from redact.model.fieldclass import Kind
 from redact.model.table import Leaf, Nested, Node, event_nodes, map_node
-from redact.names import is_shown
+from redact.names import agent_label, is_shown
 
 
 def _pattern(ptr: str) -> str:
@@ -105,8 +105,7 @@ class _Walk:
                 continue
             kind = ev.get("kind")
             node = nodes.get(kind) if isinstance(kind, str) else None
-            agent = ev.get("agent")
-            self.by_agent[agent if isinstance(agent, str) and agent else "main"] += 1
+            self.by_agent[agent_label(ev.get("agent"))] += 1
             if node is None or not isinstance(kind, str):
                 self.unknown_events["unknown kind"] += 1
                 self.by_kind["<unknown kind>"] += 1

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from redact.model.grammar import is_id
+
 MAX_SHOWN = 32
 _SHOWN = re.compile(rf"[A-Za-z_][A-Za-z_-]{{0,{MAX_SHOWN - 1}}}")
 
@@ -24,3 +26,11 @@ def is_shown(name: object) -> bool:
 def shown(name: object, placeholder: str) -> str:
     """`name` when it may be shown, else `placeholder`."""
     return name if is_shown(name) else placeholder  # type: ignore[return-value]
+
+
+def agent_label(agent: object) -> str:
+    """How a report names an agent lane: its id when it has the id grammar (`main`, `sa-...`, a hex
+    id), `<not an id>` otherwise (a map being audited may not be redacted); no id is `main`."""
+    if agent is None or agent == "":
+        return "main"
+    return agent if isinstance(agent, str) and is_id(agent) else "<not an id>"

@@ -14,6 +14,7 @@ from typing import Any
 
 from audit.render.safety import show_ident, show_name
 from redact.model.agentplay import EVENT_MODELS
+from redact.names import agent_label
 
 # One colour per kind, by family: file blues, shell greens, model purple, user amber, errors red.
 KIND_COLOURS: dict[str, str] = {
@@ -107,7 +108,7 @@ def _finite(value: Any) -> float | None:
 
 
 def _agent_key(value: Any) -> str:
-    return value if isinstance(value, str) and value else "main"
+    return agent_label(value)
 
 
 def build_timeline(session_map: dict[str, Any]) -> Timeline:

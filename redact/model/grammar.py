@@ -27,13 +27,19 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u20
 _SEGMENT_FORBIDDEN = re.compile(r"[\\]")
 _DRIVE = re.compile(r"[A-Za-z]:(?:/|$)")
 
+#: The agent tools a `local:<tool>:<native id>` session id may name (policies/allowlists.toml's
+#: agent_tool list; a test keeps them equal). Any other label could carry a name chosen by the input
+#: (`local:acme-payroll:...`), so such an id is not an id here: the redactor hashes it.
+LOCAL_ID_TOOLS = ("claude-code", "codex", "cursor", "copilot", "copilot-vscode", "opencode", "kiro",
+                  "gemini-cli", "aider", "cline", "windsurf", "amp", "teaagent", "agent-replay", "other")
+
 ID_RE = re.compile(
     r"(?:main|r\d{1,6}|t\d{1,6}"
     r"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # uuid
     r"|[0-9a-f]{7,64}"  # hex ids and shas
     r"|sa-[0-9a-f]{6,32}"  # subagent lanes
     r"|h:[0-9a-f]{12}|id-[0-9a-f]{12}"  # ids this tool hashed
-    r"|local:[a-z0-9-]{1,32}:(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+    r"|local:(?:" + "|".join(LOCAL_ID_TOOLS) + r"):(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
     r"|[0-9a-f]{7,64}|h:[0-9a-f]{12}|id-[0-9a-f]{12}))"
 )
 HASH_TOKEN_RE = re.compile(r"h:[0-9a-f]{12}")
