@@ -37,6 +37,10 @@ from redact.model import grammar
 FORMAT = "agentplay-redact/receipt/v1"
 TOOL = "agentplay-redact"
 PASS, SKIPPED = "pass", "skipped"
+# What a report's `scanner` may hold (audit/scan.py): anything else in a report file is refused, so
+# an error line can name the failed layers without echoing the file's text.
+_LAYERS = frozenset({"grammar", "secrets", "taint", "language"})
+_VERDICTS = frozenset({PASS, SKIPPED, "fail"})
 _FIELDS = frozenset({"format", "map", "policy", "pathMode", "keyFingerprint", "scanner", "tool", "signer",
                      "signature"})
 
@@ -122,7 +126,7 @@ def _report_facts(report_path: str | Path, map_hash: str) -> dict[str, Any]:
     scanner = report["scanner"]
     if not (_str_or_none(name, r"[A-Za-z0-9._-]{1,64}") and _str_or_none(digest, r"[0-9a-f]{64}")
             and _str_or_none(fingerprint, r"[0-9a-f]{16}")
-            and all(isinstance(k, str) and isinstance(v, str) for k, v in scanner.items())):
+            and all(k in _LAYERS and v in _VERDICTS for k, v in scanner.items())):
         raise BadInput("the report's policy, key fingerprint or verdicts are not of their form", where=where)
     return {"policy_name": name, "policy_hash": digest, "key_fingerprint": fingerprint, "scanner": scanner}
 

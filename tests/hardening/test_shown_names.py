@@ -3,11 +3,17 @@ one rule (redact/names.py). Each surface is fed keys shaped like secrets and che
 
 Found by `test_fuzz_map_bytes`: a duplicate key `xZq7Canary` was named in full in the refusal line,
 because the duplicate-key check had its own, looser rule (letters and digits). Five other places had
-a rule of their own, two of which showed a 32-character Stripe-shaped key in the report.
+a rule of their own, two of which showed a 32-character Stripe-shaped key in the report. A review of
+every surface then found four more (the cases from `test_taint_source_field` on): a taint finding
+named the source log's keys, an error named a subagent file the tool found, `audit` drew agent ids
+that are not ids, and `receipt sign` echoed a report's layer names.
 """
 from __future__ import annotations
 
+import json
 import string
+import tomllib
+from pathlib import Path
 
 import orjson
 import pytest
@@ -18,8 +24,10 @@ from audit.report_of_map import report_of_map
 from redact.api import redact_bytes
 from redact.errors import RedactError
 from redact.names import MAX_SHOWN, is_shown
-from tests.formats.ccfix import Transcript
-from tests.hardening.helpers import example_map
+from redact.model.grammar import LOCAL_ID_TOOLS, is_id
+from redact.receipt import _LAYERS
+from tests.formats.ccfix import Transcript, text, tool_use
+from tests.hardening.helpers import EXAMPLE_MAP, cli, example_map
 from tests.native.helpers import native, report_text
 
 # Shaped like the secrets and places a producer might use as a key: each has a digit, `.`, `/`,
@@ -105,3 +113,102 @@ def test_native_scrub_does_not_name_unknown_record_types(key: str) -> None:
     t.records.append({**t.records[0], "type": key})
     out, report = native(t.bytes(), "claude-code")
     assert key not in report_text(report) and key.encode() not in out
+
+
+@pytest.mark.parametrize("key", SECRET_KEYS)
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_taint_source_field_names_source_keys_by_the_rule(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           key: str, fmt: str) -> None:
+    """A taint finding says which field of the source log held the text (`user:message.content`).
+    A key of the source with digits (`ghp_...`) was part of that name in full."""
+    m = example_map()
+    m["session"]["note"] = "xylophonequartzite"  # rejected, and a distinctive word of the source
+    (tmp_path / "m.json").write_bytes(orjson.dumps(m))
+    (tmp_path / "s.jsonl").write_bytes(orjson.dumps({"type": "user", key: "xylophonequartzite here"}) + b"\n")
+    run = cli(capsys, "scan", tmp_path / "m.json", "--source", tmp_path / "s.jsonl", "--format", fmt)
+    assert run.code == 1 and "taint" in run.out + run.err
+    assert key not in run.out + run.err and json.dumps(key)[1:-1] not in run.out + run.err
+    assert "user:<key>" in run.out + run.err  # still says where, by the placeholder
+
+
+@pytest.mark.parametrize("report", ["r.json", "r.md", "r.html"])
+def test_redaction_report_source_field_names_source_keys_by_the_rule(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                     report: str) -> None:
+    key = "zqCanary7secret"
+    t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", "/work/repo")
+    t.user("please read it", **{key: "the quokka ledger migrates at dawn"})
+    tid = t.tool_id()
+    t.assistant([tool_use(tid, "Read", {"file_path": "/work/repo/docs/the quokka ledger migrates.md"})])
+    t.result(tid, "ok")
+    (tmp_path / "s.jsonl").write_bytes(t.bytes())
+    run = cli(capsys, tmp_path / "s.jsonl", "-o", tmp_path / "o.json", "--report", tmp_path / report)
+    assert run.code == 1  # the file name carries the prompt's words: blocked, with a report
+    body = (tmp_path / report).read_text(encoding="utf-8")
+    assert "taint" in body and key not in body + run.err
+
+
+def test_error_in_a_subagent_file_the_tool_found_does_not_name_it(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The user names the main transcript; its subagent files are found in `<session>/subagents/`.
+    An error in one named the file, whose name the user never typed."""
+    sid = "0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90"
+    t = Transcript(sid, "/work/repo")
+    t.user("hello there")
+    t.assistant([text("hi")])
+    (tmp_path / f"{sid}.jsonl").write_bytes(t.bytes())
+    sub = tmp_path / sid / "subagents"
+    sub.mkdir(parents=True)
+    s = Transcript(sid, "/work/repo", agent_id="a1b2c3d")
+    s.user("sub task")
+    (sub / "agent-zqCanary7secret.jsonl").write_bytes(s.bytes() + b"not json\n")
+    run = cli(capsys, tmp_path / f"{sid}.jsonl", "-o", tmp_path / "o.json")
+    assert run.code == 2 and "zqCanary7secret" not in run.err
+    assert f"{sub}/agent-<unusual name>.jsonl:2: invalid JSON" in run.err
+    # the name Claude Code writes (a hex agent id) is shown, so the user can find the file
+    (sub / "agent-zqCanary7secret.jsonl").rename(sub / "agent-a1b2c3d.jsonl")
+    run = cli(capsys, tmp_path / f"{sid}.jsonl", "-o", tmp_path / "o.json")
+    assert run.code == 2 and f"{sub}/agent-a1b2c3d.jsonl:2" in run.err
+
+
+@pytest.mark.parametrize("fmt", ["json", "md", "html", "terminal"])
+def test_audit_names_agent_lanes_only_by_the_id_grammar(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        fmt: str) -> None:
+    """`audit` reads maps that may not be redacted: an `agent` that is not an id is `<not an id>`."""
+    canary = "zqCanary7secret/plan.v2"
+    m = example_map()
+    m["events"][0]["agent"] = canary
+    m["agents"] = [*m.get("agents", []), {"id": canary, "kind": "subagent"}]
+    (tmp_path / "m.json").write_bytes(orjson.dumps(m))
+    run = cli(capsys, "audit", tmp_path / "m.json", "-f", fmt)
+    assert canary not in run.out + run.err and "zqCanary7" not in run.out + run.err
+    assert fmt == "terminal" or "not an id" in run.out  # the terminal summary has no lane table
+
+
+def test_receipt_refuses_a_report_with_unknown_scanner_layers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(capsys, EXAMPLE_MAP, "-o", tmp_path / "m.json", "--report", tmp_path / "r.json").code == 0
+    report = json.loads((tmp_path / "r.json").read_text())
+    report["scanner"]["zqCanary7secret"] = "fail"
+    (tmp_path / "r.json").write_text(json.dumps(report))
+    assert cli(capsys, "receipt", "keygen", tmp_path / "sk.pem").code == 0
+    run = cli(capsys, "receipt", "sign", tmp_path / "m.json", "--signing-key", tmp_path / "sk.pem",
+              "--report-json", tmp_path / "r.json")
+    assert run.code == 2 and "zqCanary7secret" not in run.err and "not of their form" in run.err
+
+
+def test_receipt_layers_are_the_scanner_layers() -> None:
+    from audit.findings import LAYERS
+
+    assert set(LAYERS) == _LAYERS
+
+
+def test_local_session_ids_name_only_known_agent_tools() -> None:
+    """`local:<label>:<id>` was an id for any 32-character label, a channel for a name the input
+    chose (`local:acme-payroll:...`); now the label is one of the agent tools of the allowlist."""
+    allow = tomllib.loads((Path(__file__).resolve().parents[2] / "policies" / "allowlists.toml").read_text())
+    assert set(allow["agent_tool"]["values"]) == set(LOCAL_ID_TOOLS)
+    assert is_id("local:claude-code:0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90")
+    assert not is_id("local:acme-payroll:0b6f7a52")
+    m = example_map()
+    m["session"]["id"] = "local:zq-payroll:0b6f7a52"
+    out = redact_bytes(orjson.dumps(m), name="m.json", policy="default").session_map
+    assert "zq-payroll" not in orjson.dumps(out).decode() and out["session"]["id"].startswith(("h:", "id-"))
