@@ -15,8 +15,10 @@ from rich.console import Console
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
 from rich.table import Table
+from rich.text import Text
 
 from redact.batch import BAD, BUG, LEAK, WRITTEN, Outcome, Task
+from redact.cli.common import printable
 
 _STYLE = {WRITTEN: "green", LEAK: "yellow", BAD: "red", BUG: "red"}
 
@@ -96,9 +98,10 @@ def summary(outcomes: Sequence[Outcome]) -> None:
         events += o.events
         findings += len(o.findings)
         detail = Path(o.output).name if o.status == WRITTEN and o.output else _problem(o)
-        table.add_row(f"[{_STYLE[o.status]}]{o.status}[/]", Path(o.input).name, f"{o.size / 1e6:,.1f}",
-                      str(o.events) if o.status == WRITTEN else "", str(len(o.findings)) if o.findings else "",
-                      detail)
+        # file names and messages as plain Text: `[x]name.jsonl` is a name, not rich markup
+        table.add_row(f"[{_STYLE[o.status]}]{o.status}[/]", Text(printable(Path(o.input).name)),
+                      f"{o.size / 1e6:,.1f}", str(o.events) if o.status == WRITTEN else "",
+                      str(len(o.findings)) if o.findings else "", Text(printable(detail)))
     table.add_section()
     table.add_row(f"{written} written", "", f"{mb / 1e6:,.1f}", str(events), str(findings), "")
     console.print(table)

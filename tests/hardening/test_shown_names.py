@@ -212,3 +212,29 @@ def test_local_session_ids_name_only_known_agent_tools() -> None:
     m["session"]["id"] = "local:zq-payroll:0b6f7a52"
     out = redact_bytes(orjson.dumps(m), name="m.json", policy="default").session_map
     assert "zq-payroll" not in orjson.dumps(out).decode() and out["session"]["id"].startswith(("h:", "id-"))
+
+
+def test_a_file_name_with_a_newline_or_escape_cannot_split_or_drive_an_error(tmp_path: Path,
+                                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """An error is one line: a path holding a newline printed as is became two, and an ANSI escape
+    sequence in it reached the terminal."""
+    name = tmp_path / "x\nagentplay-redact: wrote everything\x1bc.jsonl"  # ESC c resets a terminal
+    run = cli(capsys, name, "-o", tmp_path / "o.json")
+    assert run.code == 2 and len(run.err.strip().splitlines()) == 1
+    assert "\x1b" not in run.err and "x\\x0aagentplay-redact: wrote everything\\x1bc.jsonl" in run.err
+
+
+def test_batch_summary_shows_file_names_as_text_not_markup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The summary table handed file names to rich as markup: `[zqhidden]visible.jsonl` lost its
+    `[zqhidden]`, so the table named a file that does not exist."""
+    proj, out = tmp_path / "proj", tmp_path / "out"
+    proj.mkdir()
+    out.mkdir()
+    for i, name in enumerate(["plain", "[zqhidden]visible"]):
+        t = Transcript(f"0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a9{i}", "/work/repo")
+        t.user("hello")
+        t.assistant([text("hi")])
+        (proj / f"{name}.jsonl").write_bytes(t.bytes())
+    run = cli(capsys, proj, "--out-dir", out, "--jobs", "1")
+    assert run.code == 0, run.err
+    assert "[zqhidden]visible.jsonl" in run.out + run.err
