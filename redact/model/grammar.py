@@ -44,7 +44,11 @@ ID_RE = re.compile(
 )
 HASH_TOKEN_RE = re.compile(r"h:[0-9a-f]{12}")
 CONTENT_HASH_RE = re.compile(r"[0-9a-f]{64}")
-VERSION_RE = re.compile(r"\d{1,4}(?:\.\d{1,6}){0,3}(?:[-+][0-9A-Za-z.]{1,24})?")
+# A version's pre-release or build suffix is a few known words, numbers and a git hash
+# (`-beta.2`, `-rc1`, `+build.5`, `-dev.g1a2b3c4`), never free letters: `1.0-AcmePayroll` is text.
+_VERSION_WORD = r"(?:alpha|beta|rc|dev|pre|preview|nightly|canary|next|snapshot|post|build|stable|insiders|g[0-9a-f]{7,12}|\d{1,14})"
+VERSION_RE = re.compile(r"\d{1,4}(?:\.\d{1,6}){0,3}"
+                        rf"(?:[-+](?=[0-9A-Za-z.-]{{1,24}}$){_VERSION_WORD}(?:[.-]?{_VERSION_WORD}){{0,4}})?")
 TIMESTAMP_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z")
 ACTION_RE = re.compile(r"[a-z][a-z0-9-]{0,31}(?:_[a-z][a-z0-9-]{0,31}){0,2}")
 # An identifier kept in clear: printable, no white space, no control or invisible characters.

@@ -238,3 +238,14 @@ def test_batch_summary_shows_file_names_as_text_not_markup(tmp_path: Path, capsy
     run = cli(capsys, proj, "--out-dir", out, "--jobs", "1")
     assert run.code == 0, run.err
     assert "[zqhidden]visible.jsonl" in run.out + run.err
+
+
+@pytest.mark.parametrize("version,kept", [("2.0.14", True), ("0.46.0-alpha.4", True), ("1.0+build.5", True),
+                                          ("1.0-dev.g1a2b3c4", True), ("1.0-AcmePayroll", False),
+                                          ("3.1-zqcanary", False)])
+def test_version_suffix_is_known_words_numbers_and_hashes(version: str, kept: bool) -> None:
+    """`cliVersion` took any 24 letters after `-`: `1.0-AcmePayroll` went through as a version."""
+    m = example_map()
+    m["session"]["cliVersion"] = version
+    out = redact_bytes(orjson.dumps(m), name="m.json", policy="default").session_map
+    assert (out["session"].get("cliVersion") == version) is kept
