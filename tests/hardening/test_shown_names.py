@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from audit.report_of_map import report_of_map
 from redact.api import redact_bytes
 from redact.errors import RedactError
-from redact.names import MAX_SHOWN, is_shown
 from redact.model.grammar import LOCAL_ID_TOOLS, is_id
+from redact.names import MAX_SHOWN, is_shown
 from redact.receipt import _LAYERS
 from tests.formats.ccfix import Transcript, text, tool_use
 from tests.hardening.helpers import EXAMPLE_MAP, cli, example_map
