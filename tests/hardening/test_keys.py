@@ -16,7 +16,7 @@ import pytest
 from redact import apply as apply_module
 from redact.keys import Key, keygen, load_key_file
 from tests.formats.ccfix import Transcript, text, tool_use
-from tests.hardening.helpers import EXAMPLE_MAP, assert_one_line, cli, example_map, snapshot
+from tests.hardening.helpers import EXAMPLE_MAP, assert_one_line, cli, snapshot
 
 KEY_ENV = "AGENTPLAY_REDACT_KEY"
 
