@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from redact.canonical import content_hash
 from redact.model import grammar as g
 from redact.model.fieldclass import Kind
+from redact.verbs import is_vcs_action
 
 if TYPE_CHECKING:
     from audit.grammar import Spec
@@ -106,7 +107,7 @@ class ValueClasses:
         if kind is Kind.VERB:
             return _OK if self.verb_ok(value) else self._rejected(value, "grammar.verb")
         if kind is Kind.ACTION:
-            return _OK if g.ACTION_RE.fullmatch(value) else self._rejected(value, "grammar.action")
+            return _OK if is_vcs_action(value, self.verb_ok) else self._rejected(value, "grammar.action")
         if kind is Kind.PATH:
             return self._path(value)
         if kind is Kind.IDENT:

@@ -22,7 +22,7 @@ from redact.paths import apply_mode, bucket, clean_relative, hashed, is_absolute
 from redact.policy.load import EffectivePolicy
 from redact.recorder import TokenRecorder, recording_hasher
 from redact.report import RedactionReport
-from redact.verbs import extract, is_valid_verb
+from redact.verbs import extract, is_valid_verb, is_vcs_action
 
 _DROP = object()
 _SEQ_REFS_EVENT = ("retryOf", "ref")
@@ -194,7 +194,8 @@ class MapRedactor:
             return (value if self._vocab.is_valid_verb(value)
                     else extract(value, hasher=self._hasher, vocab=self._vocab).verb)
         if kind is Kind.ACTION:
-            return value if grammar.ACTION_RE.fullmatch(value) else self.drop_value(ptr)
+            verb_ok = is_valid_verb if self._vocab is None else self._vocab.is_valid_verb
+            return value if is_vcs_action(value, verb_ok) else self.drop_value(ptr)
         if kind is Kind.IDENT:
             out = self.idents.scrub(leaf.fc.category or "", value)
             return _DROP if out is None else out
@@ -337,7 +338,7 @@ class MapRedactor:
                     try:
                         out[name] = [self.node(spec.node, item, f"{sub}/{i}")
                                      for i, item in enumerate(value)]
-                    except (BadInput, TypeError):
+                    except (BadInput, TypeError, RequiredDropped):
                         self.report.dropped_fields["/tasks (malformed)"] += 1
                     continue
                 if spec.many:
@@ -345,14 +346,20 @@ class MapRedactor:
                         raise self.bad(sub, "expected a list")
                     out[name] = [self.node(spec.node, item, f"{sub}/{i}") for i, item in enumerate(value)]
                 else:
-                    out[name] = self.node(spec.node, value, sub)
+                    try:
+                        out[name] = self.node(spec.node, value, sub)
+                    except RequiredDropped:
+                        if spec.required:
+                            raise
+                        # an optional object that cannot stand without the dropped value goes too
+                        self.report.dropped_values[_pattern(sub)] += 1
                 continue
             result = self.leaf(spec, value, sub)  # type: ignore[arg-type]
             if result is not _DROP:
                 out[name] = result
-        for name in required:  # present in the input, so only a redactor bug can have dropped it
+        for name in required:  # present in the input: its value was not one the field allows
             if name not in out:
-                raise AssertionError(f"the walk dropped the required field {node.model}.{name}")
+                raise RequiredDropped(f"{ptr}/{name}")
         return out
 
     def _plan(self, node: Node) -> tuple[list[tuple[str, Leaf | Nested, int]], tuple[str, ...]]:
@@ -364,6 +371,14 @@ class MapRedactor:
                 [(name, spec, _code(spec, self.recorder is None)) for name, spec in node.fields.items()],
                 tuple(name for name, spec in node.fields.items() if spec.required))
         return plan
+
+
+class RequiredDropped(Exception):
+    """A required field's value was dropped (not of its class): its object cannot be written."""
+
+    def __init__(self, ptr: str) -> None:
+        super().__init__(ptr)
+        self.ptr = ptr
 
 
 def redact_map(raw: Any, policy: EffectivePolicy, key: Key | None, report: RedactionReport,
@@ -385,10 +400,13 @@ def redact_map(raw: Any, policy: EffectivePolicy, key: Key | None, report: Redac
     report.key_fingerprint = key.fingerprint() if key else None
     report.policy_name, report.policy_hash = policy.name, policy.hash()
     r = MapRedactor(policy, key, report, in_mode=in_mode, out_mode=out_mode, where=where, recorder=recorder)
-    top = r.node(map_node(), raw, "")
+    try:
+        top = r.node(map_node(), raw, "")
+        events, remap = _events(r, raw.get("events"))
+    except RequiredDropped as exc:  # in a list item or the session: nothing to drop it with
+        raise r.bad(exc.ptr, "a required field's value is not one the format allows") from None
     top["schema"] = "agentplay/v1"
     top["session"]["pathMode"] = out_mode
-    events, remap = _events(r, raw.get("events"))
     _remap_refs(top, events, remap, report)
     ordered = {name: (events if name == "events" else top[name])
                for name in TOP_LEVEL_ORDER if name == "events" or name in top}

@@ -11,6 +11,7 @@ not parse becomes `<unparsed>`. See docs/verbs.md.
 """
 from __future__ import annotations
 
+from redact.verbs.classify import is_vcs_action
 from redact.verbs.engine import VerbResult, clear_cache, extract, extract_argv, is_valid_verb
 from redact.verbs.grammar import EMPTY, SCRIPT, UNPARSED, VERB_CATEGORIES, VERIFY_KINDS
 from redact.verbs.vocab import Vocabulary, VocabularyError, default_vocabulary, extend_vocabulary
@@ -28,6 +29,7 @@ __all__ = [
     "default_vocabulary",
     "extend_vocabulary",
     "extract",
+    "is_vcs_action",
     "extract_argv",
     "is_valid_verb",
 ]

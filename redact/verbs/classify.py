@@ -9,7 +9,7 @@ pure ASCII digits.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -47,6 +47,25 @@ def classify_script(name: str, verb: str = "") -> str | None:
 _PROVIDERS = {"git": "git", "gh": "github", "glab": "gitlab"}
 _ACTION_WORD = re.compile(r"[a-z][a-z0-9-]*")
 _CREATE_NOUNS = frozenset({"pr", "mr"})
+
+
+def is_vcs_action(action: object, verb_ok: Callable[[str], bool]) -> bool:
+    """Whether `action` is one `vcs_action` can make from a verb `verb_ok` accepts (`commit` from
+    `git commit`, `pr_create_attempt` from `gh pr create`): a map's `vcs.action` is then a closed
+    vocabulary, not any lower-case words (`acme_payroll_merger` passed the shape alone). The seed's
+    `pr_create_failed` (an attempt that errored, redact/build/events.py) is one too."""
+    if not isinstance(action, str) or not action or len(action) > 100:
+        return False
+    words = action.split("_")
+    if words[-1] in ("attempt", "failed"):
+        words = words[:-1]
+        if not (len(words) == 2 and words[0] in _CREATE_NOUNS and words[1] == "create"):
+            return False
+    if not all(_ACTION_WORD.fullmatch(w) for w in words):
+        return False
+    if len(words) == 1 and verb_ok(f"git {words[0]}"):
+        return True
+    return any(verb_ok(f"{program} {' '.join(words)}") for program in ("gh", "glab"))
 
 
 def vcs_action(program: str, verb: str, words: Sequence[str], after: int

@@ -249,3 +249,38 @@ def test_version_suffix_is_known_words_numbers_and_hashes(version: str, kept: bo
     m["session"]["cliVersion"] = version
     out = redact_bytes(orjson.dumps(m), name="m.json", policy="default").session_map
     assert (out["session"].get("cliVersion") == version) is kept
+
+
+@pytest.mark.parametrize("action,kept", [("commit", True), ("pr_create", True), ("pr_create_attempt", True),
+                                         ("pr_create_failed", True), ("mr_create_attempt", True),
+                                         ("acme_payroll_merger", False), ("commit_attempt", False),
+                                         ("zqcanary", False)])
+def test_vcs_action_is_a_verb_of_the_vocabulary(action: str, kept: bool) -> None:
+    """`vcs.action` took any lower-case words of its shape: `acme_payroll_merger` was kept by the
+    redactor and proved by the scanner. It is now an action a git, gh or glab verb gives."""
+    from audit.scan import scan_map
+
+    m = example_map()
+    vcs = next(ev["vcs"] for ev in m["events"] if isinstance(ev.get("vcs"), dict))
+    vcs["action"] = action
+    raw = orjson.dumps(m)
+    result = redact_bytes(raw, name="m.json", policy="default")
+    actions = {ev["vcs"]["action"] for ev in result.session_map["events"] if "vcs" in ev}
+    assert (action in actions) is kept
+    if not kept:  # `action` is required: the optional `vcs` object goes with it, counted
+        assert result.report.dropped_values["/events/*/vcs"] == 1
+        assert action not in orjson.dumps(result.session_map).decode()
+    assert any(f.rule == "grammar.action" for f in scan_map(m).findings) is not kept
+
+
+
+@pytest.mark.parametrize("field,value", [("provider", "zzz"), ("action", "Acme Payroll")])
+def test_invalid_required_value_in_an_optional_object_drops_the_object(field: str, value: str) -> None:
+    """A bad `vcs.provider` (or `vcs.action`) was dropped, and the walk then found the required field
+    missing: AssertionError, exit 3. The optional `vcs` object is now dropped and counted."""
+    m = example_map()
+    vcs = next(ev["vcs"] for ev in m["events"] if isinstance(ev.get("vcs"), dict))
+    vcs[field] = value
+    result = redact_bytes(orjson.dumps(m), name="m.json", policy="default")
+    assert result.report.dropped_values["/events/*/vcs"] == 1
+
