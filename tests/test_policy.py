@@ -64,3 +64,34 @@ def test_policies_found_from_another_folder(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", "from redact.policy import list_presets; print(list_presets())"],
                          cwd=tmp_path, capture_output=True, text=True, check=True)
     assert "public" in out.stdout
+
+
+def test_public_allowlist_patterns_keep_no_free_words() -> None:
+    """Under `public`, allowlisted identifiers stay in clear. The MCP tool list was once a pattern
+    (`get_` + any words) and hook matchers any letters: `get_acme_payroll_layoffs` and
+    `PreToolUse:AcmeGlobexMerger` were kept in clear. Both are now closed lists."""
+    from redact.identifiers import _Matcher
+    from redact.policy.load import shipped_allowlists
+
+    lists = shipped_allowlists()
+    assert not lists["mcp_tool"].patterns
+    mcp_tool, hook = _Matcher(lists["mcp_tool"]), _Matcher(lists["hook"])
+    for name in ("get_acme_payroll_layoffs_for_bob", "search-acme-globex-merger", "browser_acme_plans"):
+        assert not mcp_tool(name), name
+    assert mcp_tool("browser_navigate") and mcp_tool("resolve-library-id")
+    for name in ("PreToolUse:AcmeGlobexMerger", "PostToolUse:Bashful", "Stop:x"):
+        assert not hook(name), name
+    for name in ("PreToolUse:Bash", "PostToolUse:Edit", "SessionStart:startup", "Stop"):
+        assert hook(name), name
+
+
+def test_hook_matchers_are_tools_of_the_tool_list() -> None:
+    import re
+
+    from redact.policy.load import shipped_allowlists
+
+    lists = shipped_allowlists()
+    (pattern,) = lists["hook"].patterns
+    matchers = set(re.search(r"\(\?::\(\?:([^)]*)\)\)", pattern).group(1).split("|"))  # type: ignore[union-attr]
+    sources = {"startup", "resume", "clear", "compact", "manual", "auto"}
+    assert matchers - sources <= set(lists["tool"].values)
