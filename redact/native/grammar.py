@@ -9,20 +9,28 @@ import re
 from typing import Any
 
 # Opaque ids as harnesses write them. Anything else in an id field is hashed (`h:` + 12 hex with a
-# key, `id-` + 12 hex of SHA-256 without), so a word or a URL cannot ride along in an id.
+# key, `id-` + 12 hex of SHA-256 without), so a word or a URL cannot ride along in an id. Ids with a
+# harness prefix (`toolu_01...`, `call_...`) keep the prefix, but their base-62 body could spell
+# anything (`toolu_01AcmeGlobexMerger`), so the body is replaced by 12 hex of its digest: readers
+# still see a tool-use id, and every reference to it still pairs.
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 ID_PREFIXES: tuple[str, ...] = (
     "toolu", "toolu_vrtx", "srvtoolu", "msg", "msg_vrtx", "req", "mapr_msg", "agent_msg", "call", "fc",
     "rs", "resp", "ws", "run", "evt", "item", "turn", "inf", "sess",
 )
 AGENT_PREFIXES: tuple[str, ...] = ("acompact", "aside_question", "aprompt_suggestion")
+_PREFIX_ALT = "|".join(sorted(ID_PREFIXES, key=len, reverse=True))
+#: A harness id as written: its head and tail are kept, its body becomes a digest (see above).
+PREFIXED_ID_RE = re.compile(
+    rf"(?P<head>(?:{_PREFIX_ALT})_|run_\d{{8}}(?:_\d{{6}})?_)(?P<body>[A-Za-z0-9]{{4,64}}?)(?P<tail>_\d{{1,4}})?"
+)
 NATIVE_ID_RE = re.compile(
     rf"{_UUID}"
     r"|[0-9a-f]{6,64}|[0-9A-F]{6,64}"
-    rf"|(?:{'|'.join(sorted(ID_PREFIXES, key=len, reverse=True))})_[A-Za-z0-9]{{6,64}}(?:_\d{{1,4}})?"
+    rf"|(?:{_PREFIX_ALT})_[0-9a-f]{{12}}(?:_\d{{1,4}})?"
     rf"|(?:{'|'.join(AGENT_PREFIXES)})-[0-9a-f]{{6,32}}"
     r"|bash-progress-\d{1,6}"
-    r"|run_\d{8}(?:_\d{6})?_[0-9A-Za-z]{4,32}"  # teaagent run ids
+    r"|run_\d{8}(?:_\d{6})?_[0-9a-f]{12}"  # teaagent run ids (body digested too)
     r"|(?:llm_call|tool_call|retrieval|memory_read|memory_write)_\d{1,6}"  # Agent Replay step ids
     r"|[rt]\d{1,6}|h|main"
     r"|sa-[0-9a-f]{6,32}"

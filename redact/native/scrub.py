@@ -224,8 +224,13 @@ class Scrubber:
     def opaque_id(self, value: str) -> str:
         cached = self._ids.get(value)
         if cached is None:
+            prefixed = None if self.hash_ids else ng.PREFIXED_ID_RE.fullmatch(value)
             if ng.HASH_TOKEN_RE.fullmatch(value) or (not self.hash_ids and ng.is_native_id(value)):
                 cached = value
+            elif prefixed is not None:
+                digest = (self.key.ident_digest("id", value) if self.key is not None
+                          else sha256_hex(value.encode("utf-8", "surrogatepass"))[:12])
+                cached = prefixed["head"] + digest + (prefixed["tail"] or "")
             elif self.key is not None:
                 cached = "h:" + self.key.ident_digest("id", value)
             else:

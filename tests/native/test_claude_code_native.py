@@ -2,6 +2,8 @@
 class, and the output still a transcript the project's own reader reads and maps."""
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 import orjson
@@ -125,7 +127,10 @@ def test_tool_calls_keep_ids_and_names_and_only_classified_inputs() -> None:
              if b["type"] == "tool_use"]
     src = [b for r in t.records if r["type"] == "assistant" for b in r["message"]["content"]
            if b["type"] == "tool_use"]
-    assert [(c["id"], c["name"]) for c in calls] == [(s["id"], s["name"]) for s in src]
+    assert [c["name"] for c in calls] == [s["name"] for s in src]
+    # an id keeps its harness prefix; its body (which could spell anything) becomes 12 hex of a digest
+    assert all(re.fullmatch(r"toolu_[0-9a-f]{12}", c["id"]) for c in calls)
+    assert len({c["id"] for c in calls}) == len({s["id"] for s in src})
     inputs = {c["name"]: c["input"] for c in calls}
     assert inputs["Bash"] == {"command": "gh pr view"}
     assert calls[1]["input"] == {"file_path": "src/refunds/rounding.py", "offset": 10}
@@ -261,3 +266,25 @@ def test_deterministic() -> None:
     data = session().bytes()
     assert native(data, "claude-code", key=KEY, mode="hashed")[0] == native(data, "claude-code", key=KEY,
                                                                             mode="hashed")[0]
+
+
+def test_a_harness_id_cannot_carry_words_or_a_secret() -> None:
+    """`toolu_` + any base-62 body was kept as an id under `default`: an input could write a phrase
+    or a key there (`msg_AKIAIOSFODNN7EXAMPLE`) and the native scan took it as proven. The prefix
+    stays; the body becomes a digest, the same everywhere the id appears, so the pair still matches."""
+    from tests.formats.ccfix import Transcript, tool_use
+
+    planted = "toolu_AcmeGlobexMergerClosesFridayBobSmith"
+    t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", "/work/orders-api")
+    t.user("please look")
+    t.assistant([tool_use(planted, "Read", {"file_path": "/work/orders-api/a.py"})])
+    t.result(planted, "ok")
+    t.records[1]["message"]["id"] = "msg_AKIAIOSFODNN7EXAMPLE"
+    out, _ = native(t.bytes(), "claude-code")
+    text = out.decode()
+    assert "Acme" not in text and "AKIA" not in text
+    got = lines(out)
+    use = next(b for r in got if r["type"] == "assistant" for b in r["message"]["content"] if b["type"] == "tool_use")
+    res = next(b for r in got if r["type"] == "user" and isinstance(r["message"]["content"], list)
+               for b in r["message"]["content"] if b.get("type") == "tool_result")
+    assert re.fullmatch(r"toolu_[0-9a-f]{12}", use["id"]) and res["tool_use_id"] == use["id"]
