@@ -22,8 +22,16 @@ from redact.recorder import TokenRecorder
 _DRIVE = re.compile(r"^([A-Za-z]):(?=/|$)")
 # `C--Users-alice-proj`: the project-folder spelling Claude Code uses for a working directory.
 _PROJECT_FOLDER = re.compile(r"^([A-Za-z])--(.*)$")
-_HOME = re.compile(
-    r"^(?:/Users/[^/]+|/home/[^/]+|/var/home/[^/]+|/root|/export/home/[^/]+|[a-z]:/users/[^/]+)(?=/|$)",
+# Where home folders live (macOS, Linux, Fedora Silverblue, Solaris, FreeBSD, Windows, Windows
+# drives under WSL); a home folder is one of these plus a user name, or /root.
+_HOMES = r"(?:/Users|/home|/var/home|/export/home|/usr/home|[a-z]:/users|/mnt/[a-z]/users)"
+_HOME = re.compile(rf"^(?:{_HOMES}/[^/]+|/root)(?=/|$)", re.IGNORECASE)
+# A working directory that is no repository: a home folder (or its Desktop, Documents, Downloads,
+# .claude), the folder of home folders itself (`/home`: every path under it starts with a user
+# name), a drive or file-system root, or scratch space.
+_NOT_A_REPOSITORY = re.compile(
+    rf"^(?:(?:{_HOMES}/[^/]+|/root)(?:/(?:Desktop|Documents|Downloads|\.claude))?"
+    rf"|{_HOMES}|/|/mnt|/mnt/[a-z]|/tmp|/private/tmp|/var/tmp|[a-z]:)/?$",
     re.IGNORECASE,
 )
 _SCRATCH = re.compile(
@@ -94,6 +102,12 @@ def resolve_abs(path: str) -> str | None:
     if segs is None:
         return None
     return drive + "/" + "/".join(segs)
+
+
+def is_not_a_repository(cwd: str) -> bool:
+    """Whether a working directory is a home folder, the folder of home folders, a root or scratch
+    space: paths under it go to buckets, never into `files[]` (they would start with a user name)."""
+    return _NOT_A_REPOSITORY.match(normalize(cwd)) is not None
 
 
 def bucket(path: str) -> str:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import re
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -90,3 +91,26 @@ def test_dirs_only_hides_the_file_name(segs: list[str]) -> None:
     assert out.rsplit("/", 1)[-1] != name
     if head and not has_invisible(head):
         assert out.rsplit("/", 1)[0] == head
+
+
+@pytest.mark.parametrize("cwd", ["/home", "/Users", "C:\\Users", "/mnt/c/Users/alice", "/usr/home/alice",
+                                 "/export/home/alice", "/var/home/alice", "/mnt/c", "/home/alice/Downloads"])
+def test_a_session_run_from_a_home_area_has_no_repository(cwd: str) -> None:
+    """With the working directory at `/home` (or a WSL, FreeBSD or Solaris home), a file in Alice's
+    home came out as the repository path `alice/acme-layoffs/list.md`, or the repo was named `alice`
+    (found by the value-channel review). Such folders are no repository: their paths go to buckets."""
+    from redact.api import redact_bytes
+    from tests.formats.ccfix import Transcript, tool_use
+
+    sep = "\\" if "\\" in cwd else "/"
+    target = sep.join([cwd.rstrip(sep), "alice", "acme-layoffs", "list.md"]) if not cwd.endswith(
+        ("alice", "Downloads")) else sep.join([cwd, "acme-layoffs", "list.md"])
+    t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", cwd)
+    tid = t.tool_id()
+    t.user("read it")
+    t.assistant([tool_use(tid, "Read", {"file_path": target})])
+    t.result(tid, "ok")
+    out = redact_bytes(t.bytes(), name="s.jsonl", policy="default").session_map
+    assert not out.get("files") and not out.get("repos")
+    text = orjson.dumps(out).decode()
+    assert "alice" not in text and "acme-layoffs" not in text

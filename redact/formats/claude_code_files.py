@@ -23,6 +23,7 @@ import orjson
 from redact.build.facts import SessionFacts
 from redact.formats.claude_code import ClaudeCodeReader
 from redact.io.read import read_input
+from redact.paths import is_not_a_repository
 from redact.report import RedactionReport
 
 _AGENT_FILE = re.compile(r"^agent-(.{1,200})\.jsonl$")
@@ -92,14 +93,6 @@ def project_sessions(folder: Path) -> list[Path]:
 
 
 _WORKTREE = re.compile(r"^(.*)[/\\]\.claude[/\\]worktrees[/\\][^/\\]+[/\\]?$")
-# A working directory that is a home folder, one of its bucket folders, or a scratch or system root
-# is no repository: paths under it go to buckets, not into `files[]`.
-_HOME_ONLY = re.compile(
-    r"^(?:(?:/Users/[^/]+|/home/[^/]+|/var/home/[^/]+|/root|[A-Za-z]:[/\\]Users[/\\][^/\\]+)"
-    r"(?:[/\\](?:Desktop|Documents|Downloads|\.claude))?"
-    r"|/|/tmp|/private/tmp|/var/tmp|[A-Za-z]:[/\\]?)[/\\]?$",
-    re.I,
-)
 _ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}")
 
 
@@ -115,10 +108,10 @@ def roots_of(cwd: str | None, original_cwd: str | None) -> tuple[str, ...]:
     scratch space; a `.claude/worktrees/<name>` worktree adds its main checkout."""
     roots: list[str] = []
     for cand in (cwd, original_cwd):
-        if cand and not _HOME_ONLY.match(cand) and cand not in roots:
+        if cand and not is_not_a_repository(cand) and cand not in roots:
             roots.append(cand)
             m = _WORKTREE.match(cand)
-            if m and not _HOME_ONLY.match(m.group(1)) and m.group(1) not in roots:
+            if m and not is_not_a_repository(m.group(1)) and m.group(1) not in roots:
                 roots.append(m.group(1))
     return tuple(roots)
 
