@@ -58,6 +58,8 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
+from redact.model.grammar import LOCAL_ID_TOOLS
+
 __all__ = ["SecretHit", "find_secrets", "is_exempt", "mask"]
 
 
@@ -89,7 +91,7 @@ _ISO_TIME = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z
 # This tool's own tokens: identifier hash, dirs_only file name, script token, agent id, session id.
 _OWN_TOKEN = (
     rf"h:[0-9a-f]{{12}}|\u2022[0-9a-f]{{6}}|<script:[0-9a-f]{{10}}>|sa-[0-9a-f]{{6,32}}"
-    rf"|local:[a-z][a-z0-9-]*:{_UUID}"
+    rf"|local:(?:{'|'.join(LOCAL_ID_TOOLS)}):{_UUID}"
 )
 _HEX_DIGEST = r"[0-9a-f]{7,64}|[0-9A-F]{7,64}"  # sha1/sha256/git short shas; 10-hex hashed segments
 _ATOM = rf"(?:{_OWN_TOKEN}|{_UUID}|{_HEX_DIGEST}|{_ISO_TIME})"
