@@ -20,8 +20,10 @@ inputs sat in (a Claude Code project folder's name spells the user's home path).
 from __future__ import annotations
 
 import glob
+import hashlib
 import multiprocessing
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -173,6 +175,16 @@ def expand(inputs: Sequence[str]) -> tuple[list[Path], list[Outcome]]:
     return list(files.values()), unusable
 
 
+# Input names a harness writes: a session id (uuid or hex), Codex's rollout-<time>-<uuid>, a
+# subagent's agent-<hex>. The output's name is shared with the map, so any other name (a user's
+# `acme-layoffs-notes.jsonl`) is replaced by a digest of it; the run's summary pairs the two.
+_HARNESS_NAME = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}"
+    r"|rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+    r"|agent-[0-9a-f]{7,64}"
+)
+
+
 def output_name(path: Path) -> str:
     name = path.name
     stripped = True
@@ -181,6 +193,8 @@ def output_name(path: Path) -> str:
         for suffix in _SUFFIXES:
             if name.endswith(suffix) and len(name) > len(suffix):
                 name, stripped = name[: -len(suffix)], True
+    if not _HARNESS_NAME.fullmatch(name):
+        name = "session-" + hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:12]
     return name + ".json.gz"
 
 

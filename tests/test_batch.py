@@ -8,6 +8,7 @@ import io
 import json
 import os
 import pickle
+import re
 import shutil
 import subprocess
 import sys
@@ -74,14 +75,14 @@ def test_parallel_outputs_equal_serial_and_single_runs_byte_for_byte(inputs: Pat
     assert _run(_args(inputs), tmp_path / "serial", "--jobs", "1", *common) == 0
     assert _run(_args(inputs), tmp_path / "parallel", "--jobs", "2", *common) == 0
     serial, parallel = _maps(tmp_path / "serial"), _maps(tmp_path / "parallel")
-    assert sorted(serial) == ["5f3c2a10-7b4e-4d21-9c8a-2e6f1b0d4a77.json.gz", "gen-a.json.gz", "gen-b.json.gz",
-                              "map.json.gz"]
+    named = {batch.output_name(Path(p)) for p in ("gen-a.jsonl", "gen-b.jsonl", "map.json")}
+    assert sorted(serial) == sorted({"5f3c2a10-7b4e-4d21-9c8a-2e6f1b0d4a77.json.gz", *named})
     assert parallel == serial
     key = parse_key_text(KEY_HEX.encode(), source="test")
     alone = tmp_path / "alone.json.gz"
     redact_file(inputs / "gen-a.jsonl", alone, policy="default", key=key, mode="hashed")
-    assert alone.read_bytes() == serial["gen-a.json.gz"]
-    made = json.loads(gzip.decompress(serial["gen-a.json.gz"]))
+    assert alone.read_bytes() == serial[batch.output_name(Path("gen-a.jsonl"))]
+    made = json.loads(gzip.decompress(serial[batch.output_name(Path("gen-a.jsonl"))]))
     assert made["session"]["pathMode"] == "hashed"  # the workers loaded the key themselves
 
 
@@ -169,4 +170,17 @@ def test_expand_folders_globs_and_names(tmp_path: Path) -> None:
     session = "5f3c2a10-7b4e-4d21-9c8a-2e6f1b0d4a77"
     assert names == [f"{session}.json.gz", f"{session}-2.json.gz"]  # each input once; names kept apart
     assert all("ann" not in name for name in names)
-    assert batch.output_name(Path("x/rollout-1.jsonl.gz")) == "rollout-1.json.gz"
+    rollout = "rollout-2025-08-19T08-25-08-38b123ff-933b-4dfe-bd12-d42671fcb25f"
+    assert batch.output_name(Path(f"x/{rollout}.jsonl.gz")) == f"{rollout}.json.gz"
+
+
+@pytest.mark.parametrize("name", ["acme-layoffs-notes.jsonl", "alice_session.json", "rollout-1.jsonl.gz",
+                                  "Zq7Canary.jsonl"])
+def test_an_output_is_not_named_after_a_file_name_the_harness_did_not_write(name: str) -> None:
+    """The output file is shared with its map: a user's own file name (`acme-layoffs-notes`) used
+    to become the map's name. Only harness names (session ids, rollouts) are kept; others are a
+    digest, the same every run, and the summary pairs each input with its output."""
+    out = batch.output_name(Path("logs") / name)
+    stem = name.split(".")[0]
+    assert stem not in out and re.fullmatch(r"session-[0-9a-f]{12}\.json\.gz", out)
+    assert out == batch.output_name(Path("elsewhere") / name)
