@@ -105,4 +105,5 @@ def test_dask_local_cluster_redacts_a_folder(tmp_path: Path, loopback_only: None
         alone = redact_bytes(Path(d.input).read_bytes(), name=d.input, policy="default").data
         assert gzip.decompress(Path(d.output).read_bytes()) == alone
         assert d.report is not None and d.report["scanner"]["grammar"] == "pass"
-    assert sorted(p.name for p in out.iterdir()) == ["map.json.gz", "s0.json.gz", "s1.json.gz", "s2.json.gz"]
+    written = sorted(batch.output_name(Path(n)) for n in ("map.json", "s0.jsonl", "s1.jsonl", "s2.jsonl"))
+    assert sorted(p.name for p in out.iterdir()) == written
