@@ -34,6 +34,7 @@ RULES: dict[str, Rule] = _rules(
     ("grammar.unknown-field", "grammar", "a field the agentplay/v1 table does not define"),
     ("grammar.unknown-event-kind", "grammar", "an event whose kind the format does not define"),
     ("grammar.type", "grammar", "a value of the wrong JSON type for its field"),
+    ("grammar.number-range", "grammar", "an integer beyond 2^53 - 1, which a JavaScript reader changes"),
     ("grammar.enum", "grammar", "a value outside its field's closed set"),
     ("grammar.unknown-key", "grammar", "a key outside the closed set of this counter object"),
     ("grammar.timestamp", "grammar", "not an ISO-8601 UTC timestamp"),

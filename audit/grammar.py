@@ -40,6 +40,7 @@ from audit.values import (
     url_rules,
 )
 from redact.model.fieldclass import Kind
+from redact.model.grammar import MAX_SAFE_INT
 from redact.model.table import Leaf, Nested, Node, event_nodes, map_node
 
 
@@ -232,7 +233,7 @@ class GrammarWalk:
             t = type(value)
             fast = spec.fast
             if fast == _NUM:  # the hot paths, inline: numbers and single strings
-                if t is int or t is float:
+                if t is float or t is int and -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
                     continue
             elif fast == _STR:
                 if t is str:
@@ -283,6 +284,8 @@ class GrammarWalk:
         if t is str and spec.str_ok and not spec.many:
             self.scalar(spec, value, ptr, name, None, field)
         elif (t is int or t is float) and spec.num_ok and not spec.many and not spec.mapping or t is bool and spec.bool_ok and not spec.many:
+            if t is int and not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+                self.finding("grammar.number-range", f"{ptr}/{name}", value, field=field)
             return
         elif t is list and spec.many:
             base = f"{ptr}/{name}"
@@ -293,6 +296,8 @@ class GrammarWalk:
                 if ti is str and spec.str_ok:
                     self.scalar(spec, item, base, str(i), None, field)
                 elif (ti is int or ti is float) and spec.num_ok or ti is bool and spec.bool_ok:
+                    if ti is int and not -MAX_SAFE_INT <= item <= MAX_SAFE_INT:
+                        self.finding("grammar.number-range", f"{base}/{i}", item, field=field)
                     continue
                 else:
                     self.wrong_type(item, f"{base}/{i}")
@@ -309,6 +314,8 @@ class GrammarWalk:
                 tc = type(count)
                 if not (tc is int or tc is float):
                     self.wrong_type(count, sub)
+                elif tc is int and not -MAX_SAFE_INT <= count <= MAX_SAFE_INT:
+                    self.finding("grammar.number-range", sub, count, field=field)
         else:
             self.wrong_type(value, f"{ptr}/{name}")
 

@@ -30,7 +30,7 @@ _STRUCTURAL_IDS = frozenset({"main"})
 _JSON_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
 # Integers a JavaScript reader holds exactly (2^53 - 1): beyond it a viewer would show, and hash, a
 # different number than the one scanned, and a too-large integer cannot be serialized at all.
-MAX_SAFE_INT = 2**53 - 1
+MAX_SAFE_INT = grammar.MAX_SAFE_INT
 
 
 def resolve_mode(policy: EffectivePolicy, key: Key | None, input_mode: str,

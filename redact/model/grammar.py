@@ -42,6 +42,9 @@ ID_RE = re.compile(
     r"|local:(?:" + "|".join(LOCAL_ID_TOOLS) + r"):(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
     r"|[0-9a-f]{7,64}|h:[0-9a-f]{12}|id-[0-9a-f]{12}))"
 )
+#: The largest integer JavaScript holds exactly: beyond it a viewer shows (and hashes) another number.
+MAX_SAFE_INT = 2**53 - 1
+
 HASH_TOKEN_RE = re.compile(r"h:[0-9a-f]{12}")
 CONTENT_HASH_RE = re.compile(r"[0-9a-f]{64}")
 # A version's pre-release or build suffix is a few known words, numbers and a git hash

@@ -241,3 +241,19 @@ def test_proven_constant_is_shared() -> None:
 ])
 def test_home_folders_in_relative_paths(path: str, flagged: bool) -> None:
     assert (("grammar.path-home", "/files/0/path") in grammar_rules(with_change(["files", 0, "path"], path))) is flagged
+
+
+@pytest.mark.parametrize("value", [2**53, -(2**53), 2**60 + 1])
+def test_integers_a_javascript_reader_changes_are_findings(value: int) -> None:
+    """redact refuses integers beyond 2^53 - 1 (a JavaScript viewer shows, and hashes, another
+    number), but scan and audit passed them, so a map from another producer could be proven clean and
+    signed with one. Every number slot: a field, a counter object, a list item."""
+    doc = redacted_example("default")
+    doc["totals"]["tokens"] = value
+    doc["totals"]["errorsBySource"] = {"tool": value}
+    rules = [(f.rule, f.pointer) for f in scan_map(doc).findings]
+    assert ("grammar.number-range", "/totals/tokens") in rules
+    assert ("grammar.number-range", "/totals/errorsBySource/tool") in rules
+    doc["totals"]["tokens"] = 2**53 - 1
+    doc["totals"]["errorsBySource"] = {"tool": 1}
+    assert not [r for r in scan_map(doc).findings if r.rule == "grammar.number-range"]
