@@ -14,8 +14,10 @@ loads the key itself, once per input, so its HMAC caches never outlive one input
 finds a different key than the parent's refuses the input.
 
 Outputs are named after the input file (`<name>.json.gz`, the `.jsonl`/`.json`/`.gz` suffixes
-dropped), in input order; a name already taken gets `-2`, `-3`... Names never carry the folders the
-inputs sat in (a Claude Code project folder's name spells the user's home path).
+dropped) when the harness chose that name (a session id, a Codex rollout), else `session-<12 hex>`
+of an unkeyed digest of the name (a guessable name can be guessed; it is never shown); in input
+order; a name already taken gets `-2`, `-3`... Names never carry the folders the inputs sat in (a
+Claude Code project folder's name spells the user's home path). A missing --out-dir is made.
 """
 from __future__ import annotations
 
@@ -201,6 +203,11 @@ def output_name(path: Path) -> str:
 def plan(inputs: Sequence[str], out_dir: str | Path) -> tuple[list[Task], list[Outcome]]:
     """Tasks for every input named by `inputs`, writing into `out_dir` (which must be a folder)."""
     out = Path(out_dir)
+    if not out.exists() and not out.is_symlink():
+        try:
+            out.mkdir(parents=True)
+        except OSError as exc:
+            raise UsageError(f"cannot make the --out-dir folder ({exc.strerror})", where=str(out_dir)) from None
     if not out.is_dir():
         raise UsageError("--out-dir is not a folder", where=str(out_dir))
     files, unusable = expand(inputs)

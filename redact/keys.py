@@ -179,8 +179,15 @@ def key_from_env(environ: dict[str, str] | None = None, *,
 
 
 def keygen(path: Path) -> str:
-    """Write a new 32-byte key as hex with mode 0600; refuse to overwrite. Returns the fingerprint."""
+    """Write a new 32-byte key as hex with mode 0600; refuse to overwrite. Returns the fingerprint.
+
+    Missing folders are made with mode 0700 (`~/.config/agentplay/` on a fresh machine), so the
+    key's folder passes the permission check that loading the key makes."""
     material = secrets.token_bytes(KEY_BYTES)
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise KeyError_(f"cannot create the key's folder ({exc.strerror})", where=str(path.parent)) from None
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

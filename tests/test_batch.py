@@ -184,3 +184,12 @@ def test_an_output_is_not_named_after_a_file_name_the_harness_did_not_write(name
     stem = name.split(".")[0]
     assert stem not in out and re.fullmatch(r"session-[0-9a-f]{12}\.json\.gz", out)
     assert out == batch.output_name(Path("elsewhere") / name)
+
+
+def test_a_missing_out_dir_is_made_and_a_file_is_refused(tmp_path: Path) -> None:
+    """README's `--out-dir maps/` on a fresh machine: the folder is made. A file there is refused."""
+    src = ROOT / "examples" / "session-map.json"
+    assert main([str(src), str(src), "--out-dir", str(tmp_path / "new" / "maps")]) == 0
+    assert len(list((tmp_path / "new" / "maps").iterdir())) == 1  # one input, named once
+    (tmp_path / "afile").write_text("x")
+    assert main([str(src), str(src), "--out-dir", str(tmp_path / "afile")]) == 2

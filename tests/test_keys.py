@@ -99,3 +99,12 @@ def test_two_keys_give_unlinkable_tokens(a: bytes, b: bytes, value: str) -> None
     assert ka.segment_token(value) != kb.segment_token(value)
     assert ka.ident_token("repo", value) != kb.ident_token("repo", value)
     assert ka.fingerprint() != kb.fingerprint()
+
+
+def test_keygen_makes_a_private_folder_that_loading_accepts(tmp_path: Path) -> None:
+    """README's `keygen ~/.config/agentplay/key` on a fresh machine: the folder did not exist and
+    keygen failed. It is made with mode 0700, so the key then loads without a permission warning."""
+    path = tmp_path / "config" / "agentplay" / "key"
+    fingerprint = keygen(path)
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert load_key_file(path).fingerprint() == fingerprint
