@@ -15,9 +15,10 @@ finds a different key than the parent's refuses the input.
 
 Outputs are named after the input file (`<name>.json.gz`, the `.jsonl`/`.json`/`.gz` suffixes
 dropped) when the harness chose that name (a session id, a Codex rollout), else `session-<12 hex>`
-of an unkeyed digest of the name (a guessable name can be guessed; it is never shown); in input
-order; a name already taken gets `-2`, `-3`... Names never carry the folders the inputs sat in (a
-Claude Code project folder's name spells the user's home path). A missing --out-dir is made.
+of a digest of the name (keyed when there is a key; without one a guessable name can be tested);
+in input order; a name already taken gets `-2`, `-3`... Names never carry the folders the inputs
+sat in (a Claude Code project folder's name spells the user's home path). A missing --out-dir is
+made.
 """
 from __future__ import annotations
 
@@ -187,7 +188,7 @@ _HARNESS_NAME = re.compile(
 )
 
 
-def output_name(path: Path) -> str:
+def output_name(path: Path, key: Key | None = None) -> str:
     name = path.name
     stripped = True
     while stripped:
@@ -196,12 +197,17 @@ def output_name(path: Path) -> str:
             if name.endswith(suffix) and len(name) > len(suffix):
                 name, stripped = name[: -len(suffix)], True
     if not _HARNESS_NAME.fullmatch(name):
-        name = "session-" + hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+        if key is not None:  # keyed: a guessed name cannot be tested against it without the key
+            digest = key.ident_digest("output-name", name)
+        else:
+            digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+        name = "session-" + digest
     return name + ".json.gz"
 
 
-def plan(inputs: Sequence[str], out_dir: str | Path) -> tuple[list[Task], list[Outcome]]:
-    """Tasks for every input named by `inputs`, writing into `out_dir` (which must be a folder)."""
+def plan(inputs: Sequence[str], out_dir: str | Path, key: Key | None = None) -> tuple[list[Task], list[Outcome]]:
+    """Tasks for every input named by `inputs`, writing into `out_dir` (made when missing); `key`
+    (when given) keys the digest that names an output whose input name the harness did not choose."""
     out = Path(out_dir)
     if not out.exists() and not out.is_symlink():
         try:
@@ -214,7 +220,7 @@ def plan(inputs: Sequence[str], out_dir: str | Path) -> tuple[list[Task], list[O
     tasks: list[Task] = []
     taken: set[str] = set()
     for path in files:
-        base = output_name(path)
+        base = output_name(path, key)
         name, n = base, 1
         while name in taken:
             n += 1

@@ -75,14 +75,15 @@ def test_parallel_outputs_equal_serial_and_single_runs_byte_for_byte(inputs: Pat
     assert _run(_args(inputs), tmp_path / "serial", "--jobs", "1", *common) == 0
     assert _run(_args(inputs), tmp_path / "parallel", "--jobs", "2", *common) == 0
     serial, parallel = _maps(tmp_path / "serial"), _maps(tmp_path / "parallel")
-    named = {batch.output_name(Path(p)) for p in ("gen-a.jsonl", "gen-b.jsonl", "map.json")}
+    key = parse_key_text(KEY_HEX.encode(), source="test")
+    named = {batch.output_name(Path(p), key) for p in ("gen-a.jsonl", "gen-b.jsonl", "map.json")}
     assert sorted(serial) == sorted({"5f3c2a10-7b4e-4d21-9c8a-2e6f1b0d4a77.json.gz", *named})
     assert parallel == serial
-    key = parse_key_text(KEY_HEX.encode(), source="test")
     alone = tmp_path / "alone.json.gz"
     redact_file(inputs / "gen-a.jsonl", alone, policy="default", key=key, mode="hashed")
-    assert alone.read_bytes() == serial[batch.output_name(Path("gen-a.jsonl"))]
-    made = json.loads(gzip.decompress(serial[batch.output_name(Path("gen-a.jsonl"))]))
+    gen_a = batch.output_name(Path("gen-a.jsonl"), key)
+    assert alone.read_bytes() == serial[gen_a]
+    made = json.loads(gzip.decompress(serial[gen_a]))
     assert made["session"]["pathMode"] == "hashed"  # the workers loaded the key themselves
 
 
@@ -193,3 +194,17 @@ def test_a_missing_out_dir_is_made_and_a_file_is_refused(tmp_path: Path) -> None
     assert len(list((tmp_path / "new" / "maps").iterdir())) == 1  # one input, named once
     (tmp_path / "afile").write_text("x")
     assert main([str(src), str(src), "--out-dir", str(tmp_path / "afile")]) == 2
+
+
+def test_with_a_key_the_output_name_digest_is_keyed() -> None:
+    """Without a key, `session-<hex>` is SHA-256 of the name: a guessed name can be tested. With a
+    key it is keyed: the same for one key, different for another, never the unkeyed one."""
+    from redact.keys import Key
+
+    one, two = Key(bytes(range(32)), source="t"), Key(bytes(range(1, 33)), source="t")
+    path = Path("logs/acme-layoffs-notes.jsonl")
+    names = {batch.output_name(path), batch.output_name(path, one), batch.output_name(path, two)}
+    assert len(names) == 3 and batch.output_name(path, one) == batch.output_name(Path("x") / path.name, one)
+    assert all(re.fullmatch(r"session-[0-9a-f]{12}\.json\.gz", n) for n in names)
+    rollout = Path("rollout-2025-08-19T08-25-08-38b123ff-933b-4dfe-bd12-d42671fcb25f.jsonl")
+    assert batch.output_name(rollout, one) == batch.output_name(rollout)  # harness names stay

@@ -258,7 +258,7 @@ _FINDINGS_PER_INPUT = 5
 def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None:
     from redact.cli import batch_view
 
-    tasks, unusable = batch.plan(inputs, out_dir)
+    tasks, unusable = batch.plan(inputs, out_dir, options.key)
     if not tasks and not unusable:
         raise UsageError("no sessions found in this folder", where=inputs[0])
     if not tasks and len(unusable) == 1 and len(inputs) == 1:
