@@ -3,7 +3,6 @@ class, and the output still a transcript the project's own reader reads and maps
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 import orjson
@@ -272,8 +271,6 @@ def test_a_harness_id_cannot_carry_words_or_a_secret() -> None:
     """`toolu_` + any base-62 body was kept as an id under `default`: an input could write a phrase
     or a key there (`msg_AKIAIOSFODNN7EXAMPLE`) and the native scan took it as proven. The prefix
     stays; the body becomes a digest, the same everywhere the id appears, so the pair still matches."""
-    from tests.formats.ccfix import Transcript, tool_use
-
     planted = "toolu_AcmeGlobexMergerClosesFridayBobSmith"
     t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", "/work/orders-api")
     t.user("please look")

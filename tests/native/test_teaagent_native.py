@@ -18,7 +18,7 @@ from redact.keys import Key
 from redact.native.teaagent import canonical
 from redact.report import RedactionReport
 from tests.native.helpers import KEY, lines, native, report_text
-from tests.native.teafix import RUN, log
+from tests.native.teafix import log
 
 CHAIN_KEY = Key(bytes(range(100, 132)), source="chain-key")
 
