@@ -289,8 +289,7 @@ def test_control_characters_in_identifiers(tmp_path: Path, capsys: pytest.Captur
     template = IDENTIFIER_SLOTS[slot]
     value = [v.format(s=s) for v in template] if isinstance(template, list) else template.format(s=s)
     m = example_map()
-    if slot.startswith("agents.1") and len(m["agents"]) < 2:
-        pytest.skip("the example map has one agent")
+    assert len(m["agents"]) >= 2, "the example map must keep a subagent for the agents.1 slots"
     data = _map_with_verbs([], **{slot: value})  # type: ignore[arg-type]
     blobs = _run(capsys, tmp_path, data, "m.json", policy, key_file)
     _assert_clean_bytes(blobs[0])
