@@ -281,7 +281,6 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     reader.read(run, steps)
     if not reader.s.native_id:
         reader.s.native_id = native_id(file_stem or where)
-    if stats.bad:
-        report.warn(f"skipped {stats.bad} bad line(s) (--skip-bad-lines); first at line {stats.first_bad}")
+    stats.warn_skipped(report)
     assert set(STEP_TYPES) == {"llm_call", "tool_call", "retrieval", "memory_read", "memory_write"}
     return reader.s

@@ -412,9 +412,7 @@ class ClaudeCodeReader:
             if lane is not None and lane.launch_call is None and call is not None and \
                     call not in {ln.launch_call for ln in s.lanes.values()}:
                 lane.launch_call = call
-        if self.stats.bad:
-            self.report.warn(f"skipped {self.stats.bad} bad line(s) (--skip-bad-lines); "
-                             f"first at line {self.stats.first_bad}")
+        self.stats.warn_skipped(self.report)
         return s
 
 

@@ -363,9 +363,7 @@ class CodexReader:
         s.roots = roots_of(s.cwd, None)
         if s.roots:
             s.repo_name = re.split(r"[/\\]", s.roots[0].rstrip("/\\"))[-1] or None
-        if self.stats.bad:
-            self.report.warn(f"skipped {self.stats.bad} bad line(s) (--skip-bad-lines); "
-                             f"first at line {self.stats.first_bad}")
+        self.stats.warn_skipped(self.report)
         return s
 
 

@@ -27,6 +27,11 @@ class LineStats:
     bad: int = 0
     first_bad: int | None = None
 
+    def warn_skipped(self, report: Any) -> None:
+        """Tell the report how many bad lines `--skip-bad-lines` skipped (every reader says it alike)."""
+        if self.bad:
+            report.warn(f"skipped {self.bad} bad line(s) (--skip-bad-lines); first at line {self.first_bad}")
+
 
 def _lines(data: bytes | memoryview | BinaryIO) -> Iterable[bytes | memoryview]:
     if isinstance(data, (bytes, bytearray, memoryview)):

@@ -387,9 +387,7 @@ class SessionRecordReader:
         s.native_id = native_id(self.native or fallback_id or where)
         if not self.header:
             self.report.warn("the stream has no session header; its roots and id are unknown")
-        if self.stats.bad:
-            self.report.warn(f"skipped {self.stats.bad} bad line(s) (--skip-bad-lines); "
-                             f"first at line {self.stats.first_bad}")
+        self.stats.warn_skipped(self.report)
         return s
 
 

@@ -215,9 +215,7 @@ class TeaagentReader:
                 fact.stop = "tool_use" if fact.tool_calls else "end_turn"
         s.native_id = native_id(self.run_id or fallback_id or where)
         self.chain.report_to(self.report)
-        if self.stats.bad:
-            self.report.warn(f"skipped {self.stats.bad} bad line(s) (--skip-bad-lines); "
-                             f"first at line {self.stats.first_bad}")
+        self.stats.warn_skipped(self.report)
         return s
 
 

@@ -50,6 +50,5 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
         scrubbed = scrubber.value(spec, record, "run" if spec is RUN else "step")
         if scrubbed is not DROP:
             lines.append(orjson.dumps(scrubbed))
-    if stats.bad:
-        report.warn(f"skipped {stats.bad} bad line(s) (--skip-bad-lines); first at line {stats.first_bad}")
+    stats.warn_skipped(report)
     return b"".join(line + b"\n" for line in lines)

@@ -71,6 +71,5 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
         scrubbed = scrubber.record(record)
         if scrubbed is not None:
             out.append(orjson.dumps(scrubbed))
-    if stats.bad:
-        report.warn(f"skipped {stats.bad} bad line(s) (--skip-bad-lines); first at line {stats.first_bad}")
+    stats.warn_skipped(report)
     return b"".join(line + b"\n" for line in out)

@@ -77,6 +77,5 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
         if kind == "session":
             _declare(scrubbed, record)
         out.append(orjson.dumps(scrubbed))
-    if stats.bad:
-        report.warn(f"skipped {stats.bad} bad line(s) (--skip-bad-lines); first at line {stats.first_bad}")
+    stats.warn_skipped(report)
     return b"".join(line + b"\n" for line in out)

@@ -72,8 +72,7 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
         if chain_key is not None:
             event["chain_hmac"] = chain_key.chain_hmac(body)
         out.append(orjson.dumps(event))
-    if stats.bad:
-        report.warn(f"skipped {stats.bad} bad line(s) (--skip-bad-lines); first at line {stats.first_bad}")
+    stats.warn_skipped(report)
     report.warn(f"teaagent: written at audit level {level}; prev_hash and hash recomputed over the "
                 "scrubbed records")
     if chain_key is None and had_hmac:
