@@ -11,6 +11,7 @@ that are not ids, and `receipt sign` echoed a report's layer names.
 from __future__ import annotations
 
 import json
+import re
 import string
 import tomllib
 from pathlib import Path
@@ -23,7 +24,7 @@ from hypothesis import strategies as st
 from audit.report_of_map import report_of_map
 from redact.api import redact_bytes
 from redact.errors import RedactError
-from redact.model.grammar import LOCAL_ID_TOOLS, is_id
+from redact.model.grammar import LOCAL_ID_TOOLS, VERSION_RE, is_id
 from redact.names import MAX_SHOWN, is_shown
 from redact.receipt import _LAYERS
 from tests.formats.ccfix import Transcript, text, tool_use
@@ -284,3 +285,36 @@ def test_invalid_required_value_in_an_optional_object_drops_the_object(field: st
     result = redact_bytes(orjson.dumps(m), name="m.json", policy="default")
     assert result.report.dropped_values["/events/*/vcs"] == 1
 
+
+
+_VERSION_WORDS = {"alpha", "beta", "rc", "dev", "pre", "preview", "nightly", "canary", "next", "snapshot",
+                  "post", "build", "stable", "insiders"}
+
+
+@given(st.from_regex(r"[A-Za-z]{3,20}", fullmatch=True), st.sampled_from(["-", "+", "-1.", "-rc1."]))
+def test_no_version_suffix_carries_a_word_of_its_own(word: str, joint: str) -> None:
+    """Property: a version suffix holds only the listed pre-release words (and numbers, a git hash)."""
+    value = f"2.1.40{joint}{word}"
+    if VERSION_RE.fullmatch(value):
+        assert word.lower() in _VERSION_WORDS or re.fullmatch(r"g[0-9a-f]{7,12}", word), value
+
+
+@given(st.sampled_from(["toolu", "msg", "req", "call", "fc", "resp"]),
+       st.from_regex(r"[A-Za-z0-9]{6,40}", fullmatch=True))
+def test_a_native_harness_id_never_keeps_its_body(prefix: str, body: str) -> None:
+    """Property: under `default` a `<prefix>_<body>` id keeps its prefix; its body is a digest, so no
+    word or key can ride in it; the same id always gives the same digest (pairs still match)."""
+    from redact.native.scrub import Scrubber
+    from redact.native.tables import table
+    from redact.policy.load import load_policy
+    from redact.report import RedactionReport
+
+    if re.fullmatch(r"[0-9a-f]{12}", body):  # already the digest form: an id as this tool writes it
+        return
+    found = table("claude-code")
+    assert found is not None
+    scrubber = Scrubber(found, policy=load_policy("default"), key=None, mode="relative",
+                        report=RedactionReport(source="in"))
+    out = scrubber.opaque_id(f"{prefix}_{body}")
+    assert re.fullmatch(rf"{prefix}_[0-9a-f]{{12}}", out) and body not in out
+    assert scrubber.opaque_id(f"{prefix}_{body}") == out
