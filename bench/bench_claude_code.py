@@ -74,7 +74,7 @@ def child(mode: str, path: str, runs: int) -> dict[str, float]:
     elif mode == "stages":
         from redact.apply import redact_map
         from redact.build import build_map
-        from redact.formats.claude_code_files import read_session
+        from redact.formats.claude_code.files import read_session
         from redact.policy.load import load_policy
         from redact.report import RedactionReport
         from redact.api import finish_map

@@ -133,7 +133,7 @@ def child(mode: str, path: str, runs: int) -> dict[str, float]:
         from redact.api import finish_map, scan_output
         from redact.apply import redact_map
         from redact.build import build_map
-        from redact.formats.codex import read_session
+        from redact.formats.codex.reader import read_session
         from redact.policy.load import load_policy
         from redact.report import RedactionReport
 

@@ -40,43 +40,43 @@ _SNIFF_BYTES = 1 << 20
 
 
 def _claude_code(records: list[dict[str, Any]]) -> bool:
-    from redact.formats.claude_code_table import sniff
+    from redact.formats.claude_code.table import sniff
 
     return sniff(records)
 
 
 def _codex(records: list[dict[str, Any]]) -> bool:
-    from redact.formats.codex_table import sniff
+    from redact.formats.codex.table import sniff
 
     return sniff(records)
 
 
 def _session_record(records: list[dict[str, Any]]) -> bool:
-    from redact.formats.session_record_table import sniff
+    from redact.formats.session_record.table import sniff
 
     return sniff(records)
 
 
 def _teaagent(records: list[dict[str, Any]]) -> bool:
-    from redact.formats.teaagent_table import sniff
+    from redact.formats.teaagent.table import sniff
 
     return sniff(records)
 
 
 def _agent_replay(records: list[dict[str, Any]]) -> bool:
-    from redact.formats.agent_replay_table import sniff
+    from redact.formats.agent_replay.table import sniff
 
     return sniff(records)
 
 
 def _codex_doc(doc: Any) -> bool:
-    from redact.formats.codex_table import sniff_doc
+    from redact.formats.codex.table import sniff_doc
 
     return sniff_doc(doc)
 
 
 def _agent_replay_doc(doc: Any) -> bool:
-    from redact.formats.agent_replay_table import sniff_doc
+    from redact.formats.agent_replay.table import sniff_doc
 
     return sniff_doc(doc)
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import orjson
 
-from redact.formats.claude_code_table import label
-from redact.formats.claude_code_tools import byte_len, count_urls, host_of
+from redact.formats.claude_code.table import label
+from redact.formats.claude_code.tools import byte_len, count_urls, host_of
 from redact.names import is_shown
 
 __all__ = [

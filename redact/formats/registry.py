@@ -25,7 +25,7 @@ class RawFormat:
 
 
 def _claude_code() -> RawFormat:
-    from redact.formats import claude_code_files as cc
+    from redact.formats.claude_code import files as cc
 
     def read(data: bytes | BinaryIO, name: str, *, report: RedactionReport, companions: list[Any] | None,
              skip_bad_lines: bool, file_stem: str | None) -> SessionFacts:
@@ -36,25 +36,25 @@ def _claude_code() -> RawFormat:
 
 
 def _codex() -> RawFormat:
-    from redact.formats import codex
+    from redact.formats.codex import reader as codex
 
     return RawFormat(codex.read_session, _no_companions, codex.list_sessions)
 
 
 def _session_record() -> RawFormat:
-    from redact.formats import session_record
+    from redact.formats.session_record import reader as session_record
 
     return RawFormat(session_record.read_session, _no_companions)
 
 
 def _teaagent() -> RawFormat:
-    from redact.formats import teaagent
+    from redact.formats.teaagent import reader as teaagent
 
     return RawFormat(teaagent.read_session, _no_companions)
 
 
 def _agent_replay() -> RawFormat:
-    from redact.formats import agent_replay
+    from redact.formats.agent_replay import reader as agent_replay
 
     return RawFormat(agent_replay.read_session, _no_companions)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from redact.build.facts import ToolCall
-from redact.formats.claude_code_tools import split_mcp
+from redact.formats.claude_code.tools import split_mcp
 from redact.formats.common import host_of
 
 #: normalised name -> (event kind, file op of an edit or None)

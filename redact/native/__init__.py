@@ -24,11 +24,11 @@ from redact.report import RedactionReport
 
 #: Formats that can be scrubbed natively: name -> the module with its `scrub(...)`.
 _SCRUBBERS: dict[str, str] = {
-    "claude-code": "redact.native.claude_code",
-    "codex": "redact.native.codex",
-    "session-record": "redact.native.session_record",
-    "teaagent": "redact.native.teaagent",
-    "agent-replay": "redact.native.agent_replay",
+    "claude-code": "redact.formats.claude_code.native",
+    "codex": "redact.formats.codex.native",
+    "session-record": "redact.formats.session_record.native",
+    "teaagent": "redact.formats.teaagent.native",
+    "agent-replay": "redact.formats.agent_replay.native",
 }
 
 

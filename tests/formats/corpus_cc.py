@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from redact.formats.claude_code_files import Sidechain
+from redact.formats.claude_code.files import Sidechain
 
 _SUB = "_subagents_agent-"
 

@@ -12,7 +12,7 @@ from redact.api import redact_bytes, redact_file
 from redact.cli import main
 from redact.detect import detect
 from redact.errors import BadInput
-from redact.formats.claude_code_files import find_sidechains, project_sessions
+from redact.formats.claude_code.files import find_sidechains, project_sessions
 from tests.formats import legacy_fixture, make_example
 from tests.formats.ccfix import Transcript, tool_use
 

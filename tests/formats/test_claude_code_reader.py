@@ -10,8 +10,8 @@ from redact.api import redact_bytes
 from redact.build import build_map
 from redact.build.facts import LlmResponse, ToolCall, UserTurn
 from redact.errors import BadInput
-from redact.formats.claude_code import ClaudeCodeReader, label
-from redact.formats.claude_code_files import read_session
+from redact.formats.claude_code.reader import ClaudeCodeReader, label
+from redact.formats.claude_code.files import read_session
 from redact.report import RedactionReport
 from tests.formats.ccfix import Transcript, text, thinking, tool_use
 

@@ -20,7 +20,7 @@ import pytest
 from audit.scan import scan_map
 from redact.api import Result, redact_bytes, redact_file
 from redact.detect import detect
-from redact.formats.codex_table import EVENT_MSGS, RECORD_TYPES, RESPONSE_ITEMS
+from redact.formats.codex.table import EVENT_MSGS, RECORD_TYPES, RESPONSE_ITEMS
 from redact.keys import Key
 from redact.model.agentplay import SessionMap
 from redact.model.schema import shipped

@@ -12,8 +12,8 @@ from redact.api import redact_bytes, redact_file
 from redact.build.facts import LlmResponse, ToolCall, ToolResult, UserTurn
 from redact.detect import detect
 from redact.errors import BadInput
-from redact.formats import codex_tools
-from redact.formats.codex import read_session
+from redact.formats.codex import tools as codex_tools
+from redact.formats.codex.reader import read_session
 from redact.report import RedactionReport
 from tests.formats import make_codex
 from tests.formats.codexfix import Rollout

@@ -6,7 +6,10 @@ from types import ModuleType
 
 import pytest
 
-from redact.formats import agent_replay_table, codex_table, session_record_table, teaagent_table
+from redact.formats.agent_replay import table as agent_replay_table
+from redact.formats.codex import table as codex_table
+from redact.formats.session_record import table as session_record_table
+from redact.formats.teaagent import table as teaagent_table
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "formats.md"
 TABLES: dict[str, ModuleType] = {

@@ -296,7 +296,7 @@ def test_ctrl_c_mid_write(tmp_path: Path, capsys: pytest.CaptureFixture[str], mo
 
 def test_ctrl_c_while_reading(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
                               project: Path) -> None:
-    from redact.formats import claude_code
+    from redact.formats.claude_code import reader as claude_code
 
     def interrupted(*args: Any, **kwargs: Any) -> None:
         raise KeyboardInterrupt

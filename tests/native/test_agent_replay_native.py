@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from redact.api import redact_bytes
-from redact.formats.agent_replay import read_session
+from redact.formats.agent_replay.reader import read_session
 from redact.report import RedactionReport
 from tests.native.arfix import RUN_ID, trace
 from tests.native.helpers import KEY, lines, native, report_text

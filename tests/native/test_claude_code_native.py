@@ -10,7 +10,7 @@ import pytest
 
 from redact.api import redact_bytes
 from redact.errors import LeakFound
-from redact.formats.claude_code_files import read_session
+from redact.formats.claude_code.files import read_session
 from redact.native import scrub_native
 from redact.native.scrub import Scrubber
 from redact.policy.load import load_policy

@@ -14,8 +14,8 @@ import orjson
 import pytest
 
 from redact.api import redact_bytes
-from redact.formats.claude_code_files import read_session
-from redact.native.tables.claude_code import RECORD
+from redact.formats.claude_code.files import read_session
+from redact.formats.claude_code.native_table import RECORD
 from redact.report import RedactionReport
 from tests.conftest import corpus_dir
 from tests.formats.test_claude_code_corpus import USER_NAMES

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from redact.api import redact_bytes
-from redact.formats.codex import read_session
+from redact.formats.codex.reader import read_session
 from redact.report import RedactionReport
 from tests.native.codexfix import document, legacy, rollout
 from tests.native.helpers import KEY, lines, native, report_text

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from redact.api import redact_bytes
-from redact.formats.codex import read_session
+from redact.formats.codex.reader import read_session
 from redact.report import RedactionReport
 from tests.conftest import corpus_dir
 from tests.native.helpers import KEY, native

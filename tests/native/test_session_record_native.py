@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from redact.api import redact_bytes
-from redact.formats.session_record import read_session
-from redact.native.session_record import lowered
-from redact.native.tables.session_record import LOSSY_ADDED
+from redact.formats.session_record.reader import read_session
+from redact.formats.session_record.native import lowered
+from redact.formats.session_record.native_table import LOSSY_ADDED
 from redact.report import RedactionReport
 from tests.native.helpers import KEY, lines, native, report_text
 from tests.native.srfix import stream

@@ -89,8 +89,8 @@ def test_switch_keys_are_written_as_read(fmt: str) -> None:
 
 
 def test_claude_code_covers_the_readers_record_types() -> None:
-    from redact.formats.claude_code_table import HOOK_ATTACHMENTS, RECORD_TYPES, SYSTEM_SUBTYPES, TOOL_KINDS
-    from redact.native.tables import claude_code as cc
+    from redact.formats.claude_code.table import HOOK_ATTACHMENTS, RECORD_TYPES, SYSTEM_SUBTYPES, TOOL_KINDS
+    from redact.formats.claude_code import native_table as cc
 
     assert set(RECORD_TYPES) <= set(cc.RECORD.cases)
     assert set(SYSTEM_SUBTYPES) <= set(cc.SYSTEM.cases)
@@ -116,7 +116,7 @@ _ALLOWED = {
 
 def test_claude_code_classes_agree_with_the_readers_field_table() -> None:
     """Every field the reader calls text, an id, a path or a command is that class (or dropped) here."""
-    from redact.formats.claude_code_table import FIELDS
+    from redact.formats.claude_code.table import FIELDS
 
     leaves = [(re.sub(r"\([^)]*\)", "", where).split(".")[-1].replace("[]", ""), leaf)
               for where, leaf in walk_leaves(_table("claude-code"))]
@@ -134,8 +134,8 @@ def test_claude_code_classes_agree_with_the_readers_field_table() -> None:
 
 
 def test_codex_covers_the_readers_types() -> None:
-    from redact.formats.codex_table import EVENT_MSGS, RECORD_TYPES, RESPONSE_ITEMS
-    from redact.native.tables import codex
+    from redact.formats.codex.table import EVENT_MSGS, RECORD_TYPES, RESPONSE_ITEMS
+    from redact.formats.codex import native_table as codex
 
     assert set(RECORD_TYPES) <= set(codex.RECORD.cases)
     assert set(RESPONSE_ITEMS) <= set(codex.RESPONSE_ITEMS)
@@ -143,10 +143,12 @@ def test_codex_covers_the_readers_types() -> None:
 
 
 def test_other_formats_cover_the_readers_types() -> None:
-    from redact.formats.agent_replay_table import STEP_TYPES
-    from redact.formats.session_record_table import RECORD_TYPES
-    from redact.formats.teaagent_table import EVENT_TYPES
-    from redact.native.tables import agent_replay, session_record, teaagent
+    from redact.formats.agent_replay.table import STEP_TYPES
+    from redact.formats.session_record.table import RECORD_TYPES
+    from redact.formats.teaagent.table import EVENT_TYPES
+    from redact.formats.agent_replay import native_table as agent_replay
+    from redact.formats.session_record import native_table as session_record
+    from redact.formats.teaagent import native_table as teaagent
 
     assert set(RECORD_TYPES) <= set(session_record.RECORD.cases)
     assert set(EVENT_TYPES) == set(teaagent.RECORD.cases)

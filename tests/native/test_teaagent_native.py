@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from redact.api import redact_bytes
 from redact.errors import UsageError
-from redact.formats.teaagent import read_session
-from redact.formats.teaagent_chain import ChainCheck
+from redact.formats.teaagent.reader import read_session
+from redact.formats.teaagent.chain import ChainCheck
 from redact.keys import Key
-from redact.native.teaagent import canonical
+from redact.formats.teaagent.native import canonical
 from redact.report import RedactionReport
 from tests.native.helpers import KEY, lines, native, report_text
 from tests.native.teafix import log

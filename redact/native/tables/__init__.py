@@ -9,11 +9,11 @@ from importlib import import_module
 from redact.native.spec import Table
 
 _MODULES: dict[str, str] = {
-    "claude-code": "redact.native.tables.claude_code",
-    "codex": "redact.native.tables.codex",
-    "session-record": "redact.native.tables.session_record",
-    "teaagent": "redact.native.tables.teaagent",
-    "agent-replay": "redact.native.tables.agent_replay",
+    "claude-code": "redact.formats.claude_code.native_table",
+    "codex": "redact.formats.codex.native_table",
+    "session-record": "redact.formats.session_record.native_table",
+    "teaagent": "redact.formats.teaagent.native_table",
+    "agent-replay": "redact.formats.agent_replay.native_table",
 }
 
 

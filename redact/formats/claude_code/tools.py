@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from redact.build import outputs
 from redact.build.facts import ToolCall, ToolResult
-from redact.formats.claude_code_table import PATH_INPUTS, TOOL_KINDS, WAITS_ON_USER
+from redact.formats.claude_code.table import PATH_INPUTS, TOOL_KINDS, WAITS_ON_USER
 
 DEFAULT_SUBAGENT = "general-purpose"
 

@@ -12,11 +12,11 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from redact.build.facts import MAIN, ErrorFact, LlmResponse
-from redact.formats.codex_calls import end_event
+from redact.formats.codex.calls import end_event
 from redact.formats.common import as_float, as_int, is_model_name, status_tag
 
 if TYPE_CHECKING:
-    from redact.formats.codex import CodexReader
+    from redact.formats.codex.reader import CodexReader
 
 _ERROR_INFO = {
     "context_window_exceeded": "bad_request", "usage_limit_exceeded": "usage_limit",

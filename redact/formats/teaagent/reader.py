@@ -22,13 +22,13 @@ from redact.build.facts import (
     MAIN, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats import toolnames
-from redact.formats.claude_code_tools import error_class
+from redact.formats.claude_code.tools import error_class
 from redact.formats.common import (
     as_float, as_int, byte_len, epoch_ms, is_model_name, label, native_id, positive_int, safe_name,
 )
 from redact.formats.jsonl import LineStats, iter_objects
-from redact.formats.teaagent_chain import ChainCheck
-from redact.formats.teaagent_table import ERROR_TYPES, EVENT_TYPES, PLACEHOLDERS, RUN_END
+from redact.formats.teaagent.chain import ChainCheck
+from redact.formats.teaagent.table import ERROR_TYPES, EVENT_TYPES, PLACEHOLDERS, RUN_END
 from redact.report import RedactionReport
 
 FORMAT = "teaagent"

@@ -11,13 +11,13 @@ from typing import Any
 
 import orjson
 
-from redact.formats.claude_code_files import roots_of
+from redact.formats.claude_code.files import roots_of
 from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.keys import Key
 from redact.native.scrub import Scrubber
 from redact.native.spec import Switch
-from redact.native.tables.session_record import (
+from redact.formats.session_record.native_table import (
     CONTENT_LEVELS,
     LOSSY_ADDED,
     NATIVE_LEVEL,

@@ -12,14 +12,14 @@ from typing import Any
 
 import orjson
 
-from redact.formats.claude_code_files import roots_of
-from redact.formats.codex_table import sniff_doc
+from redact.formats.claude_code.files import roots_of
+from redact.formats.codex.table import sniff_doc
 from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.keys import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.native.spec import Switch
-from redact.native.tables.codex import DOCUMENT, EVENT_MSGS, RECORD, RESPONSE_ITEMS, TABLE
+from redact.formats.codex.native_table import DOCUMENT, EVENT_MSGS, RECORD, RESPONSE_ITEMS, TABLE
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 

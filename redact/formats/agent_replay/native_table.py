@@ -10,7 +10,7 @@ Every layout the reader reads is covered: `{"run", "steps"}`, a Run with its `st
 """
 from __future__ import annotations
 
-from redact.formats.agent_replay_table import STEP_TYPES, USAGE_KEYS
+from redact.formats.agent_replay.table import STEP_TYPES, USAGE_KEYS
 from redact.native.spec import (
     DROP,
     ID,

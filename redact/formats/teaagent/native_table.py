@@ -9,7 +9,7 @@ by `redact/native/teaagent.py`, never copied.
 """
 from __future__ import annotations
 
-from redact.formats.teaagent_table import ERROR_TYPES, EVENT_TYPES
+from redact.formats.teaagent.table import ERROR_TYPES, EVENT_TYPES
 from redact.native.spec import (
     BOOL,
     ID,

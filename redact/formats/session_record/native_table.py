@@ -12,7 +12,7 @@ removed (`LOSSY_ADDED`).
 """
 from __future__ import annotations
 
-from redact.formats.session_record_table import CALL_KINDS, FILE_OPS, RECORD_TYPES, RESULT_STATUS
+from redact.formats.session_record.table import CALL_KINDS, FILE_OPS, RECORD_TYPES, RESULT_STATUS
 from redact.native.spec import (
     BOOL,
     CWD,

@@ -8,11 +8,11 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from redact.build.facts import MAIN, ToolCall, ToolResult
-from redact.formats import codex_tools as tools
+from redact.formats.codex import tools
 from redact.formats.common import parse_json_string
 
 if TYPE_CHECKING:
-    from redact.formats.codex import CodexReader
+    from redact.formats.codex.reader import CodexReader
 
 
 def verb_of(command: str | tuple[str, ...]) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from redact.formats.codex_table import sniff_doc
+from redact.formats.codex.table import sniff_doc
 from redact.formats.common import parse_json_string
 
 HEAD = 1 << 16

@@ -18,11 +18,11 @@ import orjson
 from redact.errors import UsageError
 from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects
-from redact.formats.teaagent import WORKSPACE
+from redact.formats.teaagent.reader import WORKSPACE
 from redact.keys import Key, sha256_hex
 from redact.native.scrub import Scrubber
 from redact.native.spec import Switch
-from redact.native.tables.teaagent import DEFAULT_LEVEL, L1_PAYLOAD, LEVELS, RECORD, TABLE
+from redact.formats.teaagent.native_table import DEFAULT_LEVEL, L1_PAYLOAD, LEVELS, RECORD, TABLE
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 

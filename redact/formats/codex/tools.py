@@ -16,8 +16,8 @@ from typing import Any
 
 from redact.build import outputs
 from redact.build.facts import ToolCall, ToolResult
-from redact.formats.claude_code_tools import error_class as cc_error_class
-from redact.formats.claude_code_tools import split_mcp
+from redact.formats.claude_code.tools import error_class as cc_error_class
+from redact.formats.claude_code.tools import split_mcp
 from redact.formats.common import (
     as_float,
     as_int,

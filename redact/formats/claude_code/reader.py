@@ -31,8 +31,8 @@ from typing import Any, BinaryIO
 from redact.build.facts import (
     MAIN, Compaction, ErrorFact, Fact, Lane, LlmResponse, SessionFacts, ToolCall, UserTurn,
 )
-from redact.formats import claude_code_tools as tools
-from redact.formats.claude_code_table import (
+from redact.formats.claude_code import tools
+from redact.formats.claude_code.table import (
     FIELDS, HOOK_ATTACHMENTS, HOOK_EVENTS, RECORD_TYPES, SYSTEM_SUBTYPES, label, source_strings,
 )
 from redact.formats.jsonl import LineStats, iter_objects

@@ -29,11 +29,11 @@ from typing import Any, BinaryIO
 from redact.build.facts import (
     MAIN, Compaction, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
-from redact.formats import codex_calls as calls
-from redact.formats import codex_events as events
-from redact.formats import codex_layouts as layouts
-from redact.formats.claude_code_files import roots_of
-from redact.formats.codex_table import EVENT_MSGS, RECORD_TYPES, RESPONSE_ITEMS, sniff_doc
+from redact.formats.codex import calls
+from redact.formats.codex import events
+from redact.formats.codex import layouts
+from redact.formats.claude_code.files import roots_of
+from redact.formats.codex.table import EVENT_MSGS, RECORD_TYPES, RESPONSE_ITEMS, sniff_doc
 from redact.formats.common import (
     as_int, count_urls, epoch_ms, is_model_name, label, native_id, positive_int, text_chars,
 )

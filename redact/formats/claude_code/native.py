@@ -13,13 +13,13 @@ from typing import Any
 
 import orjson
 
-from redact.formats.claude_code_files import roots_of
-from redact.formats.claude_code_table import label
+from redact.formats.claude_code.files import roots_of
+from redact.formats.claude_code.table import label
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.keys import Key
 from redact.native.scrub import Scrubber
 from redact.native.spec import Switch
-from redact.native.tables.claude_code import EXIT_CODE, TABLE
+from redact.formats.claude_code.native_table import EXIT_CODE, TABLE
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 

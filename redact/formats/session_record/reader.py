@@ -26,14 +26,14 @@ from redact.build.facts import (
     MAIN, Commit, Compaction, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats import toolnames
-from redact.formats.claude_code_files import roots_of
-from redact.formats.claude_code_tools import error_class
+from redact.formats.claude_code.files import roots_of
+from redact.formats.claude_code.tools import error_class
 from redact.formats.common import (
     as_float, as_int, byte_len, count_urls, epoch_ms, is_model_name, label, native_id, positive_int,
     safe_name,
 )
 from redact.formats.jsonl import LineStats, iter_objects
-from redact.formats.session_record_table import (
+from redact.formats.session_record.table import (
     CALL_KINDS, COMMIT_EVIDENCE, FILE_OPS, RECORD_TYPES, RESULT_STATUS,
 )
 from redact.report import RedactionReport

@@ -13,7 +13,7 @@ the file names a search returned. Everything else is dropped and counted.
 """
 from __future__ import annotations
 
-from redact.formats.claude_code_table import HOOK_ATTACHMENTS, HOOK_EVENTS, PATH_INPUTS, TOOL_KINDS
+from redact.formats.claude_code.table import HOOK_ATTACHMENTS, HOOK_EVENTS, PATH_INPUTS, TOOL_KINDS
 from redact.native.spec import (
     BOOL,
     BRANCH,

@@ -21,7 +21,7 @@ from typing import BinaryIO
 import orjson
 
 from redact.build.facts import SessionFacts
-from redact.formats.claude_code import ClaudeCodeReader
+from redact.formats.claude_code.reader import ClaudeCodeReader
 from redact.io.read import read_input
 from redact.paths import is_not_a_repository
 from redact.report import RedactionReport
