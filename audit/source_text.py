@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from redact.errors import BadInput
+from redact.formats.registry import formats
 from redact.names import shown
 
 MAX_SOURCE_BYTES = 4 * 1024**3
@@ -50,8 +51,9 @@ def gunzip(data: bytes) -> bytes:
     return out
 
 
-#: Formats that are JSON Lines: a source of one of these is read line by line, never parsed whole.
-LINE_FORMATS = ("jsonl", "claude-code", "codex", "session-record", "teaagent")
+#: Formats that are JSON Lines (the registry's `jsonl` formats): a source of one of these is read line
+#: by line, never parsed whole.
+LINE_FORMATS: tuple[str, ...] = ("jsonl", *(fmt.name for fmt in formats() if fmt.jsonl))
 
 
 def document(source: bytes, source_format: str | None) -> Any:

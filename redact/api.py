@@ -255,7 +255,7 @@ def redact_folder(folder: str | Path, out_dir: str | Path, **kwargs: Any) -> lis
     folder, out_dir = Path(folder), Path(out_dir)
     fmt = kwargs.get("input_format") or "claude-code"
     raw = raw_format(fmt)
-    if raw is None or raw.list_sessions is None:
+    if raw is None or not raw.has_sessions:
         raise UsageError(f"format {fmt} has no project folders; give a file", where=str(folder))
     if not out_dir.is_dir():
         raise UsageError("--out-dir is not a folder", where=str(out_dir))

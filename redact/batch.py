@@ -134,13 +134,12 @@ def sessions_in(folder: Path) -> list[Path]:
     """The sessions of a folder, as every raw format with session folders lists them: the folder
     itself, and each folder right under it (a tree of project folders, such as Claude Code's
     `~/.claude/projects`); links to folders are not followed. In order, each once."""
-    from redact.formats.registry import raw_format, raw_formats
+    from redact.formats.registry import formats
 
     bases = [folder, *sorted(p for p in _subfolders(folder))]
     found: dict[str, Path] = {}
-    for name in raw_formats():
-        fmt = raw_format(name)
-        if fmt is None or fmt.list_sessions is None:
+    for fmt in formats():
+        if not fmt.has_sessions:
             continue
         for base in bases:
             for path in fmt.list_sessions(base):

@@ -4,7 +4,8 @@ A session map is one JSON document (compact on one line, or pretty-printed); a r
 or one JSON document for the formats that have one (the single-JSON Codex rollout, an Agent Replay
 trace). The first line decides which: when it parses on its own as an object, the input is a map only
 if that object is a map (its `schema`); otherwise the first records go to each JSONL format's sniffer
-(and a lone object to each document sniffer). When the first line is not a whole object, the input
+(and a lone object to each document sniffer), asked in the registry's order
+(redact/formats/registry.py). When the first line is not a whole object, the input
 is one pretty-printed document, parsed whole and given to the document sniffers. An input no sniffer
 claims is bad input naming the formats there are.
 """
@@ -16,81 +17,17 @@ from typing import Any
 import orjson
 
 from redact.errors import BadInput
+from redact.formats.registry import formats
 
 MAP = "agentplay"
-CLAUDE_CODE = "claude-code"
-CODEX = "codex"
-SESSION_RECORD = "session-record"
-TEAAGENT = "teaagent"
-AGENT_REPLAY = "agent-replay"
+#: Every input format this tool reads: the session map, then the raw formats of the registry.
 FORMATS: dict[str, str] = {
     MAP: "agentplay/v1 session map (.json, .json.gz); also its earlier name entelligence.session-map/v1",
-    CLAUDE_CODE: "Claude Code transcript (~/.claude/projects/<project>/<session>.jsonl, with its "
-                 "subagent transcripts; a project folder redacts every session in it)",
-    CODEX: "Codex CLI rollout (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl; also the August-2025 "
-           "layout and the single-JSON .json rollout)",
-    SESSION_RECORD: "agent session-record stream (JSONL starting with a {\"type\": \"session\", "
-                    "\"formatVersion\": ...} header)",
-    TEAAGENT: "teaagent run audit log (.teaagent/runs/<run_id>.jsonl; the hash chain is verified)",
-    AGENT_REPLAY: "Agent Replay trace (JSON: a Run with its Steps, from `agent-replay export`)",
+    **{fmt.name: fmt.description for fmt in formats()},
 }
 _MAP_IDS = ("agentplay/v1", "entelligence.session-map/v1")
 _SNIFF_LINES = 25
 _SNIFF_BYTES = 1 << 20
-
-
-def _claude_code(records: list[dict[str, Any]]) -> bool:
-    from redact.formats.claude_code.table import sniff
-
-    return sniff(records)
-
-
-def _codex(records: list[dict[str, Any]]) -> bool:
-    from redact.formats.codex.table import sniff
-
-    return sniff(records)
-
-
-def _session_record(records: list[dict[str, Any]]) -> bool:
-    from redact.formats.session_record.table import sniff
-
-    return sniff(records)
-
-
-def _teaagent(records: list[dict[str, Any]]) -> bool:
-    from redact.formats.teaagent.table import sniff
-
-    return sniff(records)
-
-
-def _agent_replay(records: list[dict[str, Any]]) -> bool:
-    from redact.formats.agent_replay.table import sniff
-
-    return sniff(records)
-
-
-def _codex_doc(doc: Any) -> bool:
-    from redact.formats.codex.table import sniff_doc
-
-    return sniff_doc(doc)
-
-
-def _agent_replay_doc(doc: Any) -> bool:
-    from redact.formats.agent_replay.table import sniff_doc
-
-    return sniff_doc(doc)
-
-
-#: JSONL formats: name -> predicate over the first records. Checked in order.
-SNIFFERS: dict[str, Callable[[list[dict[str, Any]]], bool]] = {
-    CLAUDE_CODE: _claude_code,
-    CODEX: _codex,
-    SESSION_RECORD: _session_record,
-    TEAAGENT: _teaagent,
-    AGENT_REPLAY: _agent_replay,
-}
-#: Formats that are one JSON document: name -> predicate over the parsed document.
-DOC_SNIFFERS: dict[str, Callable[[Any], bool]] = {CODEX: _codex_doc, AGENT_REPLAY: _agent_replay_doc}
 
 
 def head_records(data: bytes, lines: int = _SNIFF_LINES) -> tuple[list[dict[str, Any]], bool]:
@@ -131,16 +68,16 @@ def _claims(sniff: Callable[[Any], bool], value: Any) -> bool:
 
 
 def _sniff(records: list[dict[str, Any]]) -> str | None:
-    for name, sniff in SNIFFERS.items():
-        if _claims(sniff, records):
-            return name
+    for fmt in formats():
+        if _claims(fmt.sniff, records):
+            return fmt.name
     return None
 
 
 def _sniff_doc(doc: Any) -> str | None:
-    for name, sniff in DOC_SNIFFERS.items():
-        if _claims(sniff, doc):
-            return name
+    for fmt in formats():
+        if _claims(fmt.sniff_doc, doc):
+            return fmt.name
     return None
 
 

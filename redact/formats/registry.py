@@ -1,81 +1,139 @@
-"""The raw-log readers by format name: what the API calls between detection and the builder.
+"""The one list of raw input formats, and the protocol each of them answers.
 
-Each raw format contributes one entry: a function reading the input (and any companion files it
-found) into `SessionFacts`, and one finding those companion files next to an input path. Adding a
-format is adding its reader module and one entry here.
+A format is a folder `redact/formats/<name>/` whose `__init__.py` exposes `FORMAT`, and one line in
+`PACKAGES` below. Detection (`redact/detect.py`), the `formats` command, batch discovery
+(`redact/batch.py`), the API's reader and companion lookup (`redact/api.py`), `--to native`
+(`redact/native/`), the native tables and proof (`redact/native/tables/`, `audit/native.py`) and the
+taint source reader (`audit/source_text.py`) all iterate `formats()`; none keeps its own list.
+
+The folder's modules, by convention (`FormatFolder` finds them there, imported on first use, so
+listing the formats costs nothing at start-up):
+
+    table.py         sniff(records) -> bool, and sniff_doc(doc) -> bool for a one-document format
+    reader.py        read_session(data, where, *, report, companions, skip_bad_lines, file_stem)
+    native_table.py  TABLE: the native table (redact/native/spec.py)
+    native.py        scrub(data, *, name, policy, key, mode, report, skip_bad_lines, **options) -> bytes
+
+A format whose modules differ subclasses `FormatFolder` in its `__init__.py` (see claude_code/).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
 from pathlib import Path
-from typing import Any, BinaryIO, Callable
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, runtime_checkable
 
-from redact.build.facts import SessionFacts
-from redact.report import RedactionReport
+if TYPE_CHECKING:
+    from redact.build.facts import SessionFacts
+    from redact.native.spec import Table
+    from redact.report import RedactionReport
 
-Read = Callable[..., SessionFacts]  # (data, name, *, report, companions, skip_bad_lines, file_stem)
-Discover = Callable[[Path], list[Any]]
+#: The format folders under redact/formats/, in the order their sniffers are asked.
+PACKAGES: tuple[str, ...] = ("claude_code", "codex", "session_record", "teaagent", "agent_replay")
+
+
+@runtime_checkable
+class Format(Protocol):
+    """What a raw input format answers. Attributes are plain values; methods import on first use."""
+
+    name: str          # the --format value and the report's input_format: "claude-code"
+    description: str   # one line for `agentplay-redact formats`
+    jsonl: bool        # the taint source reader reads a source of this format line by line, never
+                       # parsed whole (False: it decides by the content, as for a one-document trace)
+    has_sessions: bool  # list_sessions() can find this format's sessions in a folder
+
+    def sniff(self, records: list[dict[str, Any]]) -> bool:
+        """Whether the first records (parsed JSONL objects) are this format's."""
+
+    def sniff_doc(self, doc: Any) -> bool:
+        """Whether one parsed JSON document is this format's (False for JSONL-only formats)."""
+
+    def table(self) -> Table:
+        """The native table: every field of the format with its class."""
+
+    def read(self, data: bytes | BinaryIO, name: str, *, report: RedactionReport,
+             companions: list[Any] | None, skip_bad_lines: bool, file_stem: str | None) -> SessionFacts:
+        """The raw log (and its companion files) read into facts for the map builder."""
+
+    def discover(self, path: Path) -> list[Any]:
+        """The companion files of the session at `path` (Claude Code's subagent transcripts)."""
+
+    def list_sessions(self, folder: Path) -> list[Path]:
+        """The sessions of this format right in `folder` ([] when the format has no session folders)."""
+
+    def scrubber(self) -> Callable[..., bytes]:
+        """The native scrubber `scrub(data, *, name, policy, key, mode, report, skip_bad_lines, ...)`."""
 
 
 @dataclass(frozen=True)
-class RawFormat:
-    read: Read
-    discover: Discover
-    list_sessions: Callable[[Path], list[Path]] | None = None
+class FormatFolder:
+    """A `Format` whose parts are the folder's modules named as the module docstring says."""
+
+    name: str
+    description: str
+    package: str                 # the folder's module name: pass `__name__`
+    jsonl: bool = True
+    document: bool = False       # table.sniff_doc recognises the format as one JSON document
+    companions: str | None = None  # "module:function" finding companion files, None: there are none
+    sessions: str | None = None    # "module:function" listing a folder's sessions, None: no folders
+
+    @property
+    def has_sessions(self) -> bool:
+        return self.sessions is not None
+
+    def part(self, spec: str) -> Any:
+        """`module:attribute` of this folder, imported now."""
+        module, _, attr = spec.partition(":")
+        return getattr(import_module(f"{self.package}.{module}"), attr)
+
+    def sniff(self, records: list[dict[str, Any]]) -> bool:
+        return bool(self.part("table:sniff")(records))
+
+    def sniff_doc(self, doc: Any) -> bool:
+        return self.document and bool(self.part("table:sniff_doc")(doc))
+
+    def table(self) -> Table:
+        found: Table = self.part("native_table:TABLE")
+        return found
+
+    def read(self, data: bytes | BinaryIO, name: str, *, report: RedactionReport,
+             companions: list[Any] | None, skip_bad_lines: bool, file_stem: str | None) -> SessionFacts:
+        facts: SessionFacts = self.part("reader:read_session")(
+            data, name, report=report, companions=companions, skip_bad_lines=skip_bad_lines,
+            file_stem=file_stem)
+        return facts
+
+    def discover(self, path: Path) -> list[Any]:
+        return list(self.part(self.companions)(path)) if self.companions else []
+
+    def list_sessions(self, folder: Path) -> list[Path]:
+        return list(self.part(self.sessions)(folder)) if self.sessions else []
+
+    def scrubber(self) -> Callable[..., bytes]:
+        found: Callable[..., bytes] = self.part("native:scrub")
+        return found
 
 
-def _claude_code() -> RawFormat:
-    from redact.formats.claude_code import files as cc
-
-    def read(data: bytes | BinaryIO, name: str, *, report: RedactionReport, companions: list[Any] | None,
-             skip_bad_lines: bool, file_stem: str | None) -> SessionFacts:
-        return cc.read_session(data, name, report=report, sidechains=companions,
-                               skip_bad_lines=skip_bad_lines, file_stem=file_stem)
-
-    return RawFormat(read, cc.find_sidechains, cc.project_sessions)
-
-
-def _codex() -> RawFormat:
-    from redact.formats.codex import reader as codex
-
-    return RawFormat(codex.read_session, _no_companions, codex.list_sessions)
+@cache
+def formats() -> tuple[Format, ...]:
+    """Every raw format, in sniffing order."""
+    found = []
+    for package in PACKAGES:
+        fmt = import_module(f"redact.formats.{package}").FORMAT
+        found.append(fmt)
+    return tuple(found)
 
 
-def _session_record() -> RawFormat:
-    from redact.formats.session_record import reader as session_record
-
-    return RawFormat(session_record.read_session, _no_companions)
-
-
-def _teaagent() -> RawFormat:
-    from redact.formats.teaagent import reader as teaagent
-
-    return RawFormat(teaagent.read_session, _no_companions)
-
-
-def _agent_replay() -> RawFormat:
-    from redact.formats.agent_replay import reader as agent_replay
-
-    return RawFormat(agent_replay.read_session, _no_companions)
-
-
-def _no_companions(path: Path) -> list[Any]:
-    return []
-
-
-_FACTORIES: dict[str, Callable[[], RawFormat]] = {
-    "claude-code": _claude_code,
-    "codex": _codex,
-    "session-record": _session_record,
-    "teaagent": _teaagent,
-    "agent-replay": _agent_replay,
-}
-
-
-def raw_format(name: str) -> RawFormat | None:
-    factory = _FACTORIES.get(name)
-    return factory() if factory is not None else None
+def raw_format(name: str) -> Format | None:
+    """The format called `name` (`claude-code`), or None."""
+    for fmt in formats():
+        if fmt.name == name:
+            return fmt
+    return None
 
 
 def raw_formats() -> tuple[str, ...]:
-    return tuple(_FACTORIES)
+    """The names of the raw formats, in sniffing order."""
+    return tuple(fmt.name for fmt in formats())

@@ -4,7 +4,7 @@
                        key=None, mode=None, report=RedactionReport(source="session.jsonl"))
 
 Every field is handled by its class (DESIGN.md section 3) as the format's native table declares it
-(`redact/native/tables/`): text replaced by its shape, commands reduced to verbs, paths in the path
+(`redact/formats/<name>/native_table.py`): text replaced by its shape, commands reduced to verbs, paths in the path
 mode, identifiers by the policy, ids kept or hashed, unknown fields and record types dropped and
 counted in the report. The output then goes through the native leak scan (`audit/native.py`: grammar,
 secrets, taint against `data`, language); when it finds anything, `LeakFound` is raised with the
@@ -13,7 +13,7 @@ report and nothing is returned. Pure: bytes in, bytes out, nothing written.
 from __future__ import annotations
 
 import inspect
-from importlib import import_module
+from collections.abc import Callable
 from typing import Any
 
 from redact.apply import resolve_mode
@@ -22,27 +22,22 @@ from redact.keys import Key, sha256_hex
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 
-#: Formats that can be scrubbed natively: name -> the module with its `scrub(...)`.
-_SCRUBBERS: dict[str, str] = {
-    "claude-code": "redact.formats.claude_code.native",
-    "codex": "redact.formats.codex.native",
-    "session-record": "redact.formats.session_record.native",
-    "teaagent": "redact.formats.teaagent.native",
-    "agent-replay": "redact.formats.agent_replay.native",
-}
-
 
 def native_formats() -> tuple[str, ...]:
-    """The input formats `--to native` supports."""
-    return tuple(_SCRUBBERS)
+    """The input formats `--to native` supports: every raw format of the registry."""
+    from redact.formats.registry import raw_formats
+
+    return raw_formats()
 
 
-def _module(fmt: str) -> Any:
-    name = _SCRUBBERS.get(fmt)
-    if name is None:
+def _scrubber(fmt: str) -> Callable[..., bytes]:
+    from redact.formats.registry import raw_format
+
+    found = raw_format(fmt)
+    if found is None:
         supported = ", ".join(native_formats())
         raise UsageError(f"--to native does not support format {fmt} (supported: {supported})")
-    return import_module(name)
+    return found.scrubber()
 
 
 def scrub_native(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy, key: Key | None,
@@ -56,8 +51,8 @@ def scrub_native(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy, k
     `chain_key`). Raises LeakFound (report attached) when the native scan finds anything, UsageError
     for a format without native support, BadInput for input the format's reader would refuse.
     """
-    module = _module(fmt)
-    accepted = inspect.signature(module.scrub).parameters
+    scrub = _scrubber(fmt)
+    accepted = inspect.signature(scrub).parameters
     given = {k: v for k, v in options.items() if v is not None}
     for option in given:
         if option not in accepted:
@@ -67,7 +62,7 @@ def scrub_native(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy, k
     report.path_mode = out_mode
     report.key_fingerprint = key.fingerprint() if key else None
     report.policy_name, report.policy_hash = policy.name, policy.hash()
-    out: bytes = module.scrub(data, name=name, policy=policy, key=key, mode=out_mode, report=report,
+    out: bytes = scrub(data, name=name, policy=policy, key=key, mode=out_mode, report=report,
                               skip_bad_lines=skip_bad_lines, **given)
     if not out.strip() and data.strip():
         report.warn(f"no {fmt} record of the input was kept: the output is empty (is this the right format?)")

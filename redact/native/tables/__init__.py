@@ -1,29 +1,22 @@
 """The native tables by format name, for the scrubber and for the native scan (`audit/native.py`).
 
-Each entry names the module that holds the format's `TABLE`; it is imported on first use.
+Each format's `TABLE` lives in its folder (`redact/formats/<name>/native_table.py`) and is found
+through the format registry (`redact/formats/registry.py`), imported on first use. The tool-input
+specs the formats share stay here, in `tools.py`.
 """
 from __future__ import annotations
 
-from importlib import import_module
-
 from redact.native.spec import Table
-
-_MODULES: dict[str, str] = {
-    "claude-code": "redact.formats.claude_code.native_table",
-    "codex": "redact.formats.codex.native_table",
-    "session-record": "redact.formats.session_record.native_table",
-    "teaagent": "redact.formats.teaagent.native_table",
-    "agent-replay": "redact.formats.agent_replay.native_table",
-}
 
 
 def table(fmt: str) -> Table | None:
-    module = _MODULES.get(fmt)
-    if module is None:
-        return None
-    found: Table = import_module(module).TABLE
-    return found
+    from redact.formats.registry import raw_format
+
+    found = raw_format(fmt)
+    return found.table() if found is not None else None
 
 
 def formats() -> tuple[str, ...]:
-    return tuple(_MODULES)
+    from redact.formats.registry import raw_formats
+
+    return raw_formats()
