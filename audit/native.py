@@ -3,7 +3,8 @@
 The same four layers as a map's scan (docs/scanner.md), with the format's native table in place of the
 map's field table:
 
-1. grammar proof: every record is walked with its format's native table (`redact/native/tables/`);
+1. grammar proof: every record is walked with its format's native table
+   (`redact/formats/<name>/native_table.py`);
    every value must have the output grammar of its field's class (`redact/native/spec.py` lists
    them), every key must be declared. Text may only appear as a shape marker (`{"chars": N}`); a
    field of class drop must be absent. Strings sort into proven (closed vocabulary or opaque),

@@ -1,1 +1,2 @@
-"""Readers of raw agent logs, one module per format (each with its field table)."""
+"""Raw agent-log formats: one folder per format (`<name>/`: its tables, reader and native scrubber)
+and `registry.py`, the one list of them."""

@@ -4,11 +4,12 @@
                        key=None, mode=None, report=RedactionReport(source="session.jsonl"))
 
 Every field is handled by its class (DESIGN.md section 3) as the format's native table declares it
-(`redact/formats/<name>/native_table.py`): text replaced by its shape, commands reduced to verbs, paths in the path
-mode, identifiers by the policy, ids kept or hashed, unknown fields and record types dropped and
-counted in the report. The output then goes through the native leak scan (`audit/native.py`: grammar,
-secrets, taint against `data`, language); when it finds anything, `LeakFound` is raised with the
-report and nothing is returned. Pure: bytes in, bytes out, nothing written.
+(`redact/formats/<name>/native_table.py`): text replaced by its shape, commands reduced to verbs,
+paths in the path mode, identifiers by the policy, ids kept or hashed, unknown fields and record
+types dropped and counted in the report. The output then goes through the native leak scan
+(`audit/native.py`: grammar, secrets, taint against `data`, language); when it finds anything,
+`LeakFound` is raised with the report and nothing is returned. Pure: bytes in, bytes out, nothing
+written.
 """
 from __future__ import annotations
 

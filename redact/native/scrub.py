@@ -1,6 +1,6 @@
 """The native scrubber's engine: one input value + its table node -> the output value, or nothing.
 
-Format modules (`redact/native/claude_code.py`, ...) read their records and hand each one to
+Format modules (`redact/formats/<name>/native.py`) read their records and hand each one to
 `Scrubber.record`; this module applies the field classes (`redact/native/spec.py`) under the policy:
 text to its shape, commands to verbs, paths by the path mode, identifiers by the policy's action, ids
 kept or hashed, and every field the table does not know dropped and counted in the report. It never

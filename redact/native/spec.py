@@ -1,9 +1,10 @@
 """The vocabulary of native field tables: what each field of a raw format becomes under `--to native`.
 
-A native table (one per format, in `redact/native/tables/`) is a tree of these nodes. Two walkers read
-it, and nothing else: the scrubber (`redact/native/scrub.py`), which turns an input record into an
-output record, and the native leak scan (`audit/native.py`), which proves an output record holds only
-what its table allows. They share this grammar and none of each other's code (STYLE.md, principle 4).
+A native table (one per format, in `redact/formats/<name>/native_table.py`) is a tree of these
+nodes. Two walkers read it, and nothing else: the scrubber (`redact/native/scrub.py`), which turns
+an input record into an output record, and the native leak scan (`audit/native.py`), which proves an
+output record holds only what its table allows. They share this grammar and none of each other's
+code (STYLE.md, principle 4).
 
 Nodes:
 

@@ -1,6 +1,6 @@
 """Agent Replay traces (seed 004) under `--to native`: a Run and its Steps.
 
-Built on the reader's table (`redact/formats/agent_replay_table.py`, its step types and usage keys)
+Built on the reader's table (`redact/formats/agent_replay/table.py`, its step types and usage keys)
 and on the shared tool table for `tool_call` steps (`redact/native/tables/tools.py`). A step's
 `input`, `output`, `state_before` and `state_after` are reduced to their shape (`{"chars": N}`, the
 length of the value's text or JSON text); the input of a `tool_call` step that is an object keeps

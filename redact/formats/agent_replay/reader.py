@@ -1,6 +1,6 @@
 """Agent Replay traces (a Run and its Steps, seed 004) -> facts.
 
-The table is in `agent_replay_table.py`. What the reader derives:
+The table is in `table.py`. What the reader derives:
 
 - the Run's task is the one user turn (shape only);
 - each `llm_call` step is an llm event (model, token usage, latency, the output's length);

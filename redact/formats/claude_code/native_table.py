@@ -1,6 +1,6 @@
 """Claude Code transcripts under `--to native`: what every field of every record becomes.
 
-Built from the reader's tables (`redact/formats/claude_code_table.py`: the record types, the system
+Built from the reader's tables (`redact/formats/claude_code/table.py`: the record types, the system
 subtypes, the hook attachments and events, the tool table with its path inputs), so a tool the reader
 learns to read as a path is scrubbed as a path here too. The scrubber and the native scan both walk
 this tree (`redact/native/spec.py` explains the nodes).

@@ -2,7 +2,7 @@
 
 One session is its main transcript plus its subagent transcripts (`<session>/subagents/agent-*.jsonl`,
 or the older flat `agent-*.jsonl` beside it); `claude_code_files.py` finds them. The format's tables
-live in `claude_code_table.py` (re-exported here):
+live in `table.py` (re-exported here):
 
 - `RECORD_TYPES`: which record types are mapped (read for facts) and which are skipped (counted by
   type in the report, never read). Unknown types are skipped and counted too.

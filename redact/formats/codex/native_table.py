@@ -1,6 +1,6 @@
 """Codex CLI rollouts under `--to native`: what every field of every record becomes.
 
-Built on the reader's tables (`redact/formats/codex_table.py`): every record type and payload type it
+Built on the reader's tables (`redact/formats/codex/table.py`): every record type and payload type it
 lists has a node here (a test keeps the two in step), and the tools it names keep the arguments it
 reads. All three layouts are covered: `{"timestamp", "type", "payload"}` lines; the August-2025 lines
 (a bare header, bare response items, `{"record_type": "state"}`); the single-JSON `.json` rollout

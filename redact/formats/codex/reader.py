@@ -1,6 +1,6 @@
 """Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, and the older layouts) -> facts.
 
-The tables are in `codex_table.py` (record types, tools, field classes); the tools in
+The tables are in `table.py` (record types, tools, field classes); the tools in
 `codex_tools.py`, the calls' pairing in `codex_calls.py`, the end events, errors and usage helpers in
 `codex_events.py`, the older layouts in `codex_layouts.py`. What the reader derives, and how:
 

@@ -1,6 +1,6 @@
 """Agent session-record streams (seed 002) under `--to native`: what every field becomes.
 
-Built on the reader's tables (`redact/formats/session_record_table.py` for the record types and call
+Built on the reader's tables (`redact/formats/session_record/table.py` for the record types and call
 kinds, `redact/formats/toolnames.py` for which input fields of which tool are paths, commands, URLs or
 identifiers). A tool call's input is reduced by the call's own `kind` when it states one, else by its
 tool name; a `{root, path}` location keeps its root id and has its path in the path mode; each

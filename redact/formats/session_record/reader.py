@@ -1,6 +1,6 @@
 """Agent session-record streams (seed 002) -> facts.
 
-The table is in `session_record_table.py`. What the reader derives, and how:
+The table is in `table.py`. What the reader derives, and how:
 
 - **Prompts**: a `message` of role user written by a human (`author: human`, or no author with
   `origin: prompt`); a harness-injected message is not a prompt.

@@ -1,6 +1,6 @@
 """teaagent run audit logs (seed 003) scrubbed in their own format (`--to native`).
 
-Each event is reduced by the table (`redact/native/tables/teaagent.py`, audit level L2) and then to
+Each event is reduced by the table (`native_table.py`, audit level L2) and then to
 the chosen audit level (`level`: L0, L1 or L2). The hash chain cannot survive redaction (every
 record's content changes), so it is recomputed over the output: `prev_hash` is the previous output
 record's `hash` (null for the first), `hash` the SHA-256 of the record in the form the table module

@@ -5,7 +5,7 @@ seed masks sensitive payload fields as `"[REDACTED]"`, and so does this table: e
 task, reasoning, error messages, answers, tool output) becomes the placeholder, tool arguments keep
 only what the shared tool table reads (paths in the path mode, commands as verbs, URL hosts), and
 every field the table does not know is dropped. `prev_hash`, `hash` and `chain_hmac` are recomputed
-by `redact/native/teaagent.py`, never copied.
+by `native.py`, never copied.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """teaagent run audit logs (`.teaagent/runs/<run_id>.jsonl`, seed 003) -> facts.
 
-The table is in `teaagent_table.py`; the hash chain is verified while reading (`teaagent_chain.py`)
+The table is in `table.py`; the hash chain is verified while reading (`chain.py`)
 and a broken chain is a warning in the report, never a crash. What the reader derives:
 
 - the run's task is the one user turn (shape only);
