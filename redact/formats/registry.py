@@ -36,13 +36,24 @@ PACKAGES: tuple[str, ...] = ("claude_code", "codex", "session_record", "teaagent
 
 @runtime_checkable
 class Format(Protocol):
-    """What a raw input format answers. Attributes are plain values; methods import on first use."""
+    """What a raw input format answers. Methods import the format's modules on first use."""
 
-    name: str          # the --format value and the report's input_format: "claude-code"
-    description: str   # one line for `agentplay-redact formats`
-    jsonl: bool        # the taint source reader reads a source of this format line by line, never
-                       # parsed whole (False: it decides by the content, as for a one-document trace)
-    has_sessions: bool  # list_sessions() can find this format's sessions in a folder
+    @property
+    def name(self) -> str:
+        """The --format value and the report's input_format: `claude-code`."""
+
+    @property
+    def description(self) -> str:
+        """One line for `agentplay-redact formats`."""
+
+    @property
+    def jsonl(self) -> bool:
+        """The taint source reader reads a source of this format line by line, never parsed whole
+        (False: it decides by the content, as for a one-document trace)."""
+
+    @property
+    def has_sessions(self) -> bool:
+        """list_sessions() can find this format's sessions in a folder (batch, --out-dir)."""
 
     def sniff(self, records: list[dict[str, Any]]) -> bool:
         """Whether the first records (parsed JSONL objects) are this format's."""
@@ -119,9 +130,9 @@ class FormatFolder:
 @cache
 def formats() -> tuple[Format, ...]:
     """Every raw format, in sniffing order."""
-    found = []
+    found: list[Format] = []
     for package in PACKAGES:
-        fmt = import_module(f"redact.formats.{package}").FORMAT
+        fmt: Format = import_module(f"redact.formats.{package}").FORMAT
         found.append(fmt)
     return tuple(found)
 
