@@ -159,7 +159,7 @@ def scan_output(session_map: dict[str, Any], report: RedactionReport, policy: Ef
     report.findings = [f.as_dict() for f in result.findings]
     if not result.clean:
         raise LeakFound(f"the leak scanner found {len(result.findings)} problem(s) in the output; "
-                        "nothing was written", where=report.source, report=report)
+                        "nothing was written", where=report.source, report=report, session_map=session_map)
 
 
 def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) -> Result:

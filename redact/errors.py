@@ -42,6 +42,9 @@ class LeakFound(RedactError):
 
     exit_code = 1
 
-    def __init__(self, what: str, *, where: str | None = None, report: object = None) -> None:
+    def __init__(self, what: str, *, where: str | None = None, report: object = None,
+                 session_map: dict[str, object] | None = None) -> None:
         super().__init__(what, where=where)
         self.report = report  # the RedactionReport, with verdicts and masked findings
+        # the map as redacted, never written: only the report's picture draws it (its closed fields)
+        self.session_map = session_map

@@ -47,3 +47,22 @@ def test_unsupported_report_extension_fails_before_writing(tmp_path: Path, capsy
     out = tmp_path / "map.json"
     assert main([str(EXAMPLE), "-o", str(out), "--report", str(tmp_path / "r.docx")]) == 2
     assert not out.exists()
+
+
+def test_a_blocked_runs_html_report_draws_the_refused_map(broken_redactor: None, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The person reading why a run was refused sees the session's picture too (of the map as redacted,
+    never written), and the findings' pointers wrap only at a `/`."""
+    out = tmp_path / "map.json"
+    report = tmp_path / "report.html"
+    assert main([str(EXAMPLE), "--policy", "internal", "-o", str(out), "--report", str(report)]) == 1
+    assert not out.exists()
+    page = report.read_text()
+    example = json.loads(EXAMPLE.read_text())
+    assert page.count('<g class="lane"') == len(example["agents"])
+    assert '<rect class="ev ' in page and "No map was given" not in page
+    assert "ghp_exampleNotARealToken" not in page
+    assert '<code class="ptr">' in page and "/<wbr>" in page
+    for ptr in page.split('<code class="ptr">')[1:]:
+        cell = ptr.split("</code>", 1)[0]
+        assert all(not part or "/" not in part for part in cell.split("/<wbr>")[1:]), cell

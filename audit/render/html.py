@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from audit.render.timeline import build_timeline, kind_css, legend_html, timeline_svg
+from audit.render.timeline import GAP_MS, build_timeline, kind_css, legend_html, timeline_svg
 from audit.render.view import build_view, dropped_groups, facts, masked_reasons
 
 _CSS = """
@@ -34,6 +34,7 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 .verdict.not-scanned,.verdict.incomplete{background:#fff8c5;border:1px solid #d4a72c}
 .masked{color:#9a6700}
 code.masked{white-space:nowrap;word-break:normal}
+code.ptr{word-break:normal;overflow-wrap:normal}
 td.v-pass,td.v-clean{color:#1a7f37;font-weight:600}
 td.v-fail,td.v-findings{color:#d1242f;font-weight:600}
 td.v-skipped{color:#9a6700}
@@ -50,6 +51,9 @@ svg.timeline .ticklabel{fill:#59636e;text-anchor:middle}
 svg.timeline .lanelabel{fill:#1f2328;text-anchor:end;font-family:ui-monospace,Menlo,Consolas,monospace}
 svg.timeline .ev{opacity:.9}
 svg.timeline .ev.long{opacity:.45}
+svg.timeline .ev.dense{opacity:.85}
+svg.timeline .cutband{fill:#fff;opacity:.92}
+svg.timeline .cutmark{stroke:#8c959f;stroke-width:1.5;fill:none}
 .ev.err,.sw.err{stroke:#d1242f;stroke-width:1.5;fill-opacity:.9}
 .sw.err{fill:#fff}
 """
@@ -75,6 +79,11 @@ def _counts(head: str, items: dict[str, int], mono: bool = True) -> str:
     return _table((head, "Count"), [(f"<span{cls}>{h(k)}</span>", h(n)) for k, n in items.items()], (1,))
 
 
+def _pointer(pointer: Any) -> str:
+    """A JSON pointer that wraps only after a `/`, never inside a key or a number."""
+    return '<code class="ptr">' + "/<wbr>".join(h(part) for part in str(pointer).split("/")) + "</code>"
+
+
 def _summary(view: dict[str, Any]) -> str:
     rows = "".join(f"<tr><th>{h(label)}</th><td class=mono>{h(value)}</td></tr>"
                    for label, value in facts(view))
@@ -91,7 +100,7 @@ def _scanner(view: dict[str, Any]) -> str:
         parts.append('<p class="muted">No scanner verdicts are recorded.</p>')
     parts.append(f"<h3>Findings ({len(view['findings'])})</h3>")
     if view["findings"]:
-        rows = [(h(f["layer"]), h(f["rule"]), h(f.get("message", "")), f'<code>{h(f["pointer"])}</code>',
+        rows = [(h(f["layer"]), h(f["rule"]), h(f.get("message", "")), _pointer(f["pointer"]),
                  h(f.get("places", 1)), f'<code class="masked">{h(f.get("excerpt", ""))}</code>',
                  f'<code>{h(f.get("sourceField", ""))}</code>') for f in view["findings"]]
         parts.append(_table(("Layer", "Rule", "What", "Pointer", "Places", "Excerpt (masked)",
@@ -135,7 +144,9 @@ def _picture(session_map: dict[str, Any] | None) -> str:
             if tl.unplaced else "")
     return ("<section id=picture><h2>Session</h2>"
             '<p class="muted">Events over time, one lane per agent, coloured by kind. '
-            "A mark's width is the call's duration (at least 2 px).</p>"
+            "A mark's width is the call's duration (at least 2 px). Idle stretches over "
+            f"{GAP_MS // 60_000} minutes are cut (a narrow band with two slashes); a crowded lane is drawn "
+            "as density columns (height: share of events, colour: the most frequent kind).</p>"
             f'<div class="picture">{timeline_svg(tl)}</div>{legend_html(tl)}{note}</section>')
 
 

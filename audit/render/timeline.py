@@ -7,6 +7,7 @@ written is XML-escaped.
 """
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass, field
 from html import escape
@@ -160,13 +161,100 @@ def build_timeline(session_map: dict[str, Any]) -> Timeline:
     return tl
 
 
-def _tick_step(span: float) -> float:
-    raw = span / 8
-    power = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1
-    for mult in (1, 2, 5, 10):
-        if mult * power >= raw:
-            return mult * power
-    return 10 * power  # pragma: no cover
+# Round tick steps (ms): sub-second, seconds, then 1, 2, 5, 15, 30 min and 1, 2, 3, 6, 12, 24 h.
+TICK_STEPS: tuple[int, ...] = (
+    1, 2, 5, 10, 20, 50, 100, 200, 500,
+    1_000, 2_000, 5_000, 10_000, 15_000, 30_000,
+    60_000, 2 * 60_000, 5 * 60_000, 10 * 60_000, 15 * 60_000, 30 * 60_000,
+    3_600_000, 2 * 3_600_000, 3 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000, 24 * 3_600_000,
+)
+TICK_MIN_PX = 64  # ticks at least this far apart
+GAP_MS = 5 * 60_000  # an idle stretch longer than this is drawn as a cut
+CUT_W = 16  # px of a cut
+MIN_SEG_W = 6.0  # px of an active stretch, however short
+DENSE_BIN_W = 3  # px of a density column
+DENSE_PX_PER_MARK = 4  # a lane with more marks than (plot width / this) is drawn as density
+
+
+@dataclass(frozen=True)
+class Axis:
+    """Session time to x: active stretches side by side, each idle gap over GAP_MS a fixed-width cut."""
+
+    segments: tuple[tuple[float, float, float, float], ...]  # (t0, t1, x0, x1) per active stretch
+    cuts: tuple[tuple[float, float, float], ...]  # (t0, t1, x0) per cut; the cut is CUT_W wide
+    px_per_ms: float  # the scale of the active stretches
+
+    def x(self, t: float) -> float:
+        segs = self.segments
+        i = bisect.bisect_right([s[0] for s in segs], t) - 1
+        if i < 0:
+            return segs[0][2]
+        t0, t1, x0, x1 = segs[i]
+        if t <= t1:
+            return min(x1, x0 + (t - t0) * self.px_per_ms)
+        # inside the cut after segment i: spread over the cut's width
+        nxt = segs[i + 1] if i + 1 < len(segs) else None
+        if nxt is None:
+            return x1
+        frac = (t - t1) / (nxt[0] - t1) if nxt[0] > t1 else 0.0
+        return x1 + frac * (nxt[2] - x1)
+
+
+def _active(tl: Timeline) -> list[tuple[float, float]]:
+    spans = sorted((m.t, m.t + m.dur) for m in tl.marks)
+    for lane in tl.lanes:
+        if lane.end is not None:
+            spans.append((lane.end, lane.end))
+    spans.append((0.0, 0.0))
+    spans.sort()
+    merged: list[list[float]] = []
+    for a, b in spans:
+        if merged and a - merged[-1][1] <= GAP_MS:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return [(a, b) for a, b in merged]
+
+
+def build_axis(tl: Timeline, plot_w: float) -> Axis:
+    stretches = _active(tl)
+    total = sum(b - a for a, b in stretches) or 1.0
+    free = plot_w - CUT_W * (len(stretches) - 1) - MIN_SEG_W * len(stretches)
+    scale = max(free, plot_w * 0.25) / total
+    segments, cuts = [], []
+    x = float(GUTTER)
+    for i, (a, b) in enumerate(stretches):
+        if i:
+            cuts.append((stretches[i - 1][1], a, x))
+            x += CUT_W
+        width = MIN_SEG_W + (b - a) * scale
+        segments.append((a, b, x, x + width))
+        x += width
+    return Axis(tuple(segments), tuple(cuts), scale)
+
+
+def _tick_step(px_per_ms: float) -> int:
+    for step in TICK_STEPS:
+        if step * px_per_ms >= TICK_MIN_PX:
+            return step
+    return TICK_STEPS[-1]
+
+
+def ticks(axis: Axis) -> list[tuple[float, float, str]]:
+    """(time, x, label) of each tick: multiples of one round step inside each active stretch."""
+    step = _tick_step(axis.px_per_ms)
+    out: list[tuple[float, float, str]] = []
+    last_x = -1e9
+    for t0, t1, _x0, _x1 in axis.segments:
+        k = math.ceil(t0 / step)
+        while k * step <= t1:
+            t = float(k * step)
+            x = axis.x(t)
+            if x - last_x >= TICK_MIN_PX * 0.75:
+                out.append((t, x, format_tick(t, step)))
+                last_x = x
+            k += 1
+    return out
 
 
 def format_ms(ms: float) -> str:
@@ -184,44 +272,92 @@ def format_ms(ms: float) -> str:
     return f"{h}:{m:02d}:{s:02d}"
 
 
+def format_tick(ms: float, step: int) -> str:
+    """A tick label, as precise as the step and no more: `250 ms`, `1.5 s`, `1:10`, `15 min`, `1 h 30`."""
+    if ms == 0:
+        return "0"
+    if step < 1000:
+        if ms < 1000:
+            return f"{ms:g} ms"
+        decimals = 3 - int(math.log10(step))
+        return f"{ms / 1000:.{decimals}f}".rstrip("0").rstrip(".") + " s"
+    if step < 60_000:
+        return format_ms(ms)
+    minutes = round(ms / 60_000)
+    h, m = divmod(minutes, 60)
+    if not h:
+        return f"{m} min"
+    return f"{h} h" if not m else f"{h} h {m:02d}"
+
+
 def _f(x: float) -> str:
     return f"{x:.2f}".rstrip("0").rstrip(".")
 
 
+def _density(marks: list[Mark], axis: Axis, y: float, titles: bool) -> list[str]:
+    """A dense lane: one column per DENSE_BIN_W px, its height the share of events, its colour the
+    most frequent kind, outlined red when one of them failed."""
+    bins: dict[int, list[Mark]] = {}
+    for m in marks:
+        bins.setdefault(int((axis.x(m.t) - GUTTER) // DENSE_BIN_W), []).append(m)
+    top = max(len(v) for v in bins.values())
+    out = []
+    for col in sorted(bins):
+        group = bins[col]
+        kinds: dict[str, int] = {}
+        for m in group:
+            kinds[m.kind] = kinds.get(m.kind, 0) + 1
+        kind = max(kinds, key=lambda k: (kinds[k], k))
+        hgt = max(3.0, MARK_H * len(group) / top)
+        err = any(m.err for m in group)
+        cls = f"ev dense k-{kind}" + (" err" if err else "")
+        rect = (f'<rect class="{cls}" data-n="{len(group)}" x="{_f(GUTTER + col * DENSE_BIN_W)}" '
+                f'y="{_f(y + (LANE_H + MARK_H) / 2 - hgt)}" width="{DENSE_BIN_W}" height="{_f(hgt)}"')
+        if titles:
+            parts = ", ".join(f"{n} {escape(k)}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
+            out.append(f"{rect}><title>{len(group)} events from {escape(format_ms(group[0].t))}: "
+                       f"{parts}</title></rect>")
+        else:
+            out.append(rect + "/>")
+    return out
+
+
 def timeline_svg(tl: Timeline) -> str:
-    """One `<svg>`: an axis, a `<g class="lane">` per agent, a `<rect class="ev ...">` per event."""
+    """One `<svg>`: an axis with round ticks and cuts for idle gaps, a `<g class="lane">` per agent,
+    and per event a `<rect class="ev ...">` (or, on a crowded lane, density columns `ev dense`)."""
     plot_w = WIDTH - GUTTER - RIGHT
     height = TOP + LANE_H * len(tl.lanes) + 8
-    scale = plot_w / tl.span
+    axis = build_axis(tl, plot_w)
     out = [(f'<svg class="timeline" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" '
             'role="img" aria-label="Events over time, one lane per agent">')]
-    step = _tick_step(tl.span)
-    tick = 0.0
-    while tick <= tl.span + 1e-9:
-        x = GUTTER + tick * scale
+    for _t, x, label in ticks(axis):
         out.append(f'<line class="tick" x1="{_f(x)}" y1="{TOP - 6}" x2="{_f(x)}" y2="{height - 8}"/>')
-        out.append(f'<text class="ticklabel" x="{_f(x)}" y="{TOP - 10}">{escape(format_ms(tick))}</text>')
-        tick += step
+        out.append(f'<text class="ticklabel" x="{_f(x)}" y="{TOP - 10}">{escape(label)}</text>')
     titles = len(tl.marks) <= TITLES_UP_TO
     by_lane: list[list[Mark]] = [[] for _ in tl.lanes]
     for mark in tl.marks:
         by_lane[mark.lane].append(mark)
+    dense_above = plot_w / DENSE_PX_PER_MARK
     for i, lane in enumerate(tl.lanes):
         y = TOP + i * LANE_H
         out.append(f'<g class="lane" data-agent="{escape(lane.agent)}">')
         out.append(f'<rect class="lanebg" x="{GUTTER}" y="{y}" width="{plot_w}" height="{LANE_H}"/>')
         if lane.start is not None and lane.end is not None and lane.end >= lane.start:
-            x0 = GUTTER + lane.start * scale
+            x0 = axis.x(lane.start)
             out.append(f'<rect class="active" x="{_f(x0)}" y="{y + 3}" '
-                       f'width="{_f(max(1.0, (lane.end - lane.start) * scale))}" height="{LANE_H - 6}"/>')
+                       f'width="{_f(max(1.0, axis.x(lane.end) - x0))}" height="{LANE_H - 6}"/>')
         label = f"{lane.label} ({lane.events})"
         short = label if len(label) <= LABEL_MAX else label[:LABEL_MAX - 1] + "\u2026"
         out.append(f'<text class="lanelabel" x="{GUTTER - 8}" y="{y + LANE_H / 2 + 4:g}">'
                    f'<title>{escape(label)}</title>{escape(short)}</text>')
+        if len(by_lane[i]) > dense_above:
+            out.extend(_density(by_lane[i], axis, y, titles))
+            out.append("</g>")
+            continue
         # long marks first, so the short ones they span stay visible on top
         for m in sorted(by_lane[i], key=lambda m: (-m.dur, m.t, m.seq)):
-            x = GUTTER + m.t * scale
-            w = min(max(MIN_MARK_W, m.dur * scale), WIDTH - RIGHT - x)
+            x = axis.x(m.t)
+            w = min(max(MIN_MARK_W, axis.x(m.t + m.dur) - x), WIDTH - RIGHT - x)
             cls = f"ev k-{m.kind}" + (" long" if w > 8 else "") + (" err" if m.err else "")
             rect = (f'<rect class="{cls}" x="{_f(x)}" y="{y + (LANE_H - MARK_H) / 2:g}" '
                     f'width="{_f(max(w, 1.0))}" height="{MARK_H}"')
@@ -232,6 +368,10 @@ def timeline_svg(tl: Timeline) -> str:
             else:
                 out.append(rect + "/>")
         out.append("</g>")
+    for t0, t1, x0 in axis.cuts:
+        out.append(f'<g class="cut"><rect class="cutband" x="{_f(x0)}" y="{TOP - 6}" width="{CUT_W}" '
+                   f'height="{height - TOP - 2}"><title>idle {escape(format_ms(t1 - t0))}, cut</title></rect>'
+                   f'<path class="cutmark" d="M{_f(x0 + 3)} {TOP + 2}l4 -10M{_f(x0 + 9)} {TOP + 2}l4 -10"/></g>')
     out.append("</svg>")
     return "\n".join(out)
 

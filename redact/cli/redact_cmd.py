@@ -180,7 +180,7 @@ def _one(input: str, output: str, options: Options, report: Path | None,
     except LeakFound as exc:
         _print_findings(exc)
         if report is not None and exc.report is not None:
-            write_report(exc.report, None, report)
+            write_report(exc.report, exc.session_map, report)
             err(f"wrote the report {report}")
         raise
     if report is not None:

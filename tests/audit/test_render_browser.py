@@ -3,9 +3,11 @@ has one lane per agent and one mark per event) and paints it (the screenshot is 
 the kind colours). Skipped when /usr/bin/chromium is absent."""
 from __future__ import annotations
 
+import os
 import shutil
 import struct
 import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -73,6 +75,11 @@ def read_png(path: Path) -> tuple[int, int, list[bytes]]:
     return width, height, [b"".join(r[i:i + 3] for i in range(0, stride, 4)) for r in rows]
 
 
+def _env() -> dict[str, str]:
+    """The screenshot script runs the interpreter running these tests (a checkout may have no .venv)."""
+    return {**os.environ, "PYTHON": sys.executable}
+
+
 def _rgb(hex_colour: str) -> tuple[int, int, int]:
     return int(hex_colour[1:3], 16), int(hex_colour[3:5], 16), int(hex_colour[5:7], 16)
 
@@ -96,7 +103,7 @@ def test_chromium_screenshot_is_not_blank(tmp_path: Path) -> None:
     png = tmp_path / "report.png"
     assert shutil.which("bash")
     subprocess.run(["bash", str(SCRIPT), str(page), str(png), "1000,700"], cwd=ROOT, check=True,
-                   capture_output=True, timeout=180)
+                   capture_output=True, timeout=180, env=_env())
     assert png.exists()
     width, height, rows = read_png(png)
     assert (width, height) == (1000, 700)
@@ -115,3 +122,41 @@ def test_chromium_screenshot_is_not_blank(tmp_path: Path) -> None:
             if any(all(abs(p[i] - want[i]) <= 6 for i in range(3)) for p in colours):
                 seen.add(kind)
     assert len(seen) >= 8, seen
+
+
+@pytest.mark.corpus
+def test_a_large_real_session_with_subagents_renders_lanes_and_ticks(tmp_path: Path) -> None:
+    """The biggest Claude Code transcript of the shared corpus that has subagent lanes, redacted, then
+    drawn by chromium: one lane per agent, round ticks on the axis, and a painted (not blank) picture."""
+    from redact.api import redact_file
+    from tests.conftest import corpus_dir
+
+    files = sorted(corpus_dir("claude-code").glob("*.jsonl"), key=lambda p: -p.stat().st_size)
+    chosen = None
+    for path in files:
+        if "_subagents_" in path.name or "_agent-" in path.name:
+            continue
+        result = redact_file(path, policy="default")
+        if len(result.session_map.get("agents", [])) >= 2 and len(result.session_map["events"]) >= 300:
+            chosen = result
+            break
+    assert chosen is not None, "the corpus holds a large session with subagents"
+    m = chosen.session_map
+    page = tmp_path / "report.html"
+    page.write_text(render(chosen.report.as_dict(), m, "html"), encoding="utf-8")
+    profile = tmp_path / "profile"
+    dom = subprocess.run([str(CHROMIUM), *FLAGS, f"--user-data-dir={profile}", "--dump-dom",
+                          page.as_uri()], capture_output=True, text=True, timeout=120, check=True).stdout
+    assert dom.count('<g class="lane"') == len(m["agents"])
+    labels = [chunk.split("<", 1)[0] for chunk in dom.split('class="ticklabel"')[1:]]
+    labels = [lbl.split(">", 1)[1] for lbl in labels] if labels and ">" in labels[0] else labels
+    assert len(labels) >= 3, labels
+    marks = dom.count('<rect class="ev ')
+    assert 0 < marks <= len(m["events"])
+    png = tmp_path / "report.png"
+    subprocess.run(["bash", str(SCRIPT), str(page), str(png), "1100,1000"], cwd=ROOT, check=True,
+                   capture_output=True, timeout=180, env=_env())
+    width, height, rows = read_png(png)
+    pixels = [row[i:i + 3] for row in rows[::2] for i in range(0, len(row), 6)]
+    background = max(set(pixels), key=pixels.count)
+    assert len(set(pixels)) > 50 and sum(p != background for p in pixels) > len(pixels) // 20
