@@ -230,7 +230,7 @@ def home_spellings(draw: st.DrawFn, user: str) -> str:
     return draw(st.sampled_from(["", " "])) + home + trailing
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), user=st.from_regex(r"zq[a-z0-9]{5,9}", fullmatch=True),
        fmt=st.sampled_from(["claude-code", "codex"]), git=st.booleans(),
        policy=st.sampled_from(["default", "internal", "public"]))
@@ -239,10 +239,15 @@ def test_no_home_spelling_lets_a_user_name_through(data: st.DataObject, user: st
     cwd = data.draw(home_spellings(user))
     log = claude_log(cwd, user, branch="main" if git else "") if fmt == "claude-code" else \
         codex_log(cwd, user, git=git)
-    result = redact_bytes(log, name="s.jsonl", policy=policy, key=KEY if policy == "public" else None)
+    key = KEY if policy == "public" else None
+    result = redact_bytes(log, name="s.jsonl", policy=policy, key=key)
     assert user.encode() not in result.data
     assert user.encode() not in orjson.dumps(result.report.as_dict())
     assert "repos" not in result.session_map
+    report = RedactionReport(source="in")
+    native = scrub_native(log, fmt, name="in", policy=load_policy(policy), key=key, mode=None, report=report)
+    assert user.encode() not in native
+    assert user.encode() not in orjson.dumps(report.as_dict())
 
 
 # -- item 4: private forges ------------------------------------------------------------------------
