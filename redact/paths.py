@@ -160,7 +160,7 @@ def home_rest(path: str) -> str | None:
 def is_not_a_repository(cwd: str) -> bool:
     """Whether a working directory cannot be a repository: a home folder or a folder every home has
     (Desktop, Documents, Library, `.claude`, ...), a folder that holds home folders (`/home`,
-    `/Volumes/Macintosh HD/Users`) or anything above one, a drive, mount or file-system root, scratch
+    `/Volumes/Macintosh HD/Users`), a drive, mount or file-system root, scratch
     space, or no absolute path at all. Paths under it go to buckets, never into `files[]` (they
     would start with a user name)."""
     parts = _split(normalize(cwd))

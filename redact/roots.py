@@ -4,7 +4,8 @@ Every reader and native scrubber asks here, so the rule is written once. A worki
 repository root only on evidence, and never when it is a home folder or a folder above one
 (`redact.paths.is_not_a_repository`). Evidence is one of:
 - git seen in the log for that directory: Claude Code's `gitBranch`, Codex's `session_meta.git`, a
-  session record root's `vcs`; a `.git` path at or above it; a commit or a PR the session made;
+  session record root's `vcs`, a `.git` path at or above it. (A commit or PR the session made is no
+  evidence: `cd sub && git commit` from a home folder makes one too.)
 - depth below a known home folder (`~/code/proj`; not `~` itself nor `~/Documents`).
 
 Without evidence there is no root: every path of the session goes to a bucket label, and the map
@@ -15,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from redact.build.facts import Commit, PrAction, SessionFacts, ToolCall, ToolResult
+from redact.build.facts import SessionFacts, ToolCall, ToolResult
 from redact.paths import is_absolute, is_below_a_home, is_not_a_repository, normalize, resolve_abs
 
 # `<main checkout>/.claude/worktrees/<name>`: a Claude Code worktree; its main checkout is a root too.
@@ -82,9 +83,8 @@ def repo_name(roots: tuple[str, ...]) -> str | None:
     return name if name and not name.endswith(":") else None
 
 
-def evidence_in(session: SessionFacts) -> tuple[bool, tuple[str, ...]]:
-    """Git evidence in a session's facts: (a commit or PR was made, folders of `.git` paths seen)."""
-    made = False
+def evidence_in(session: SessionFacts) -> tuple[str, ...]:
+    """Git evidence in a session's facts: the folders `.git` paths were seen in."""
     found: list[str] = []
     for fact in session.facts:
         paths: Iterable[str] = ()
@@ -92,20 +92,18 @@ def evidence_in(session: SessionFacts) -> tuple[bool, tuple[str, ...]]:
             paths = fact.paths
         elif isinstance(fact, ToolResult):
             paths = fact.hits
-            made = made or any(isinstance(o, (Commit, PrAction)) for o in fact.outputs)
         for raw in paths:
             if ".git" in raw:
                 root = git_root_of(raw)
                 if root and root not in found:
                     found.append(root)
-    return made, tuple(found)
+    return tuple(found)
 
 
 def settle(session: SessionFacts, candidates: Iterable[str | None], *, git: bool = False) -> None:
     """Set a session's repository roots and name from its working directories and the evidence
     (the reader's own git flag, then what its facts show)."""
-    made, git_roots = evidence_in(session)
-    session.roots = choose_roots(candidates, git=git or made, git_roots=git_roots)
+    session.roots = choose_roots(candidates, git=git, git_roots=evidence_in(session))
     session.repo_name = repo_name(session.roots)
     if not session.roots:
         session.remote = None  # a remote names the repository of a root; without one it goes

@@ -139,6 +139,20 @@ def test_git_evidence_makes_a_working_directory_a_repository() -> None:
     assert [f["path"] for f in m["files"]] == ["Documents/taxes.pdf", "notes.txt", f"{USER}-plan.md"]
 
 
+def test_a_commit_is_no_evidence_for_the_working_directory() -> None:
+    """`cd sub && git commit` from a home folder no rule knows makes a commit too: the working
+    directory stays no repository, and its last segment (the user name) is not written."""
+    t = Transcript(SID, f"/work/{USER}", branch="")
+    t.user("commit it")
+    tid = t.tool_id()
+    t.assistant([tool_use(tid, "Bash", {"command": 'cd ledger && git commit -m "x"'})])
+    out = "[main 1a2b3c4] x\n 1 file changed, 2 insertions(+)\n"
+    t.result(tid, out, tur={"stdout": out, "stderr": "", "interrupted": False, "isImage": False})
+    m = redact_bytes(t.bytes(), name="s.jsonl", policy="default").session_map
+    assert any(e["kind"] == "commit" for e in m["events"])
+    assert "repos" not in m and USER not in orjson.dumps(m).decode()
+
+
 def test_a_git_path_is_evidence() -> None:
     t = Transcript(SID, "/srv/zqapp", branch="")
     t.user("go")

@@ -175,10 +175,10 @@ class SessionRecordReader:
     def settle_roots(self) -> None:
         """The header's roots that are repositories on evidence (`redact.roots`): a root's `vcs`,
         or what the session's facts show."""
-        made, git_roots = evidence_in(self.s)
+        git_roots = evidence_in(self.s)
         kept: list[str] = []
         for path, git in self.root_git.items():
-            for root in choose_roots((path,), git=git or made, git_roots=git_roots):
+            for root in choose_roots((path,), git=git, git_roots=git_roots):
                 if root not in kept:
                     kept.append(root)
         self.s.roots = tuple(kept)
