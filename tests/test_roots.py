@@ -216,11 +216,13 @@ _POSIX_HOMES = [
     "/Users/{u}", "/home/{u}", "/System/Volumes/Data/Users/{u}", "/Volumes/{d}/Users/{u}", "/mnt/wsl/{u}",
     "/c/Users/{u}", "/cygdrive/c/Users/{u}", "/mnt/c/Users/{u}", "/nfs/home/{u}", "/mnt/home/{u}",
     "/homes/{u}", "/u/{u}", "/data/home/{u}", "/var/home/{u}", "/export/home/{u}", "/usr/home/{u}",
-    "/media/{u}", "/run/media/{u}", "/root",
+    "/media/{u}", "/run/media/{u}", "/root", "/{x}/home/{u}", "/{x}/Users/{u}", "/{x}/homes/{u}",
+    "/System/Volumes/Data/Volumes/{d}/Users/{u}", "/cygdrive/{c}/Documents and Settings/{u}",
 ]
 _WINDOWS_HOMES = [
     "{c}:\\Users\\{u}", "\\\\?\\{c}:\\Users\\{u}", "\\\\.\\{c}:\\Users\\{u}", "{c}:\\Documents and Settings\\{u}",
     "\\\\wsl.localhost\\{d}\\home\\{u}", "\\\\wsl$\\{d}\\home\\{u}", "\\\\?\\UNC\\wsl.localhost\\{d}\\home\\{u}",
+    "\\\\?\\UNC\\wsl$\\{d}\\mnt\\{c}\\Users\\{u}", "\\\\wsl.localhost\\{d}\\{x}\\home\\{u}",
 ]
 
 
@@ -229,7 +231,10 @@ def home_spellings(draw: st.DrawFn, user: str) -> str:
     windows = draw(st.booleans())
     template = draw(st.sampled_from(_WINDOWS_HOMES if windows else _POSIX_HOMES))
     home = template.format(u=user, c=draw(st.sampled_from("cCdD")), d=draw(st.sampled_from(
-        ["Macintosh HD", "Ubuntu", "Data", "Ext 2"])))
+        ["Macintosh HD", "Ubuntu", "Data", "Ext 2"])), x=draw(st.sampled_from(
+            ["srv", "data", "nfs", "mnt", "Volumes/Ext 2", "net/fileserver", "export/a b"])))
+    if windows:
+        home = home.replace("/", "\\")
     sep = "\\" if windows else "/"
     if windows and draw(st.booleans()):
         home = home.replace("\\", "/") if draw(st.booleans()) else home.replace("\\Users\\", "/Users\\")
