@@ -157,6 +157,15 @@ def home_rest(path: str) -> str | None:
     return "/".join(segs[users[0] + 1:]) if users else None
 
 
+def user_names(path: str) -> tuple[str, ...]:
+    """The user-name segments of the home folders in an absolute path (for `/root`: `root`)."""
+    parts = _split(normalize(path))
+    if parts is None:
+        return ()
+    _, segs = parts
+    return tuple(segs[at] for at in _user_positions(segs))
+
+
 def is_not_a_repository(cwd: str) -> bool:
     """Whether a working directory cannot be a repository: a home folder or a folder every home has
     (Desktop, Documents, Library, `.claude`, ...), a folder that holds home folders (`/home`,
@@ -318,5 +327,6 @@ def clean_relative(path: str) -> str | None:
 
 __all__ = [
     "BUCKET_LABELS", "Located", "apply_mode", "bucket", "check_mode", "clean_relative", "dirs_only",
-    "hashed", "is_absolute", "locate", "normalize", "project_folder_to_path", "stricter_or_equal",
+    "hashed", "home_rest", "is_absolute", "is_below_a_home", "is_not_a_repository", "locate", "normalize",
+    "project_folder_to_path", "stricter_or_equal", "user_names",
 ]

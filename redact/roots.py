@@ -7,6 +7,7 @@ repository root only on evidence, and never when it is a home folder or a folder
   session record root's `vcs`, a `.git` path at or above it. (A commit or PR the session made is no
   evidence: `cd sub && git commit` from a home folder makes one too.)
 - depth below a known home folder (`~/code/proj`; not `~` itself nor `~/Documents`).
+A folder named like the user whose home it is in (`~/code/alice` of alice) is never a root.
 
 Without evidence there is no root: every path of the session goes to a bucket label, and the map
 has no `repos[]` entry, so no word of the working directory's path is ever written as a name.
@@ -17,7 +18,9 @@ import re
 from collections.abc import Iterable
 
 from redact.build.facts import SessionFacts, ToolCall, ToolResult
-from redact.paths import is_absolute, is_below_a_home, is_not_a_repository, normalize, resolve_abs
+from redact.paths import (
+    is_absolute, is_below_a_home, is_not_a_repository, normalize, resolve_abs, user_names,
+)
 
 # `<main checkout>/.claude/worktrees/<name>`: a Claude Code worktree; its main checkout is a root too.
 _WORKTREE = re.compile(r"^(.*)/\.claude/worktrees/[^/]+$")
@@ -46,6 +49,12 @@ def _inside(path: str, root: str) -> bool:
     return p == r or p.startswith(r.rstrip("/") + "/")
 
 
+def _named_after_its_user(where: str) -> bool:
+    """`~/alice` of user alice: its name would be the user name, so it is no root."""
+    last = where.rstrip("/").rsplit("/", 1)[-1].casefold()
+    return any(last == user.casefold() for user in user_names(where))
+
+
 def choose_roots(candidates: Iterable[str | None], *, git: bool = False,
                  git_roots: Iterable[str] = ()) -> tuple[str, ...]:
     """The repository roots among `candidates` (working directories, most important first).
@@ -62,11 +71,12 @@ def choose_roots(candidates: Iterable[str | None], *, git: bool = False,
         if where is None:
             continue
         evident = git or is_below_a_home(cand) or any(_inside(where, g) for g in seen_git)
-        if not evident:
+        if not evident or _named_after_its_user(where):
             continue
         roots.append(cand)
         m = _WORKTREE.match(where)
-        if m and not is_not_a_repository(m.group(1)) and m.group(1) not in roots:
+        if m and not is_not_a_repository(m.group(1)) and not _named_after_its_user(m.group(1)) \
+                and m.group(1) not in roots:
             roots.append(m.group(1))
     return tuple(roots)
 

@@ -170,6 +170,12 @@ def test_depth_below_a_home_is_evidence() -> None:
     assert m["repos"][0]["name"] == "zqproj" and USER not in orjson.dumps(m).decode()
 
 
+@pytest.mark.parametrize("cwd", [f"/home/{USER}/{USER}", f"C:\\Users\\{USER}\\code\\{USER.upper()}"])
+def test_a_folder_named_after_its_user_is_no_repository(cwd: str) -> None:
+    m = redact_bytes(claude_log(cwd, "x"), name="s.jsonl", policy="default").session_map
+    assert "repos" not in m and USER not in orjson.dumps(m).decode().lower()
+
+
 def test_codex_without_git_info_outside_a_home_has_no_repository() -> None:
     data = codex_log("/opt/zqsvc", USER, git=False)
     m = redact_bytes(data, name="r.jsonl", policy="default").session_map
