@@ -3,8 +3,12 @@
 Two steps. `locate` turns any path a log holds (absolute, `~`, Windows, relative to the working
 directory) into a repo-relative path or a bucket label. `apply_mode` then applies the path mode to a
 repo-relative path. Byte-level choices are documented in docs/paths.md and pinned by test vectors:
-- separators: `\\` becomes `/`; empty and `.` segments are removed; `..` is resolved, and a path that
-  climbs out of its root is outside the repository;
+- `normalize` first: white space trimmed, `\\` becomes `/`, Win32 device and long-path prefixes, the
+  WSL share, Cygwin and WSL drive mounts and the APFS data volume removed;
+- empty and `.` segments are removed; `..` is resolved, and a path that climbs out of its root is
+  outside the repository;
+- home folders are found at every segment position (`/nfs/home/u`, `/Volumes/Macintosh HD/Users/u`);
+  which working directory is a repository is decided in `redact/roots.py`;
 - Windows drives compare case-insensitively (`C:\\Users\\A` and `c:/users/a` are one place);
 - dirs_only: the file name becomes U+2022 + the first 6 lowercase hex chars of SHA-256 over the UTF-8
   bytes of the normalised repo-relative path;
