@@ -30,8 +30,13 @@ IDENT = "ident:"  # + category
 
 # A home folder at the start of a value or of a URL/path inside it: `/Users/<name>`, `/home/<name>`,
 # or, relative, `Users/<name>/...` and `home/<name>/...` (not `home/.config/...`: a dotfiles repo).
-HOME_RE = re.compile(r"(?:^|//|[\s=:\"'])(?:/(?:Users|home|var/home|export/home)/[^/\s]+"
-                     r"|(?:Users|home)/(?!\.)[^/\s]+/)", re.IGNORECASE)
+HOME_RE = re.compile(r"(?:^|//|[\s=:\"'])(?:/(?:Users|home|homes|var/home|export/home)/[^/\s]+"
+                     r"|(?:Users|home|homes)/(?!\.)[^/\s]+/)", re.IGNORECASE)
+# ... and at every other segment position, where only the macOS and Windows spellings are
+# distinctive enough (`Macintosh HD/Users/<name>/...` from a working directory of `/Volumes`,
+# `c/Documents and Settings/<name>/...`): `Users` with its capital, so a web app's `users/[id]/`
+# is not a home folder.
+HOME_ANYWHERE_RE = re.compile(r"(?:^|/)(?:Users|[Dd]ocuments and [Ss]ettings)/(?!\.)[^/]+/")
 _URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)([^?#]*)(.*)$")
 # Command-line syntax inside a path: quotes, flags after a space, pipes, lists, redirections, `$(`.
 COMMAND_RE = re.compile(r"[\"`]|\s--?[A-Za-z]|&&|\|\||[|;<>]|\$\(")
@@ -58,7 +63,7 @@ def extra_rules(value: str) -> tuple[str, ...]:
     rules: tuple[str, ...] = ()
     if "@" in value and g.EMAIL_RE.search(value):
         rules += ("grammar.email",)
-    if HOME_RE.search(value):
+    if HOME_RE.search(value) or HOME_ANYWHERE_RE.search(value):
         rules += ("grammar.path-home",)
     return rules
 

@@ -24,6 +24,8 @@ _SCP_REMOTE = re.compile(r"^(?:[^@/\s]+@)?([A-Za-z0-9.-]+):(?!//)(.+)$")
 _PRIVATE_SUFFIXES = (".local", ".internal", ".corp", ".lan", ".home", ".intranet", ".localdomain",
                      ".localhost", ".test", ".invalid", ".example", ".private", ".home.arpa")
 _PUBLIC_FORGES = {"github.com", "gitlab.com", "bitbucket.org"}
+# Categories whose values name a forge's server (`host/owner/repo`, a PR URL, `host/repo#12`).
+_FORGE_CATEGORIES = frozenset({"remote", "pr", "ticket"})
 # A value that is (or holds) a local file-system path: never an identifier to show in clear, since
 # it can carry a user name (`/Users/alice/repos/api.git` as a remote, `file://` URLs, `~/x`).
 _LOCAL_PATH = re.compile(r"^(?:/|~|[A-Za-z]:[\\/]|file:)|(?:^|/)(?:Users|home|root)/", re.IGNORECASE)
@@ -86,6 +88,23 @@ def normalize_host(value: str) -> str:
     if host.startswith("["):
         return host.split("]", 1)[0].lstrip("[").lower()
     return host.split(":", 1)[0].lower() if host.count(":") == 1 else host.lower()
+
+
+def forge_host(value: str) -> str | None:
+    """The host a normalised remote, PR URL or ticket id names (`https://ghe.acme.com/o/r/pull/1`,
+    `ghe.acme.com/o/r`, `git.corp/team/api#4`), or None for a bare `owner/repo`."""
+    if "://" in value:
+        try:
+            return (urlsplit(value).hostname or "").lower() or None
+        except ValueError:
+            return None
+    first, sep, _ = value.partition("/")
+    if not sep:
+        return None
+    first = first.lower()
+    if "." in first or first == "localhost" or first.startswith("["):
+        return first.strip("[]")
+    return None
 
 
 def is_private_host(host: str) -> bool:
@@ -181,6 +200,26 @@ class IdentScrubber:
         elif out.startswith("h:") and len(out) == 14:
             self.report.hashed[category] += 1
 
+    def _forge_host_rule(self, category: str, clean: str) -> str | None:
+        """The host rule for the server a remote, PR or ticket names: None when it is a public
+        forge or the host is kept, else "hash" or "drop". A self-hosted forge (GitHub Enterprise,
+        a GitLab of one's own) serves an organisation's private code, so under `generalize` it is
+        private unless it is on the public host allowlist; its owner and repository go with it."""
+        if category not in _FORGE_CATEGORIES:
+            return None
+        host = forge_host(clean)
+        if host is None or host in _PUBLIC_FORGES:
+            return None
+        action = self.actions.host
+        if action == "keep":
+            return None
+        if action == "drop":
+            return "drop"
+        allowed = self._allow.get("host")
+        if action in ("allowlist", "generalize") and allowed is not None and allowed(host):
+            return None
+        return "hash"
+
     def _decide(self, category: str, value: str) -> str | None:
         action = getattr(self.actions, category)
         if action == "drop":
@@ -193,6 +232,12 @@ class IdentScrubber:
             self.report.dropped[category] += 1
             return None
         if EMAIL_RE.search(clean) or not is_clean_identifier(clean):
+            return self._hash(category, clean)
+        host_rule = self._forge_host_rule(category, clean)
+        if host_rule == "drop":
+            self.report.dropped[category] += 1
+            return None
+        if host_rule == "hash":
             return self._hash(category, clean)
         if action == "keep":
             return self._keep(category, clean)

@@ -3,8 +3,12 @@
 Two steps. `locate` turns any path a log holds (absolute, `~`, Windows, relative to the working
 directory) into a repo-relative path or a bucket label. `apply_mode` then applies the path mode to a
 repo-relative path. Byte-level choices are documented in docs/paths.md and pinned by test vectors:
-- separators: `\\` becomes `/`; empty and `.` segments are removed; `..` is resolved, and a path that
-  climbs out of its root is outside the repository;
+- `normalize` first: white space trimmed, `\\` becomes `/`, Win32 device and long-path prefixes, the
+  WSL share, Cygwin and WSL drive mounts and the APFS data volume removed;
+- empty and `.` segments are removed; `..` is resolved, and a path that climbs out of its root is
+  outside the repository;
+- home folders are found at every segment position (`/nfs/home/u`, `/Volumes/Macintosh HD/Users/u`);
+  which working directory is a repository is decided in `redact/roots.py`;
 - Windows drives compare case-insensitively (`C:\\Users\\A` and `c:/users/a` are one place);
 - dirs_only: the file name becomes U+2022 + the first 6 lowercase hex chars of SHA-256 over the UTF-8
   bytes of the normalised repo-relative path;
@@ -22,18 +26,31 @@ from redact.recorder import TokenRecorder
 _DRIVE = re.compile(r"^([A-Za-z]):(?=/|$)")
 # `C--Users-alice-proj`: the project-folder spelling Claude Code uses for a working directory.
 _PROJECT_FOLDER = re.compile(r"^([A-Za-z])--(.*)$")
-# Where home folders live (macOS, Linux, Fedora Silverblue, Solaris, FreeBSD, Windows, Windows
-# drives under WSL); a home folder is one of these plus a user name, or /root.
-_HOMES = r"(?:/Users|/home|/var/home|/export/home|/usr/home|[a-z]:/users|/mnt/[a-z]/users)"
-_HOME = re.compile(rf"^(?:{_HOMES}/[^/]+|/root)(?=/|$)", re.IGNORECASE)
-# A working directory that is no repository: a home folder (or its Desktop, Documents, Downloads,
-# .claude), the folder of home folders itself (`/home`: every path under it starts with a user
-# name), a drive or file-system root, or scratch space.
-_NOT_A_REPOSITORY = re.compile(
-    rf"^(?:(?:{_HOMES}/[^/]+|/root)(?:/(?:Desktop|Documents|Downloads|\.claude))?"
-    rf"|{_HOMES}|/|/mnt|/mnt/[a-z]|/tmp|/private/tmp|/var/tmp|[a-z]:)/?$",
-    re.IGNORECASE,
+# Spellings of one place that differ only in how they reach it (applied after `\\` -> `/`):
+# Win32 device and long-path prefixes, the WSL file share, Cygwin and WSL drive mounts, and the
+# APFS data volume that macOS firmlinks to `/`.
+_PREFIXES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^//[?.]/unc/", re.IGNORECASE), "//"),  # \\?\UNC\server\share -> //server/share
+    (re.compile(r"^(?://[?.]/|/\?\?/)(?=[A-Za-z]:)"), ""),  # \\?\C:\ and \??\C:\ -> C:\
+    (re.compile(r"^//wsl(?:\.localhost|\$)/[^/]+(?=/|$)", re.IGNORECASE), ""),  # -> the distro's /
+    (re.compile(r"^/(?:cygdrive|mnt)/([A-Za-z])(?=/|$)", re.IGNORECASE), r"\1:"),
+    (re.compile(r"^/System/Volumes/Data(?=/|$)", re.IGNORECASE), ""),
 )
+# A folder whose child is a user's home, at any depth (`/home/u`, `/nfs/home/u`, `/data/home/u`,
+# `/Volumes/Macintosh HD/Users/u`, `/c/Users/u`, `c:/documents and settings/u`); compared
+# case-insensitively. Only at the top: `/root` (a home), and `/u/<user>`, `/mnt/wsl/<x>`,
+# `/media/<user>`, `/run/media/<user>` (the next segment is a user name or a user's disk).
+_HOME_PARENTS = frozenset({"users", "home", "homes", "documents and settings"})
+_TOP_HOME_PARENTS = (("u",), ("mnt", "wsl"), ("media",), ("run", "media"))
+# Folders every home has: a working directory that is one of them is no repository.
+_HOME_AREAS_ALL = frozenset({
+    "desktop", "documents", "downloads", "pictures", "music", "movies", "videos", "public",
+    "templates", "library", "appdata", "onedrive", "dropbox", "icloud drive", ".claude", ".codex",
+    ".config", ".local", ".cache", ".ssh",
+})
+# Folders that hold drives, disks or mounts rather than a project.
+_MOUNT_ROOTS = frozenset({("mnt",), ("mnt", "wsl"), ("volumes",), ("media",), ("run", "media"),
+                          ("cygdrive",), ("net",), ("tmp",), ("private", "tmp"), ("var", "tmp")})
 _SCRATCH = re.compile(
     r"^(?:/tmp|/private/tmp|/var/tmp|/dev/shm|/private/var/folders|/var/folders"
     r"|[a-z]:/windows/temp|[a-z]:/temp|[a-z]:/tmp)(?=/|$)",
@@ -52,8 +69,17 @@ class Located:
 
 
 def normalize(path: str) -> str:
-    """Separators to `/`, a drive letter lower-cased; no other change."""
-    path = path.replace("\\", "/")
+    """One spelling per place, before any rule looks at a path: white space around it removed,
+    separators to `/`, device and long-path prefixes (`\\\\?\\`, `\\\\.\\`), the WSL share
+    (`\\\\wsl.localhost\\<distro>`, `\\\\wsl$\\<distro>`), Cygwin and WSL drive mounts
+    (`/cygdrive/c`, `/mnt/c` -> `c:`) and the APFS data volume (`/System/Volumes/Data`) removed, a
+    drive letter lower-cased. `.`, `..` and repeated separators are resolved by `resolve_abs`."""
+    original = path
+    path = path.strip().replace("\\", "/")
+    for pattern, repl in _PREFIXES:
+        path = pattern.sub(repl, path, count=1)
+    if not path and original.strip():
+        path = "/"  # `\\\\wsl$\\Ubuntu`, `/System/Volumes/Data`: the root of a file system
     match = _DRIVE.match(path)
     if match:
         path = match.group(1).lower() + ":" + path[2:]
@@ -104,24 +130,94 @@ def resolve_abs(path: str) -> str | None:
     return drive + "/" + "/".join(segs)
 
 
+def _split(path: str) -> tuple[str, list[str]] | None:
+    """A normalised absolute path as (drive or "", resolved segments); None when it is not one."""
+    resolved = resolve_abs(path) if is_absolute(path) and not path.startswith("~") else None
+    if resolved is None:
+        return None
+    drive, _, rest = resolved.partition("/")
+    return drive, [seg for seg in rest.split("/") if seg]
+
+
+def _user_positions(segs: list[str]) -> list[int]:
+    """Indexes of the segments that are a user name (or a user's home folder, for `/root`)."""
+    low = [seg.lower() for seg in segs]
+    found = [i + 1 for i, seg in enumerate(low[:-1]) if seg in _HOME_PARENTS]
+    for top in _TOP_HOME_PARENTS:
+        if len(low) > len(top) and tuple(low[:len(top)]) == top:
+            found.append(len(top))
+    if low and low[0] == "root":
+        found.append(0)
+    return sorted(set(found))
+
+
+def home_rest(path: str) -> str | None:
+    """The part of an absolute path below its (first) home folder, or None outside every home."""
+    parts = _split(normalize(path))
+    if parts is None:
+        return None
+    _, segs = parts
+    users = _user_positions(segs)
+    return "/".join(segs[users[0] + 1:]) if users else None
+
+
+def user_names(path: str) -> tuple[str, ...]:
+    """The user-name segments of the home folders in an absolute path (for `/root`: `root`)."""
+    parts = _split(normalize(path))
+    if parts is None:
+        return ()
+    _, segs = parts
+    return tuple(segs[at] for at in _user_positions(segs))
+
+
 def is_not_a_repository(cwd: str) -> bool:
-    """Whether a working directory is a home folder, the folder of home folders, a root or scratch
-    space: paths under it go to buckets, never into `files[]` (they would start with a user name)."""
-    return _NOT_A_REPOSITORY.match(normalize(cwd)) is not None
+    """Whether a working directory cannot be a repository: a home folder or a folder every home has
+    (Desktop, Documents, Library, `.claude`, ...), a folder that holds home folders (`/home`,
+    `/Volumes/Macintosh HD/Users`), a drive, mount or file-system root, scratch
+    space, or no absolute path at all. Paths under it go to buckets, never into `files[]` (they
+    would start with a user name)."""
+    parts = _split(normalize(cwd))
+    if parts is None:
+        return True
+    drive, segs = parts
+    low = tuple(seg.lower() for seg in segs)
+    if not segs or low in _MOUNT_ROOTS or _SCRATCH.fullmatch(drive + "/" + "/".join(segs)):
+        return True
+    if not drive and len(low) == 1 and len(low[0]) == 1:
+        return True  # an MSYS drive (`/c`) or a one-letter root of network homes (`/u`)
+    if not drive and len(low) == 2 and low[0] in ("mnt", "volumes", "media", "net"):
+        return True  # a mounted disk
+    if low[-1] in _HOME_PARENTS:
+        return True
+    last = len(segs) - 1
+    return any(last <= at or (last == at + 1 and low[last] in _HOME_AREAS_ALL)
+               for at in _user_positions(segs))
+
+
+def is_below_a_home(cwd: str) -> bool:
+    """Whether a working directory lies below a known home folder (`~/code/proj`), which makes it a
+    plausible repository; the home itself and the folders every home has are not."""
+    if is_not_a_repository(cwd):
+        return False
+    parts = _split(normalize(cwd))
+    return parts is not None and bool(_user_positions(parts[1]))
 
 
 def bucket(path: str) -> str:
     """The bucket label of an absolute path that lies outside every repository."""
     path = normalize(path)
     if path.startswith("~"):
-        rest = path[1:].lstrip("/")
+        rest: str | None = path[1:].lstrip("/")
+        if rest and not path.startswith("~/"):
+            return "~ (home)"  # `~alice/...`: another user's home
     else:
-        if _SCRATCH.match(path):
+        resolved = resolve_abs(path) or path
+        if _SCRATCH.match(resolved):
             return "/tmp (scratch)"
-        home = _HOME.match(path)
-        if not home:
+        rest = home_rest(resolved)
+        if rest is None:
             return "outside-repo"
-        rest = path[home.end():].lstrip("/")
+    assert rest is not None
     if _HOME_SCRATCH.match(rest):
         return "/tmp (scratch)"
     first, _, tail = rest.partition("/")
@@ -235,5 +331,6 @@ def clean_relative(path: str) -> str | None:
 
 __all__ = [
     "BUCKET_LABELS", "Located", "apply_mode", "bucket", "check_mode", "clean_relative", "dirs_only",
-    "hashed", "is_absolute", "locate", "normalize", "project_folder_to_path", "stricter_or_equal",
+    "hashed", "home_rest", "is_absolute", "is_below_a_home", "is_not_a_repository", "locate", "normalize",
+    "project_folder_to_path", "stricter_or_equal", "user_names",
 ]

@@ -9,7 +9,7 @@ import pytest
 
 from redact.canonical import canonical_json, content_hash, format_number
 from redact.keys import Key, parse_key_text
-from redact.paths import apply_mode
+from redact.paths import apply_mode, normalize
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 ROW = re.compile(r"^\| `([^`]*)` \| `([^`]*)` \|(?: `([^`]*)` \|)?$")
@@ -40,6 +40,11 @@ def test_hashed_vectors() -> None:
     key = _doc_key()
     for segment, expected in _section_rows("paths.md", "### hashed vectors"):
         assert apply_mode(segment, "hashed", key) == expected
+
+
+def test_normalisation_vectors() -> None:
+    for raw, expected in _section_rows("paths.md", "### Normalisation vectors"):
+        assert normalize(raw) == expected
 
 
 def test_fingerprint_vector() -> None:

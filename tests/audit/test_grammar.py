@@ -238,6 +238,9 @@ def test_proven_constant_is_shared() -> None:
 @pytest.mark.parametrize("path,flagged", [
     ("Users/alice/src/app.py", True), ("home/bob/.ssh/id_rsa", True), ("src/home/page.tsx", False),
     ("home/.config/nvim/init.lua", False), ("docs/Users guide.md", False),
+    # issue 13: at every segment position, not only the start (a working directory of `/Volumes`)
+    ("Macintosh HD/Users/u/Documents/taxes.pdf", True), ("c/Documents and Settings/u/x.txt", True),
+    ("homes/u/notes.txt", True), ("app/users/[id]/page.tsx", False), ("src/home/page.tsx", False),
 ])
 def test_home_folders_in_relative_paths(path: str, flagged: bool) -> None:
     assert (("grammar.path-home", "/files/0/path") in grammar_rules(with_change(["files", 0, "path"], path))) is flagged

@@ -23,7 +23,7 @@ import orjson
 from redact.build.facts import SessionFacts
 from redact.formats.claude_code.reader import ClaudeCodeReader
 from redact.io.read import read_input
-from redact.paths import is_not_a_repository
+from redact.roots import choose_roots, settle
 from redact.report import RedactionReport
 
 _AGENT_FILE = re.compile(r"^agent-(.{1,200})\.jsonl$")
@@ -92,7 +92,6 @@ def project_sessions(folder: Path) -> list[Path]:
     return mains + orphans
 
 
-_WORKTREE = re.compile(r"^(.*)[/\\]\.claude[/\\]worktrees[/\\][^/\\]+[/\\]?$")
 _ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}")
 
 
@@ -103,17 +102,11 @@ def _native(value: str) -> str:
     return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-def roots_of(cwd: str | None, original_cwd: str | None) -> tuple[str, ...]:
-    """Repository roots: the working directory (and the original one), unless it is a home folder or
-    scratch space; a `.claude/worktrees/<name>` worktree adds its main checkout."""
-    roots: list[str] = []
-    for cand in (cwd, original_cwd):
-        if cand and not is_not_a_repository(cand) and cand not in roots:
-            roots.append(cand)
-            m = _WORKTREE.match(cand)
-            if m and not is_not_a_repository(m.group(1)) and m.group(1) not in roots:
-                roots.append(m.group(1))
-    return tuple(roots)
+def roots_of(cwd: str | None, original_cwd: str | None, *, git: bool = False) -> tuple[str, ...]:
+    """Repository roots: the working directory (and the original one) on evidence, never a home
+    folder or scratch space; a `.claude/worktrees/<name>` worktree adds its main checkout
+    (`redact.roots.choose_roots`)."""
+    return choose_roots((cwd, original_cwd), git=git)
 
 
 def settle_session(reader: ClaudeCodeReader, where: str, fallback_id: str | None = None) -> SessionFacts:
@@ -127,10 +120,7 @@ def settle_session(reader: ClaudeCodeReader, where: str, fallback_id: str | None
     else:
         s.native_id = _native(sid or fallback_id or where)
     s.cwd = reader.cwd
-    s.roots = roots_of(reader.cwd, reader.original_cwd)
-    if s.roots:
-        base = s.roots[1] if len(s.roots) > 1 and _WORKTREE.match(s.roots[0]) else s.roots[0]
-        s.repo_name = re.split(r"[/\\]", base.rstrip("/\\"))[-1] or None
+    settle(s, (reader.cwd, reader.original_cwd), git=reader.git_branch)
     return s
 
 

@@ -49,11 +49,22 @@ def _working_dirs(data: bytes, name: str) -> tuple[str | None, str | None]:
     return fallback
 
 
+def _git_branch(data: bytes, name: str) -> bool:
+    """Whether one of the first records names a git branch, as the reader's evidence of git."""
+    for n, (_, record) in enumerate(iter_objects(data, name, skip_bad_lines=True, stats=LineStats())):
+        branch = record.get("gitBranch")
+        if isinstance(branch, str) and branch.strip():
+            return True
+        if n >= _HEAD_RECORDS:
+            break
+    return False
+
+
 def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, mode: str,
           report: RedactionReport, skip_bad_lines: bool = False) -> bytes:
     cwd, original = _working_dirs(data, name)
     scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report,
-                        roots=roots_of(cwd, original), exit_code=_EXIT)
+                        roots=roots_of(cwd, original, git=_git_branch(data, name)), exit_code=_EXIT)
     scrubber.cwd = cwd
     root = TABLE.root
     assert isinstance(root, Switch)

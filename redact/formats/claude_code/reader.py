@@ -99,6 +99,7 @@ class ClaudeCodeReader:
         self.session_ids: Counter[str] = Counter()
         self.cwd: str | None = None
         self.original_cwd: str | None = None
+        self.git_branch = False  # a record names a git branch: the working directory is in git
         self.standalone: str | None = None  # the agent id when the main file is a subagent's own
         self.first_message = True
         self.stats = LineStats()
@@ -179,6 +180,9 @@ class ClaudeCodeReader:
                     self.cwd = r["cwd"]
                 if self.original_cwd is None and isinstance(r.get("originalCwd"), str):
                     self.original_cwd = r["originalCwd"]
+                if not self.git_branch:
+                    branch = r.get("gitBranch")
+                    self.git_branch = isinstance(branch, str) and branch.strip() != ""
         t = epoch_ms(r.get("timestamp"))
         if t is None:
             t = self.last_t.get(lane)

@@ -58,6 +58,21 @@ def _env_cwd(content: Any) -> str | None:
     return None
 
 
+def _has_git(git: object) -> bool:
+    return isinstance(git, dict) and any(isinstance(v, str) and v for v in git.values())
+
+
+def _git_info(records: Any) -> bool:
+    """Whether the first `session_meta` carries git info, as the reader's evidence of git."""
+    for n, record in enumerate(records):
+        if n >= _HEAD_RECORDS:
+            break
+        payload = record.get("payload")
+        if record.get("type") == "session_meta" and isinstance(payload, dict):
+            return _has_git(payload.get("git"))
+    return False
+
+
 def _root_dir(records: Any) -> str | None:
     """The session's working directory, from the first records."""
     env: str | None = None
@@ -85,7 +100,8 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
         return _scrub_document(doc, policy=policy, key=key, mode=mode, report=report)
     stats = LineStats()
     cwd = _root_dir(r for _, r in iter_objects(data, name, skip_bad_lines=True, stats=LineStats()))
-    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=roots_of(cwd, None))
+    git = _git_info(r for _, r in iter_objects(data, name, skip_bad_lines=True, stats=LineStats()))
+    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=roots_of(cwd, None, git=git))
     scrubber.cwd = cwd
     assert isinstance(RECORD, Switch)
     out: list[bytes] = []
@@ -115,7 +131,9 @@ def _scrub_document(doc: dict[str, Any], *, policy: EffectivePolicy, key: Key | 
     items: list[Any] = doc["items"] if isinstance(doc.get("items"), list) else []
     cwd = next((c for c in (_env_cwd(i.get("content")) for i in items[:50]
                             if isinstance(i, dict) and i.get("role") == "user") if c), None)
-    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=roots_of(cwd, None))
+    session = doc.get("session")
+    git = _has_git(session.get("git") if isinstance(session, dict) else None)
+    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=roots_of(cwd, None, git=git))
     scrubber.cwd = cwd
     out = scrubber.value(DOCUMENT, doc, "document")
     # pretty-printed, as Codex writes this layout (and as readers tell it from JSON Lines)

@@ -32,13 +32,13 @@ from redact.build.facts import (
 from redact.formats.codex import calls
 from redact.formats.codex import events
 from redact.formats.codex import layouts
-from redact.formats.claude_code.files import roots_of
 from redact.formats.codex.table import EVENT_MSGS, RECORD_TYPES, RESPONSE_ITEMS, sniff_doc
 from redact.formats.common import (
     as_int, count_urls, epoch_ms, is_model_name, label, native_id, positive_int, text_chars,
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
+from redact.roots import settle
 
 FORMAT = "codex"
 AGENT_TOOL = "codex"
@@ -59,6 +59,7 @@ class CodexReader:
         self.stats = LineStats()
         self.native: str | None = None
         self.meta_seen = False
+        self.git = False  # session_meta carries git info: the working directory is in git
         self.last_t: float | None = None
         self.timed = False  # whether the current record has a time of its own
         self.model: str | None = None
@@ -174,6 +175,7 @@ class CodexReader:
         if isinstance(cwd, str) and cwd:
             self.s.cwd = self.cwd = cwd
         git = p.get("git")
+        self.git = isinstance(git, dict) and any(isinstance(v, str) and v for v in git.values())
         remote = git.get("repository_url") if isinstance(git, dict) else None
         if isinstance(remote, str) and remote:
             self.s.remote = remote
@@ -360,9 +362,7 @@ class CodexReader:
         s.native_id = native_id(self.native or fallback_id or where)
         if s.cwd is None:
             s.cwd = self.env_cwd
-        s.roots = roots_of(s.cwd, None)
-        if s.roots:
-            s.repo_name = re.split(r"[/\\]", s.roots[0].rstrip("/\\"))[-1] or None
+        settle(s, (s.cwd,), git=self.git)
         self.stats.warn_skipped(self.report)
         return s
 

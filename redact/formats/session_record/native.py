@@ -37,8 +37,10 @@ def _roots(data: bytes, name: str) -> tuple[str, ...]:
         found: list[str] = []
         for root in roots if isinstance(roots, list) else []:
             path = root.get("path") if isinstance(root, dict) else None
+            vcs = root.get("vcs") if isinstance(root, dict) else None
             if isinstance(path, str) and path:
-                found += [r for r in roots_of(path, None) if r not in found]
+                git = isinstance(vcs, dict) and bool(vcs)
+                found += [r for r in roots_of(path, None, git=git) if r not in found]
         return tuple(found)
     return ()
 

@@ -26,7 +26,6 @@ from redact.build.facts import (
     MAIN, Commit, Compaction, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats import toolnames
-from redact.formats.claude_code.files import roots_of
 from redact.formats.claude_code.tools import error_class
 from redact.formats.common import (
     as_float, as_int, byte_len, count_urls, epoch_ms, is_model_name, label, native_id, positive_int,
@@ -37,6 +36,7 @@ from redact.formats.session_record.table import (
     CALL_KINDS, COMMIT_EVIDENCE, FILE_OPS, RECORD_TYPES, RESULT_STATUS,
 )
 from redact.report import RedactionReport
+from redact.roots import choose_roots, evidence_in, repo_name
 
 FORMAT = "session-record"
 _SHA = frozenset("0123456789abcdef")
@@ -80,6 +80,8 @@ class SessionRecordReader:
         self.stats = LineStats()
         self.native: str | None = None
         self.roots: dict[str, str] = {}
+        self.root_git: dict[str, bool] = {}  # each root path: whether its header names a vcs
+        self.first_remote: str | None = None
         self.last_t: float | None = None
         self.calls: dict[str, ToolCall] = {}
         self.results: dict[str, ToolResult] = {}
@@ -164,20 +166,26 @@ class SessionRecordReader:
             rid = root.get("id")
             self.roots[rid if isinstance(rid, str) else f"#{i}"] = root["path"]
             vcs = root.get("vcs")
+            self.root_git[root["path"]] = isinstance(vcs, dict) and bool(vcs)
             remote = vcs.get("remote") if isinstance(vcs, dict) else None
             if first_remote is None and isinstance(remote, str) and remote:
                 first_remote = remote
-        paths = list(self.roots.values())
+        self.first_remote = first_remote
+
+    def settle_roots(self) -> None:
+        """The header's roots that are repositories on evidence (`redact.roots`): a root's `vcs`,
+        or what the session's facts show."""
+        git_roots = evidence_in(self.s)
         kept: list[str] = []
-        for path in paths:
-            for root in roots_of(path, None):
+        for path, git in self.root_git.items():
+            for root in choose_roots((path,), git=git, git_roots=git_roots):
                 if root not in kept:
                     kept.append(root)
         self.s.roots = tuple(kept)
         if kept:
             self.s.cwd = kept[0]
-            self.s.repo_name = kept[0].replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or None
-            self.s.remote = first_remote
+            self.s.repo_name = repo_name(self.s.roots)
+            self.s.remote = self.first_remote
 
     def place(self, root: object, path: object) -> str | None:
         """The raw path of a `{root, path}` location (root id + path relative to it)."""
@@ -385,6 +393,7 @@ class SessionRecordReader:
             if fact.stop is None:
                 fact.stop = "tool_use" if fact.tool_calls else "end_turn"
         s.native_id = native_id(self.native or fallback_id or where)
+        self.settle_roots()
         if not self.header:
             self.report.warn("the stream has no session header; its roots and id are unknown")
         self.stats.warn_skipped(self.report)
