@@ -81,6 +81,14 @@ def build_map(session: SessionFacts, *, hasher: Hasher | None = None, cap: int =
                      session_outcome, events)
 
 
+def event_end(ev: Ev) -> float:
+    """When an event ends: its start plus its own duration (a tool call's `dur`, a model response's
+    latency). A delay only restates another event's time, so it ends where it starts."""
+    if ev.kind == "delay" or ev.dur is None or ev.dur <= 0:
+        return ev.t
+    return ev.t + ev.dur
+
+
 def _models(events: list[Ev]) -> list[str]:
     seen: dict[str, None] = {}
     for ev in events:
@@ -213,7 +221,7 @@ def _assemble(session: SessionFacts, kept: list[Ev], truncated: bool, start: flo
               prs: list[dict[str, Any]], tot: dict[str, Any], models: list[str], session_outcome: str,
               all_events: list[Ev]) -> dict[str, Any]:
     cap = len(kept)
-    end = max((ev.t for ev in all_events), default=0.0)
+    end = max((event_end(ev) for ev in all_events), default=0.0)
     sess: dict[str, Any] = {
         "id": f"local:{session.agent_tool}:{session.native_id}",
         "agentTool": session.agent_tool,
