@@ -90,6 +90,8 @@ class ClaudeCodeReader:
         self.calls: dict[str, ToolCall] = {}
         self.grep_mode: dict[str, str | None] = {}
         self.results: set[str] = set()
+        # results written before their call (2.1.x sometimes swaps the two records): paired on arrival
+        self.early: dict[str, tuple[dict[str, Any], object, float]] = {}
         self.last_t: dict[str, float] = {}
         self.pending_cmd: dict[str, UserTurn] = {}
         self.side_lane: dict[str, str] = {}  # record uuid -> lane, for sidechains without agentId
@@ -307,6 +309,9 @@ class ClaudeCodeReader:
             if call.kind == "subagent" and isinstance(inp, dict) and isinstance(inp.get("prompt"), str):
                 self.prompt_calls.setdefault(_digest(inp["prompt"]), call.call_id)
             self.add(call)
+            early = self.early.pop(call.call_id, None)
+            if early is not None:
+                self.result(*early)
 
     def result(self, block: dict[str, Any], tur: object, t: float) -> None:
         call_id = block.get("tool_use_id")
@@ -314,7 +319,7 @@ class ClaudeCodeReader:
             return
         call = self.calls.get(call_id)
         if call is None:
-            self.skip("<tool_result without call>")
+            self.early.setdefault(call_id, (block, tur, t))  # its call may come later in the file
             return
         self.results.add(call_id)
         response = self.call_response.pop(call_id, None)
@@ -399,6 +404,9 @@ class ClaudeCodeReader:
         s = self.s
         for pending in self.pending_cmd.values():
             pending.withdrawn = True
+        for _ in self.early:
+            self.skip("<tool_result without call>")
+        self.early.clear()
         for fact in s.facts:
             if isinstance(fact, LlmResponse) and fact.stop is None:
                 fact.stop = "tool_use" if fact.tool_calls else "end_turn"  # not recorded: inferred
