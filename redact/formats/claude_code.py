@@ -47,6 +47,8 @@ _NOT_PROMPTS = ("<task-notification>", "<bash-input>", "<bash-stdout>", "<bash-s
                 "<user-prompt-submit-hook>")
 _COMMAND = ("<command-name>", "<command-message>")
 _INTERRUPTED = "[Request interrupted by user"
+# The summary a compaction hands the next conversation; 1.0.x writes it without `isCompactSummary`.
+_CONTINUATION = "This session is being continued from a previous conversation"
 _UUIDISH = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}")
 
 
@@ -230,7 +232,8 @@ class ClaudeCodeReader:
             if pending is not None:
                 pending.withdrawn = True
             return
-        if lane != MAIN or head.startswith(_NOT_PROMPTS) or (not text and not images):
+        if lane != MAIN or head.startswith(_NOT_PROMPTS) or head.startswith(_CONTINUATION) or \
+                (not text and not images):
             return
         pending = self.pending_cmd.pop(lane, None)
         if pending is not None:

@@ -59,3 +59,22 @@ def test_a_result_whose_call_never_comes_is_counted_as_skipped() -> None:
     m, report = session(t)
     assert calls(m) == []
     assert report.skipped_records["<tool_result without call>"] == 1
+
+
+# -- item 4: a 1.0.x continuation summary without isCompactSummary -------------------------------------
+
+def test_a_continuation_summary_is_no_prompt_even_without_the_flag() -> None:
+    t = Transcript(SID, CWD, version="1.0.51", seed=13)
+    # 1.0.x starts the continued conversation with the summary as a plain user message, no flag
+    t.user("This session is being continued from a previous conversation that ran out of context. "
+           "The conversation is summarized below:\nAnalysis: secret-plan-alpha ...")
+    t.tick(3000)
+    t.assistant([text("Continuing.")], stop="end_turn")
+    t.tick(60_000)
+    t.user("now add the migration")
+    t.tick(2000)
+    t.assistant([text("Done.")], stop="end_turn")
+    m, _ = session(t)
+    users = [e for e in m["events"] if e["kind"] == "user"]
+    assert len(users) == 1 and users[0]["chars"] == len("now add the migration")
+    assert m["totals"]["userTurns"] == 1 and m["totals"]["promptChars"] == len("now add the migration")
