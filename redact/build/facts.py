@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Union
 
 ToolKind = Literal["read", "search", "edit", "exec", "mcp", "skill", "subagent", "web", "tool"]
-LaneKind = Literal["main", "subagent", "helper"]
+LaneKind = Literal["main", "subagent"]  # the seed's agents[].kind: nothing else
 MAIN = "main"
 
 

@@ -126,9 +126,8 @@ class ClaudeCodeReader:
         if self.standalone is not None and agent_id == self.standalone:
             return MAIN
         lid = tools.lane_id(agent_id)
-        if lid not in self.s.lanes:
-            kind = "subagent" if re.fullmatch(r"[0-9a-f]{6,32}", agent_id) else "helper"
-            self.s.lanes[lid] = Lane(lid, kind)  # type: ignore[arg-type]
+        if lid not in self.s.lanes:  # a helper transcript is a subagent lane that says what it is
+            self.s.lanes[lid] = Lane(lid, "subagent", subagent_type=tools.helper_type(agent_id))
         return lid
 
     def lane_of(self, r: dict[str, Any], forced: str | None, in_main_file: bool) -> str:

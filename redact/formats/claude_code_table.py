@@ -37,6 +37,14 @@ SYSTEM_SUBTYPES: dict[str, str] = {
     "turn_duration": "skipped",
     "local_command": "skipped",
 }
+#: Helper transcripts (`agent-<name>-<hex>.jsonl`) are not subagents the model launched, but the
+#: seed's `agents[].kind` is only main or subagent: each becomes a subagent lane whose subagentType
+#: says which helper it is, from this closed list (any other non-hex agent name: HELPER_OTHER).
+HELPER_AGENTS: dict[str, str] = {
+    "aside_question": "side-question",  # a /btw side question, answered beside the main agent
+    "acompact": "compaction",  # the model call that writes a compaction summary
+}
+HELPER_OTHER = "helper"
 HOOK_ATTACHMENTS: dict[str, str] = {
     "hook_blocking_error": "hook_blocking",
     "hook_stopped_continuation": "hook_blocking",

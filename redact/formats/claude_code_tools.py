@@ -16,12 +16,14 @@ from urllib.parse import urlsplit
 
 from redact.build import outputs
 from redact.build.facts import ToolCall, ToolResult
-from redact.formats.claude_code_table import PATH_INPUTS, TOOL_KINDS, WAITS_ON_USER
+from redact.formats.claude_code_table import HELPER_AGENTS, HELPER_OTHER, PATH_INPUTS, TOOL_KINDS, WAITS_ON_USER
 
 DEFAULT_SUBAGENT = "general-purpose"
 
 _EXIT = re.compile(r"^Exit code (-?\d{1,5})\b")
 _HEX_AGENT = re.compile(r"[0-9a-f]{6,32}")
+_UUID_AGENT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_HELPER_AGENT = re.compile(r"([a-z_]{1,40})-[0-9a-f]{4,32}")
 _MODEL = re.compile(r"claude-[a-z0-9.-]{1,60}")
 _URL = re.compile(r"https?://", re.I)
 _GREP_LINE = re.compile(r":\d+[:-]")
@@ -33,6 +35,15 @@ def lane_id(agent_id: str) -> str:
     if _HEX_AGENT.fullmatch(agent_id):
         return "sa-" + agent_id
     return "sa-" + hashlib.sha256(agent_id.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
+def helper_type(agent_id: str) -> str | None:
+    """None for a subagent the model launched (a hex or UUID agent id); for a helper transcript
+    (`aside_question-<hex>`, `acompact-<hex>`, ...) the subagentType of its lane, from a closed list."""
+    if _HEX_AGENT.fullmatch(agent_id) or _UUID_AGENT.fullmatch(agent_id):
+        return None
+    m = _HELPER_AGENT.fullmatch(agent_id)
+    return HELPER_AGENTS.get(m.group(1), HELPER_OTHER) if m else HELPER_OTHER
 
 
 def split_mcp(name: str) -> tuple[str, str]:

@@ -78,3 +78,61 @@ def test_a_continuation_summary_is_no_prompt_even_without_the_flag() -> None:
     users = [e for e in m["events"] if e["kind"] == "user"]
     assert len(users) == 1 and users[0]["chars"] == len("now add the migration")
     assert m["totals"]["userTurns"] == 1 and m["totals"]["promptChars"] == len("now add the migration")
+
+
+# -- item 2: helper transcripts in the seed's vocabulary -----------------------------------------------
+
+def _helper_session(tmp_path: Any, name: str) -> dict[str, Any]:
+    from redact.formats.claude_code_files import Sidechain
+
+    main = Transcript(SID, CWD, version="2.1.92", seed=14)
+    main.user("fix the flaky test")
+    main.tick(1500)
+    main.assistant([text("Looking.")], stop="end_turn")
+    helper = Transcript(SID, CWD, version="2.1.92", seed=15, agent_id=name, start="2026-03-02T09:00:05.000Z")
+    helper.user("what does the retry flag do?")
+    helper.tick(2500)
+    r = helper.tool_id()
+    helper.assistant([tool_use(r, "Read", {"file_path": CWD + "/src/retry.py"})], stop="tool_use")
+    helper.tick(300)
+    helper.result(r, "def retry(): ...")
+    helper.tick(2000)
+    helper.assistant([text("It retries twice.")], stop="end_turn", usage=(5, 100, 2000, 40))
+    path = tmp_path / f"agent-{name}.jsonl"
+    path.write_bytes(helper.bytes())
+    m, _ = session(main, sidechains=[Sidechain(path, name)])
+    return m
+
+
+def test_helper_transcripts_are_subagent_lanes_that_say_what_they_are(tmp_path: Any) -> None:
+    for name, expected in (("aside_question-fcbe11d0c3a2b9e4", "side-question"),
+                           ("acompact-9e1f00", "compaction"), ("aprompt_suggestion-77aa01", "helper")):
+        m = _helper_session(tmp_path, name)
+        (lane,) = [a for a in m["agents"] if a["id"] != "main"]
+        assert lane["kind"] == "subagent" and lane["subagentType"] == expected
+        assert "launchSeq" not in lane  # nothing in the main lane launched it
+        assert lane["calls"] == 1 and lane["requests"] == 2 and lane["tokens"] > 0
+        assert m["totals"]["subagents"] == 1
+        read = next(e for e in m["events"] if e["kind"] == "read")
+        assert read["agent"] == lane["id"]
+
+
+def test_a_uuid_named_subagent_is_a_plain_subagent(tmp_path: Any) -> None:
+    from redact.formats.claude_code_tools import helper_type
+
+    assert helper_type("a24d441f2b73d6772") is None
+    assert helper_type("3b2f6c1a-0d4e-4f5a-8b7c-9d0e1f2a3b4c") is None
+    assert helper_type("aside_question-fcbf929fc3d4fdc0") == "side-question"
+    assert helper_type("Weird Name") == "helper"
+
+
+def test_helper_lanes_survive_the_public_policy_readably(tmp_path: Any) -> None:
+    from redact.apply import redact_map
+    from redact.keys import Key
+    from redact.policy import load_policy
+
+    m = _helper_session(tmp_path, "acompact-9e1f00")
+    out = redact_map(m, load_policy("public"), Key(bytes(range(32)), source="test"),
+                     RedactionReport(source="t"))
+    (lane,) = [a for a in out["agents"] if a["id"] != "main"]
+    assert lane["kind"] == "subagent" and lane["subagentType"] == "compaction"
