@@ -66,7 +66,7 @@ class ToolCall:
     name: str  # the tool's name as the harness spells it (an identifier)
     kind: ToolKind
     paths: tuple[str, ...] = ()  # raw paths the input names (placed by the builder)
-    op: str | None = None  # edits: create | modify | delete
+    op: str | None = None  # edits: create | modify | delete; an MCP issue tool: update (save_issue + id)
     path_ops: tuple[str | None, ...] = ()  # edits: one op per path when they differ (a patch)
     command: str | None = None  # shell: read by the verb engine only, never written
     argv: tuple[str, ...] | None = None  # shell as an argv array (Codex): the verb engine's only

@@ -94,6 +94,7 @@ FIELDS: tuple[tuple[str, str, str], ...] = (
      "subagentType"),
     ("assistant.message.content[].input.skill (Skill)", "ident:skill", "skill"),
     ("assistant.message.content[].input.model (Task/Agent)", "ident:model", "only a full model name"),
+    ("assistant.message.content[].input.id (mcp `save_issue`)", "id", "presence only: an update"),
     ("assistant.message.content[].input.* (everything else)", "text", "-"),
     ("assistant.costUSD / durationMs", "number", "durationMs: latency (client 0.2.x)"),
     ("assistant.error", "enum", "errClass of an API error"),

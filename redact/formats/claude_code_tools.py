@@ -71,7 +71,10 @@ def make_call(block: dict[str, Any], t: float, agent: str) -> ToolCall | None:
     inp: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
     if name.startswith("mcp__"):
         server, tool = split_mcp(name)
-        return ToolCall(t, agent, call_id, name, "mcp", server=server, tool=tool)
+        call = ToolCall(t, agent, call_id, name, "mcp", server=server, tool=tool)
+        if "id" in inp and re.sub(r"[^a-z]", "", tool.lower()).endswith("saveissue"):
+            call.op = "update"  # Linear's save_issue given an existing issue's id (its presence only)
+        return call
     kind = TOOL_KINDS.get(name, "tool")
     call = ToolCall(t, agent, call_id, name, kind,  # type: ignore[arg-type]
                     waits_on_user=name in WAITS_ON_USER)
@@ -194,7 +197,8 @@ def make_result(block: dict[str, Any], tur: object, call: ToolCall, t: float,
             res.exit_code = 0
         res.outputs = outputs.shell_outputs(call.command or "", text, res.is_error)
     elif call.kind == "mcp":
-        res.outputs = outputs.mcp_outputs(call.tool or "", text, res.is_error)
+        res.outputs = outputs.mcp_outputs(call.tool or "", text, res.is_error, server=call.server,
+                                          update=call.op == "update")
     elif call.kind == "search":
         res.hits = _hits(name, call_input_mode, tur, text) if not res.is_error else ()
     elif call.kind == "edit" and name == "Write" and isinstance(tur, dict):

@@ -136,3 +136,72 @@ def test_helper_lanes_survive_the_public_policy_readably(tmp_path: Any) -> None:
                      RedactionReport(source="t"))
     (lane,) = [a for a in out["agents"] if a["id"] != "main"]
     assert lane["kind"] == "subagent" and lane["subagentType"] == "compaction"
+
+
+# -- item 10: ticket events from MCP trackers ---------------------------------------------------------
+
+def _mcp_session(name: str, inp: dict[str, Any], answer: str, *, is_error: bool = False) -> Transcript:
+    t = Transcript(SID, CWD, version="2.1.90", seed=16)
+    t.user("file a ticket for the flaky export")
+    t.tick(1200)
+    c = t.tool_id()
+    t.assistant([tool_use(c, name, inp)], stop="tool_use")
+    t.tick(900)
+    t.result(c, [{"type": "text", "text": answer}], is_error=is_error)
+    t.tick(700)
+    t.assistant([text("Filed.")], stop="end_turn")
+    return t
+
+
+LINEAR_ANSWER = ('{"id": "8d3a0c52-1f7e-4b8a-9a51-0c1d2e3f4a5b", "identifier": "LED-412", '
+                 '"title": "Export drops rows past 10k (secret-title-canary)", "state": "Todo"}')
+JIRA_ANSWER = ('{"id": "10093", "key": "OPS-77", '
+               '"self": "https://quinn-co.atlassian.net/rest/api/3/issue/10093"}')
+GITHUB_ANSWER = ('{"number": 58, "html_url": "https://github.com/quinn-co/ledger/issues/58", '
+                 '"title": "Export drops rows (secret-title-canary)"}')
+
+
+def _tickets(m: dict[str, Any]) -> list[tuple[str, str, str | None]]:
+    return [(e["tracker"], e["action"], e.get("id")) for e in m["events"] if e["kind"] == "ticket"]
+
+
+def test_mcp_tracker_issue_creation_is_a_ticket_event() -> None:
+    cases = (
+        ("mcp__claude_ai_Linear__save_issue", {"title": "x", "team": "LED"}, LINEAR_ANSWER,
+         ("linear", "create", "LED-412")),
+        ("mcp__linear__save_issue", {"id": "LED-412", "state": "Done"}, LINEAR_ANSWER,
+         ("linear", "update", "LED-412")),
+        ("mcp__linear__create_issue", {"title": "x", "teamId": "t"}, LINEAR_ANSWER, ("linear", "create", "LED-412")),
+        ("mcp__atlassian__createJiraIssue", {"projectKey": "OPS", "summary": "x"}, JIRA_ANSWER,
+         ("jira", "create", "OPS-77")),
+        ("mcp__github__create_issue", {"owner": "quinn-co", "repo": "ledger", "title": "x"}, GITHUB_ANSWER,
+         ("github", "create", "quinn-co/ledger#58")),
+    )
+    for name, inp, answer, expected in cases:
+        m, _ = session(_mcp_session(name, inp, answer))
+        assert _tickets(m) == [expected], name
+        assert m["totals"]["ticketsCreated" if expected[1] == "create" else "ticketsUpdated"] == 1
+
+
+def test_no_ticket_without_a_confirmed_success() -> None:
+    # a failed call, a read-only tool, and a key in the answer of a server that is no tracker
+    for name, answer, err in (("mcp__linear__save_issue", LINEAR_ANSWER, True),
+                              ("mcp__linear__get_issue", LINEAR_ANSWER, False),
+                              ("mcp__notes__save_issue", LINEAR_ANSWER, False)):
+        m, _ = session(_mcp_session(name, {"title": "x"}, answer, is_error=err))
+        assert _tickets(m) == [], name
+
+
+def test_mcp_ticket_id_follows_the_policy() -> None:
+    from redact.api import redact_bytes
+    from redact.keys import Key
+
+    data = _mcp_session("mcp__linear__save_issue", {"title": "x"}, LINEAR_ANSWER).bytes()
+    default = redact_bytes(data, name="t.jsonl").session_map
+    assert _tickets(default) == [("linear", "create", "LED-412")]
+    public = redact_bytes(data, name="t.jsonl", policy="public",
+                          key=Key(bytes(range(32)), source="test")).session_map
+    (ticket,) = [e for e in public["events"] if e["kind"] == "ticket"]
+    assert ticket["tracker"] == "linear" and ticket["action"] == "create"
+    assert "id" not in ticket  # the public policy drops ticket references, as for `gh issue create`
+    assert b"secret-title-canary" not in redact_bytes(data, name="t.jsonl").data
