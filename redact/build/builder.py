@@ -54,7 +54,7 @@ def build_map(session: SessionFacts, *, hasher: Hasher | None = None, cap: int =
     for seq, ev in enumerate(events):
         ev.t -= start
         ev.seq = seq
-    files = _files(events)
+    files = _files(events, maker.files.where)
     tasks = assign_tasks(events)
     lanes, lane_models = _lanes(session, events)
     present = {lane["id"] for lane in lanes}
@@ -97,8 +97,9 @@ def _models(events: list[Ev]) -> list[str]:
     return list(seen)
 
 
-def _files(events: list[Ev]) -> dict[str, dict[str, Any]]:
-    """Repo files in order of first touch; the event order is final, so ids are stable."""
+def _files(events: list[Ev], where: dict[str, tuple[str, str]]) -> dict[str, dict[str, Any]]:
+    """Repo files in order of first touch; the event order is final, so ids are stable. `where`
+    gives each place's repository and repo-relative path (`FileTable.where`)."""
     files: dict[str, dict[str, Any]] = {}
     for ev in events:
         for place, touch, op in ev.targets:
@@ -106,7 +107,8 @@ def _files(events: list[Ev]) -> dict[str, dict[str, Any]]:
                 continue
             entry = files.get(place)
             if entry is None:
-                entry = files[place] = {"id": len(files), "repo": "r0", "path": place, "reads": 0,
+                repo, path = where.get(place, ("r0", place))
+                entry = files[place] = {"id": len(files), "repo": repo, "path": path, "reads": 0,
                                         "edits": 0, "hits": 0, "first": ev.seq}
             entry[{"read": "reads", "edit": "edits", "hit": "hits"}[touch]] += 1
             if op is not None:
@@ -261,12 +263,16 @@ def _assemble(session: SessionFacts, kept: list[Ev], truncated: bool, start: flo
             del pr["seq"]
     out: dict[str, Any] = {"schema": "agentplay/v1", "session": sess, "totals": tot}
     if session.roots:
-        repo: dict[str, Any] = {"id": "r0"}
-        if session.repo_name:
-            repo["name"] = session.repo_name
-        if session.remote:
-            repo["remote"] = session.remote
-        out["repos"] = [repo]
+        repos: list[dict[str, Any]] = []
+        for n, (name, remote) in enumerate([(session.repo_name, session.remote)] +
+                                           [(r.name, r.remote) for r in session.more_repos]):
+            repo: dict[str, Any] = {"id": f"r{n}"}
+            if name:
+                repo["name"] = name
+            if remote:
+                repo["remote"] = remote
+            repos.append(repo)
+        out["repos"] = repos
     out["files"] = file_list
     out["agents"] = lanes
     if tasks:

@@ -156,6 +156,15 @@ class Compaction:
 Fact = Union[UserTurn, LlmResponse, ToolCall, ToolResult, ErrorFact, Compaction]
 
 
+@dataclass(slots=True)
+class RepoRoots:
+    """A further repository the session worked in (its `repos[]` entry is r1, r2, ...)."""
+
+    roots: tuple[str, ...]  # absolute roots of this one repository (a worktree and its main checkout)
+    name: str | None = None  # an identifier (the root folder's name); the policy decides
+    remote: str | None = None
+
+
 @dataclass
 class SessionFacts:
     """Everything a reader hands the builder for one session."""
@@ -168,6 +177,7 @@ class SessionFacts:
     parent_native_id: str | None = None
     repo_name: str | None = None  # an identifier (the root folder's name); the policy decides
     remote: str | None = None
+    more_repos: list[RepoRoots] = field(default_factory=list)  # after the first (roots/repo_name/remote)
     first_seen: float | None = None  # the earliest time any record shows (startedAt of an empty map)
     lanes: dict[str, Lane] = field(default_factory=lambda: {MAIN: Lane(MAIN, "main")})
     facts: list[Fact] = field(default_factory=list)

@@ -102,6 +102,7 @@ class ClaudeCodeReader:
         self.lane_prompts: dict[str, str] = {}  # lane -> digest of its first prompt
         self.session_ids: Counter[str] = Counter()
         self.cwd: str | None = None
+        self.cwds: dict[str, None] = {}  # every working directory the records show, in order
         self.original_cwd: str | None = None
         self.standalone: str | None = None  # the agent id when the main file is a subagent's own
         self.first_message = True
@@ -177,6 +178,9 @@ class ClaudeCodeReader:
             sid = r.get("sessionId")
             if isinstance(sid, str) and in_main_file:
                 self.session_ids[sid] += 1
+            cwd = r.get("cwd")
+            if isinstance(cwd, str) and cwd and cwd not in self.cwds:
+                self.cwds[cwd] = None
             if lane == MAIN and in_main_file:
                 if self.cwd is None and isinstance(r.get("cwd"), str):
                     self.cwd = r["cwd"]

@@ -20,10 +20,10 @@ from typing import BinaryIO
 
 import orjson
 
-from redact.build.facts import SessionFacts
+from redact.build.facts import RepoRoots, SessionFacts
 from redact.formats.claude_code import ClaudeCodeReader
 from redact.io.read import read_input
-from redact.paths import is_not_a_repository
+from redact.paths import is_not_a_repository, resolve_abs
 from redact.report import RedactionReport
 
 _AGENT_FILE = re.compile(r"^agent-(.{1,200})\.jsonl$")
@@ -127,11 +127,41 @@ def settle_session(reader: ClaudeCodeReader, where: str, fallback_id: str | None
     else:
         s.native_id = _native(sid or fallback_id or where)
     s.cwd = reader.cwd
-    s.roots = roots_of(reader.cwd, reader.original_cwd)
-    if s.roots:
-        base = s.roots[1] if len(s.roots) > 1 and _WORKTREE.match(s.roots[0]) else s.roots[0]
-        s.repo_name = re.split(r"[/\\]", base.rstrip("/\\"))[-1] or None
+    repos = repositories(reader.cwd, reader.original_cwd, list(reader.cwds))
+    if repos:
+        s.roots, s.repo_name = repos[0].roots, repos[0].name
+        s.more_repos = repos[1:]
     return s
+
+
+def _name(roots: tuple[str, ...]) -> str | None:
+    base = roots[1] if len(roots) > 1 and _WORKTREE.match(roots[0]) else roots[0]
+    return re.split(r"[/\\]", base.rstrip("/\\"))[-1] or None
+
+
+def _related(a: str, b: str) -> bool:
+    """Whether one folder lies inside the other (or they are one)."""
+    x, y = (resolve_abs(a) or a).rstrip("/") + "/", (resolve_abs(b) or b).rstrip("/") + "/"
+    if x[:1] != "/" and y[:1] != "/":
+        x, y = x.lower(), y.lower()  # Windows drives compare case-insensitively
+    return x.startswith(y) or y.startswith(x)
+
+
+def repositories(cwd: str | None, original_cwd: str | None, later: list[str]) -> list[RepoRoots]:
+    """The repositories of a session: the first working directory's (with the original one), then
+    one more for each later working directory that qualifies as a root and lies neither inside nor
+    above a root already known (a `cd` into a subfolder stays in its repository; a parent folder
+    holding several repositories is none of them)."""
+    repos: list[RepoRoots] = []
+    first = roots_of(cwd, original_cwd)
+    if first:
+        repos.append(RepoRoots(first, _name(first)))
+    for cand in later:
+        roots = roots_of(cand, None)
+        if not roots or any(_related(roots[0], known) for repo in repos for known in repo.roots):
+            continue
+        repos.append(RepoRoots(roots, _name(roots)))
+    return repos
 
 
 def side_where(side: Sidechain) -> str:

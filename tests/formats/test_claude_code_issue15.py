@@ -205,3 +205,79 @@ def test_mcp_ticket_id_follows_the_policy() -> None:
     assert ticket["tracker"] == "linear" and ticket["action"] == "create"
     assert "id" not in ticket  # the public policy drops ticket references, as for `gh issue create`
     assert b"secret-title-canary" not in redact_bytes(data, name="t.jsonl").data
+
+
+# -- item 6: a session whose working directory moves into another repository -------------------------
+
+OTHER = "/Users/quinn/src/billing-api"
+
+
+def _moving_session(first: str = CWD) -> Transcript:
+    t = Transcript(SID, first, version="2.1.96", seed=17)
+    t.user("bump the ledger schema, then fix billing to match")
+    t.tick(1000)
+    e1 = t.tool_id()
+    t.assistant([tool_use(e1, "Edit", {"file_path": CWD + "/schema/ledger.sql", "old_string": "a",
+                                       "new_string": "b"})], stop="tool_use")
+    t.tick(300)
+    t.result(e1, "ok")
+    t.tick(500)
+    b = t.tool_id()
+    t.assistant([tool_use(b, "Bash", {"command": f"cd {OTHER}"})], stop="tool_use")
+    t.tick(100)
+    t.result(b, "", tur={"stdout": "", "stderr": "", "interrupted": False})
+    t.cwd = OTHER  # the client records the shell's new working directory from here on
+    t.tick(500)
+    e2, r2 = t.tool_id(), t.tool_id()
+    t.assistant([tool_use(e2, "Write", {"file_path": OTHER + "/src/schema.py", "content": "x"}),
+                 tool_use(r2, "Read", {"file_path": CWD + "/schema/ledger.sql"})], stop="tool_use")
+    t.tick(200)
+    t.result(e2, "created", tur={"type": "create"})
+    t.result(r2, "x")
+    t.tick(400)
+    t.assistant([text("Both done.")], stop="end_turn")
+    return t
+
+
+def _file(m: dict[str, Any], path: str) -> dict[str, Any]:
+    return next(f for f in m["files"] if f["path"] == path)
+
+
+def test_a_second_repository_gets_its_own_entry_and_relative_paths() -> None:
+    m, _ = session(_moving_session())
+    assert [(r["id"], r.get("name")) for r in m["repos"]] == [("r0", "ledger"), ("r1", "billing-api")]
+    ledger, billing = _file(m, "schema/ledger.sql"), _file(m, "src/schema.py")
+    assert (ledger["repo"], ledger["edits"], ledger["reads"]) == ("r0", 1, 1)
+    assert (billing["repo"], billing["edits"], billing.get("op")) == ("r1", 1, "create")
+    assert not any(t.get("scope") == "outside" for e in m["events"] for t in e.get("targets", ()))
+    assert "quinn" not in str(m)
+
+
+def test_a_subfolder_or_a_parent_folder_is_no_new_repository() -> None:
+    for later in (CWD + "/schema", "/Users/quinn/src"):
+        t = _moving_session()
+        for rec in t.records:
+            if rec.get("cwd") == OTHER:
+                rec["cwd"] = later
+        m, _ = session(t)
+        assert [r["id"] for r in m["repos"]] == ["r0"], later
+
+
+def test_a_session_that_starts_at_home_takes_its_first_repository_later() -> None:
+    m, _ = session(_moving_session(first="/Users/quinn"))
+    assert [(r["id"], r.get("name")) for r in m["repos"]] == [("r0", "billing-api")]
+    assert _file(m, "src/schema.py")["repo"] == "r0"
+    assert not any(f["path"].endswith("ledger.sql") for f in m["files"])  # outside every repository
+
+
+def test_multi_repository_maps_survive_every_policy() -> None:
+    from redact.api import redact_bytes
+    from redact.keys import Key
+
+    data = _moving_session().bytes()
+    for policy in ("default", "public"):
+        result = redact_bytes(data, name="t.jsonl", policy=policy,
+                              key=Key(bytes(range(32)), source="test") if policy == "public" else None)
+        m = result.session_map
+        assert [r["id"] for r in m["repos"]] == ["r0", "r1"]
+        assert sorted(f["repo"] for f in m["files"]) == ["r0", "r1"]
