@@ -90,6 +90,7 @@ class ClaudeCodeReader:
         self.fixed_latency: set[int] = set()
         self.call_response: dict[str, LlmResponse] = {}
         self.calls: dict[str, ToolCall] = {}
+        self.batches: dict[str, list[ToolCall]] = {}  # a Batch call's id -> the calls it ran
         self.grep_mode: dict[str, str | None] = {}
         self.results: set[str] = set()
         # results written before their call (2.1.x sometimes swaps the two records): paired on arrival
@@ -302,6 +303,8 @@ class ClaudeCodeReader:
         elif kind in ("thinking", "redacted_thinking"):
             fact.thinking = True
         elif kind == "tool_use":
+            if block.get("name") == tools.BATCH and self.batch(block, fact, lane, t):
+                return
             call = tools.make_call(block, t, lane)
             if call is None or call.call_id in self.calls:
                 return
@@ -319,9 +322,36 @@ class ClaudeCodeReader:
             if early is not None:
                 self.result(*early)
 
+    def batch(self, block: dict[str, Any], fact: LlmResponse, lane: str, t: float) -> bool:
+        """A Batch call (0.2.x) is one event per tool it ran; False when it is not of that shape."""
+        call_id = block.get("id")
+        calls = tools.batch_calls(block, t, lane)
+        if calls is None or not isinstance(call_id, str):
+            return False
+        if call_id in self.batches or call_id in self.calls:
+            return True
+        self.batches[call_id] = calls
+        self.call_response[call_id] = fact
+        fact.tool_calls += 1  # the model asked for one tool call
+        for call in calls:
+            self.add(call)
+        early = self.early.pop(call_id, None)
+        if early is not None:
+            self.result(*early)
+        return True
+
     def result(self, block: dict[str, Any], tur: object, t: float) -> None:
         call_id = block.get("tool_use_id")
         if not isinstance(call_id, str) or call_id in self.results:
+            return
+        batch = self.batches.get(call_id)
+        if batch is not None:
+            self.results.add(call_id)
+            response = self.call_response.pop(call_id, None)
+            if response is not None:
+                self.fixed_latency.add(id(response))
+            for res in tools.batch_results(block, tur, batch, t, epoch_ms):
+                self.add(res)
             return
         call = self.calls.get(call_id)
         if call is None:

@@ -276,3 +276,68 @@ def api_message_class(record: dict[str, Any], msg: dict[str, Any]) -> str:
     if "api error: 400" in low or "prompt is too long" in low:
         return "bad_request"
     return "api_error"
+
+
+# -- Batch (clients 0.2.x): one tool_use that runs several tools ------------------------------------------
+
+BATCH = "Batch"
+MAX_BATCH = 64  # invocations read from one Batch call (the rest are counted, not mapped)
+
+
+def batch_calls(block: dict[str, Any], t: float, agent: str) -> list[ToolCall] | None:
+    """The calls a `Batch` tool_use runs, one per invocation (`{tool_name, input}`), each made as
+    if the model had called that tool itself; None when the block is not a Batch of that shape."""
+    call_id, inp = block.get("id"), block.get("input")
+    invocations = inp.get("invocations") if isinstance(inp, dict) else None
+    if block.get("name") != BATCH or not isinstance(call_id, str) or not call_id or \
+            not isinstance(invocations, list):
+        return None
+    calls: list[ToolCall] = []
+    for n, inv in enumerate(invocations[:MAX_BATCH]):
+        if not isinstance(inv, dict) or not isinstance(inv.get("tool_name"), str):
+            continue
+        call = make_call({"id": f"{call_id}#{n}", "name": inv["tool_name"], "input": inv.get("input")}, t, agent)
+        if call is not None:
+            calls.append(call)
+    return calls
+
+
+def _inner_results(tur: object) -> dict[int, tuple[dict[str, Any], object, object]]:
+    """Invocation index -> (its tool_result block, its toolUseResult, its timestamp), from a Batch
+    result's `orderedToolResults` (whose inner tool_use_id ends in `_<index>`). Only these shapes
+    are read: the entries' `key` is the invocation written out as text and is never looked at."""
+    found: dict[int, tuple[dict[str, Any], object, object]] = {}
+    ordered = tur.get("orderedToolResults") if isinstance(tur, dict) else None
+    for entry in ordered if isinstance(ordered, list) else ():
+        rec = entry.get("message") if isinstance(entry, dict) else None
+        msg = rec.get("message") if isinstance(rec, dict) else None
+        content = msg.get("content") if isinstance(msg, dict) else None
+        for inner in content if isinstance(content, list) else ():
+            tid = inner.get("tool_use_id") if isinstance(inner, dict) else None
+            if not isinstance(tid, str) or inner.get("type") != "tool_result":
+                continue
+            head, _, index = tid.rpartition("_")
+            if head and index.isdigit() and len(index) < 4:
+                found.setdefault(int(index), (inner, rec.get("toolUseResult"), rec.get("timestamp")))
+    return found
+
+
+def batch_results(block: dict[str, Any], tur: object, calls: list[ToolCall], t: float,
+                  when: Any) -> list[ToolResult]:
+    """One result per call of a Batch: the invocation's own result when the record lists it (its
+    error flag, size, exit code, hits), else the Batch's result as a whole. `when` turns a
+    timestamp into epoch ms (or None); an invocation ends between its call and the Batch's result."""
+    inner = _inner_results(tur)
+    results: list[ToolResult] = []
+    for call in calls:
+        index = int(call.call_id.rpartition("#")[2])
+        own = inner.get(index)
+        if own is None:
+            res = make_result(block, None, call, t)
+        else:
+            ended = when(own[2])
+            at = t if ended is None else min(max(ended, call.t), t)
+            res = make_result(own[0], own[1], call, at)
+        res.call_id = call.call_id
+        results.append(res)
+    return results

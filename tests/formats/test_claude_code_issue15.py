@@ -281,3 +281,76 @@ def test_multi_repository_maps_survive_every_policy() -> None:
         m = result.session_map
         assert [r["id"] for r in m["repos"]] == ["r0", "r1"]
         assert sorted(f["repo"] for f in m["files"]) == ["r0", "r1"]
+
+
+# -- item 10: Claude Code's Batch tool (clients 0.2.x) ---------------------------------------------------
+
+def _batch_session() -> Transcript:
+    t = Transcript(SID, CWD, version="0.2.98", seed=18)
+    t.user("check the status of the exporter")
+    t.tick(1500)
+    b = t.tool_id()
+    invocations = [
+        {"tool_name": "Read", "input": {"file_path": CWD + "/export/rows.py"}},
+        {"tool_name": "Grep", "input": {"pattern": "canary-pattern-TODO", "path": CWD + "/export"}},
+        {"tool_name": "Bash", "input": {"command": "git status", "description": "canary-description"}},
+    ]
+    t.assistant([tool_use(b, "Batch", {"description": "canary-batch-description", "invocations": invocations})],
+                stop="tool_use")
+    t.tick(40)
+    msg = "mapr_msg_01Abc"
+
+    def inner(n: int, content: str, tur: dict[str, Any], err: bool = False, ms: int = 0) -> dict[str, Any]:
+        block: dict[str, Any] = {"tool_use_id": f"{msg}_{n}", "type": "tool_result", "content": content}
+        if err:
+            block["is_error"] = True
+        return {"key": f"canary-key-{n}(pattern: canary-pattern-TODO)",
+                "message": {"type": "user", "uuid": t.uid(), "timestamp": "2026-03-02T09:00:01.5%02dZ" % ms,
+                            "message": {"role": "user", "content": [block]}, "toolUseResult": tur}}
+
+    ordered = [
+        inner(2, "On branch main\nnothing to commit", {"stdout": "On branch main", "stderr": "",
+                                                       "interrupted": False}, ms=30),
+        inner(1, "No files found", {"filenames": [], "numFiles": 0}, err=True, ms=20),
+        inner(0, "   1\tdef rows(): ...", {"type": "text"}, ms=10),
+    ]
+    outer = [{"type": "text", "text": "Read(file_path: canary-key):"}, {"type": "text", "text": "def rows()"},
+             {"type": "text", "text": "Grep(pattern: canary-pattern-TODO):"}, {"type": "text", "text": "No files found"}]
+    t.result(b, outer, is_error=True, tur={"normalizedMessages": [], "orderedToolResults": ordered,
+                                            "resolvedInvocations": {}, "totalDurationMs": 21,
+                                            "totalTokens": 0, "totalToolCalls": 3})
+    t.tick(2000)
+    t.assistant([text("The exporter has no TODOs.")], stop="end_turn")
+    return t
+
+
+def test_batch_is_one_event_per_tool_it_ran() -> None:
+    m, _ = session(_batch_session())
+    evs = calls(m)
+    assert [(e["kind"], e.get("tool")) for e in evs] == [("read", "Read"), ("search", "Grep"), ("exec", "Bash")]
+    read, grep, bash = evs
+    assert m["files"][read["targets"][0]["file"]]["path"] == "export/rows.py"
+    assert not read.get("err") and grep["err"] is True  # only the Grep of the three failed
+    assert bash["verb"] == "git status" and bash["exitCode"] == 0 and not bash.get("err")
+    assert m["totals"]["calls"] == 3 and m["totals"]["errors"] == 1
+    (first_llm, _) = [e for e in m["events"] if e["kind"] == "llm"]
+    assert first_llm["toolCalls"] == 1  # the model asked for one call, the Batch
+
+
+def test_batch_text_never_reaches_the_map() -> None:
+    from redact.api import redact_bytes
+
+    data = redact_bytes(_batch_session().bytes(), name="t.jsonl").data
+    assert b"canary" not in data
+
+
+def test_a_batch_of_another_shape_stays_one_tool_event() -> None:
+    t = Transcript(SID, CWD, version="0.2.98", seed=19)
+    t.user("go")
+    t.tick(1000)
+    b = t.tool_id()
+    t.assistant([tool_use(b, "Batch", {"description": "x", "calls": []})], stop="tool_use")
+    t.tick(100)
+    t.result(b, "done")
+    m, _ = session(t)
+    assert [(e["kind"], e["tool"]) for e in calls(m)] == [("tool", "Batch")]
