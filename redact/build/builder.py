@@ -264,11 +264,11 @@ def _assemble(session: SessionFacts, kept: list[Ev], truncated: bool, start: flo
     out: dict[str, Any] = {"schema": "agentplay/v1", "session": sess, "totals": tot}
     if session.roots:
         repos: list[dict[str, Any]] = []
-        for n, (name, remote) in enumerate([(session.repo_name, session.remote)] +
-                                           [(r.name, r.remote) for r in session.more_repos]):
+        for n, (repo_name, remote) in enumerate([(session.repo_name, session.remote)] +
+                                                [(r.name, r.remote) for r in session.more_repos]):
             repo: dict[str, Any] = {"id": f"r{n}"}
-            if name:
-                repo["name"] = name
+            if repo_name:
+                repo["name"] = repo_name
             if remote:
                 repo["remote"] = remote
             repos.append(repo)

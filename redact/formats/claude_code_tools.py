@@ -16,7 +16,9 @@ from urllib.parse import urlsplit
 
 from redact.build import outputs
 from redact.build.facts import ToolCall, ToolResult
-from redact.formats.claude_code_table import HELPER_AGENTS, HELPER_OTHER, PATH_INPUTS, TOOL_KINDS, WAITS_ON_USER
+from redact.formats.claude_code_table import (
+    HELPER_AGENTS, HELPER_OTHER, PATH_INPUTS, TOOL_KINDS, WAITS_ON_USER,
+)
 
 DEFAULT_SUBAGENT = "general-purpose"
 
@@ -296,7 +298,8 @@ def batch_calls(block: dict[str, Any], t: float, agent: str) -> list[ToolCall] |
     for n, inv in enumerate(invocations[:MAX_BATCH]):
         if not isinstance(inv, dict) or not isinstance(inv.get("tool_name"), str):
             continue
-        call = make_call({"id": f"{call_id}#{n}", "name": inv["tool_name"], "input": inv.get("input")}, t, agent)
+        inner = {"id": f"{call_id}#{n}", "name": inv["tool_name"], "input": inv.get("input")}
+        call = make_call(inner, t, agent)
         if call is not None:
             calls.append(call)
     return calls
@@ -310,7 +313,9 @@ def _inner_results(tur: object) -> dict[int, tuple[dict[str, Any], object, objec
     ordered = tur.get("orderedToolResults") if isinstance(tur, dict) else None
     for entry in ordered if isinstance(ordered, list) else ():
         rec = entry.get("message") if isinstance(entry, dict) else None
-        msg = rec.get("message") if isinstance(rec, dict) else None
+        if not isinstance(rec, dict):
+            continue
+        msg = rec.get("message")
         content = msg.get("content") if isinstance(msg, dict) else None
         for inner in content if isinstance(content, list) else ():
             tid = inner.get("tool_use_id") if isinstance(inner, dict) else None

@@ -68,7 +68,8 @@ def shown(session: CorpusSession) -> Shown:
             if isinstance(block, dict) and block.get("type") == "tool_use" and block["id"] not in ids:
                 ids.add(block["id"])
                 inp = block.get("input")
-                runs = inp.get("invocations") if block["name"] == "Batch" and isinstance(inp, dict) else None
+                batch = block["name"] == "Batch" and isinstance(inp, dict)
+                runs = inp.get("invocations") if batch else None
                 if isinstance(runs, list):  # a 0.2.x Batch: each tool it ran is a call of its own
                     for run in runs:
                         out.tool_uses[run["tool_name"]] += 1

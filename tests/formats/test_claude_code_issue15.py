@@ -89,7 +89,8 @@ def _helper_session(tmp_path: Any, name: str) -> dict[str, Any]:
     main.user("fix the flaky test")
     main.tick(1500)
     main.assistant([text("Looking.")], stop="end_turn")
-    helper = Transcript(SID, CWD, version="2.1.92", seed=15, agent_id=name, start="2026-03-02T09:00:05.000Z")
+    helper = Transcript(SID, CWD, version="2.1.92", seed=15, agent_id=name,
+                        start="2026-03-02T09:00:05.000Z")
     helper.user("what does the retry flag do?")
     helper.tick(2500)
     r = helper.tool_id()
@@ -171,7 +172,8 @@ def test_mcp_tracker_issue_creation_is_a_ticket_event() -> None:
          ("linear", "create", "LED-412")),
         ("mcp__linear__save_issue", {"id": "LED-412", "state": "Done"}, LINEAR_ANSWER,
          ("linear", "update", "LED-412")),
-        ("mcp__linear__create_issue", {"title": "x", "teamId": "t"}, LINEAR_ANSWER, ("linear", "create", "LED-412")),
+        ("mcp__linear__create_issue", {"title": "x", "teamId": "t"}, LINEAR_ANSWER,
+         ("linear", "create", "LED-412")),
         ("mcp__atlassian__createJiraIssue", {"projectKey": "OPS", "summary": "x"}, JIRA_ANSWER,
          ("jira", "create", "OPS-77")),
         ("mcp__github__create_issue", {"owner": "quinn-co", "repo": "ledger", "title": "x"}, GITHUB_ANSWER,
@@ -295,17 +297,17 @@ def _batch_session() -> Transcript:
         {"tool_name": "Grep", "input": {"pattern": "canary-pattern-TODO", "path": CWD + "/export"}},
         {"tool_name": "Bash", "input": {"command": "git status", "description": "canary-description"}},
     ]
-    t.assistant([tool_use(b, "Batch", {"description": "canary-batch-description", "invocations": invocations})],
-                stop="tool_use")
+    batch = {"description": "canary-batch-description", "invocations": invocations}
+    t.assistant([tool_use(b, "Batch", batch)], stop="tool_use")
     t.tick(40)
     msg = "mapr_msg_01Abc"
 
-    def inner(n: int, content: str, tur: dict[str, Any], err: bool = False, ms: int = 0) -> dict[str, Any]:
+    def inner(n: int, content: str, tur: dict[str, Any], *, err: bool = False, ms: int = 0) -> dict[str, Any]:
         block: dict[str, Any] = {"tool_use_id": f"{msg}_{n}", "type": "tool_result", "content": content}
         if err:
             block["is_error"] = True
         return {"key": f"canary-key-{n}(pattern: canary-pattern-TODO)",
-                "message": {"type": "user", "uuid": t.uid(), "timestamp": "2026-03-02T09:00:01.5%02dZ" % ms,
+                "message": {"type": "user", "uuid": t.uid(), "timestamp": f"2026-03-02T09:00:01.5{ms:02d}Z",
                             "message": {"role": "user", "content": [block]}, "toolUseResult": tur}}
 
     ordered = [
@@ -314,8 +316,10 @@ def _batch_session() -> Transcript:
         inner(1, "No files found", {"filenames": [], "numFiles": 0}, err=True, ms=20),
         inner(0, "   1\tdef rows(): ...", {"type": "text"}, ms=10),
     ]
-    outer = [{"type": "text", "text": "Read(file_path: canary-key):"}, {"type": "text", "text": "def rows()"},
-             {"type": "text", "text": "Grep(pattern: canary-pattern-TODO):"}, {"type": "text", "text": "No files found"}]
+    outer = [{"type": "text", "text": "Read(file_path: canary-key):"},
+             {"type": "text", "text": "def rows()"},
+             {"type": "text", "text": "Grep(pattern: canary-pattern-TODO):"},
+             {"type": "text", "text": "No files found"}]
     t.result(b, outer, is_error=True, tur={"normalizedMessages": [], "orderedToolResults": ordered,
                                             "resolvedInvocations": {}, "totalDurationMs": 21,
                                             "totalTokens": 0, "totalToolCalls": 3})
@@ -327,7 +331,8 @@ def _batch_session() -> Transcript:
 def test_batch_is_one_event_per_tool_it_ran() -> None:
     m, _ = session(_batch_session())
     evs = calls(m)
-    assert [(e["kind"], e.get("tool")) for e in evs] == [("read", "Read"), ("search", "Grep"), ("exec", "Bash")]
+    assert [(e["kind"], e.get("tool")) for e in evs] == [
+        ("read", "Read"), ("search", "Grep"), ("exec", "Bash")]
     read, grep, bash = evs
     assert m["files"][read["targets"][0]["file"]]["path"] == "export/rows.py"
     assert not read.get("err") and grep["err"] is True  # only the Grep of the three failed
