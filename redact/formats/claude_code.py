@@ -95,6 +95,7 @@ class ClaudeCodeReader:
         self.results: set[str] = set()
         # results written before their call (2.1.x sometimes swaps the two records): paired on arrival
         self.early: dict[str, tuple[dict[str, Any], object, float]] = {}
+        self.early_end: dict[str, float] = {}  # lane -> the latest early result paired with its call
         self.last_t: dict[str, float] = {}
         self.pending_cmd: dict[str, UserTurn] = {}
         self.side_lane: dict[str, str] = {}  # record uuid -> lane, for sidechains without agentId
@@ -204,9 +205,9 @@ class ClaudeCodeReader:
             results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
             if results:
                 tur = r.get("toolUseResult") if len(results) == 1 else None
-                for block in results:
-                    self.result(block, tur, t)
-                self.last_t[lane] = t
+                paired = [self.result(block, tur, t) for block in results]
+                if any(paired):  # a result that waits for its call does not move the lane's clock
+                    self.last_t[lane] = t
                 return
             parts = []
             for block in content:
@@ -293,7 +294,7 @@ class ClaudeCodeReader:
                     self.block(block, fact, lane, t)
         elif isinstance(content, str):
             fact.text_chars += len(content)
-        self.last_t[lane] = t
+        self.last_t[lane] = max(t, self.early_end.pop(lane, t))
 
     def block(self, block: dict[str, Any], fact: LlmResponse, lane: str, t: float) -> None:
         kind = block.get("type")
@@ -321,6 +322,7 @@ class ClaudeCodeReader:
             early = self.early.pop(call.call_id, None)
             if early is not None:
                 self.result(*early)
+                self.early_end[lane] = max(self.early_end.get(lane, early[2]), early[2])
 
     def batch(self, block: dict[str, Any], fact: LlmResponse, lane: str, t: float) -> bool:
         """A Batch call (0.2.x) is one event per tool it ran; False when it is not of that shape."""
@@ -338,12 +340,14 @@ class ClaudeCodeReader:
         early = self.early.pop(call_id, None)
         if early is not None:
             self.result(*early)
+            self.early_end[lane] = max(self.early_end.get(lane, early[2]), early[2])
         return True
 
-    def result(self, block: dict[str, Any], tur: object, t: float) -> None:
+    def result(self, block: dict[str, Any], tur: object, t: float) -> bool:
+        """Pair a tool_result with its call; False when it waits for a call not read yet."""
         call_id = block.get("tool_use_id")
         if not isinstance(call_id, str) or call_id in self.results:
-            return
+            return True
         batch = self.batches.get(call_id)
         if batch is not None:
             self.results.add(call_id)
@@ -352,11 +356,11 @@ class ClaudeCodeReader:
                 self.fixed_latency.add(id(response))
             for res in tools.batch_results(block, tur, batch, t, epoch_ms):
                 self.add(res)
-            return
+            return True
         call = self.calls.get(call_id)
         if call is None:
             self.early.setdefault(call_id, (block, tur, t))  # its call may come later in the file
-            return
+            return False
         self.results.add(call_id)
         response = self.call_response.pop(call_id, None)
         if response is not None:
@@ -365,6 +369,7 @@ class ClaudeCodeReader:
         if res.child:
             self.child_calls.setdefault(res.child, call_id)
         self.add(res)
+        return True
 
     def system(self, r: dict[str, Any], lane: str, t: float) -> None:
         sub = r.get("subtype")

@@ -49,6 +49,12 @@ def test_a_result_written_before_its_call_is_still_paired() -> None:
     assert ev["dur"] == 4200 and ev["outBytes"] == len("3 passed") and ev["exitCode"] == 0
     assert m["totals"]["errors"] == 0 and m["session"]["outcome"] != "unresolved_errors"
     assert "<tool_result without call>" not in report.skipped_records
+    # the clocks are the records' own: the call's response ran from the prompt (0 s) to 2 s, and
+    # the last response from the result (6.2 s) to 7 s, whatever the file order
+    first, last = [e for e in m["events"] if e["kind"] == "llm"]
+    assert (first["t"], first["latency"]) == (0, 2000) and first["t"] <= ev["t"]
+    assert (last["t"], last["latency"]) == (6200, 800)
+    assert [e["seq"] for e in m["events"]] == list(range(len(m["events"])))
 
 
 def test_a_result_whose_call_never_comes_is_counted_as_skipped() -> None:
