@@ -141,7 +141,8 @@ class ClaudeCodeReader:
         agent = r.get("agentId")
         if in_main_file and self.first_message and r.get("type") in ("user", "assistant"):
             self.standalone = agent if isinstance(agent, str) and agent else "?"
-            self.s.role = "subagent"
+            helper = isinstance(agent, str) and agent and tools.helper_type(agent) is not None
+            self.s.role = "helper" if helper else "subagent"  # seed: session.role allows helper
             return MAIN
         if isinstance(agent, str) and agent:
             return self.lane_for_agent(agent)

@@ -365,3 +365,14 @@ def test_a_batch_of_another_shape_stays_one_tool_event() -> None:
     t.result(b, "done")
     m, _ = session(t)
     assert [(e["kind"], e["tool"]) for e in calls(m)] == [("tool", "Batch")]
+
+
+def test_a_helper_transcript_alone_is_a_helper_session() -> None:
+    for name, role in (("acompact-9e1f00", "helper"), ("a0edd2b", "subagent")):
+        t = Transcript(SID, CWD, version="2.1.39", seed=20, agent_id=name)
+        t.user("summarise the conversation so far")
+        t.tick(4000)
+        t.assistant([text("Summary: ...")], stop="end_turn")
+        m, _ = session(t)
+        assert m["session"]["role"] == role and m["session"]["parentSessionId"] == f"local:claude-code:{SID}"
+        assert [a["kind"] for a in m["agents"]] == ["main"]

@@ -68,8 +68,10 @@ def test_every_claude_code_corpus_map_keeps_to_the_seed() -> None:
 def test_every_codex_corpus_map_keeps_to_the_seed() -> None:
     bad: dict[str, list[str]] = {}
     for path in sorted(p for p in corpus_dir("codex").iterdir() if p.suffix in (".jsonl", ".json")):
-        m = redact_bytes(path.read_bytes(), name=path.name).session_map
-        found = violations(m)
-        if found:
-            bad[path.name] = found[:5]
+        for policy in ("default", "public"):
+            m = redact_bytes(path.read_bytes(), name=path.name, policy=policy,
+                             key=KEY if policy == "public" else None).session_map
+            found = violations(m)
+            if found:
+                bad[f"{path.name} ({policy})"] = found[:5]
     assert bad == {}
