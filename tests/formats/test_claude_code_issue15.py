@@ -7,8 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from redact.build import build_map
 from redact.formats.claude_code_files import read_session
+from redact.formats.claude_code_table import HELPER_AGENTS, HELPER_OTHER
+from redact.formats.claude_code_tools import helper_type
 from redact.report import RedactionReport
 from tests.formats.ccfix import Transcript, text, tool_use
 
@@ -124,9 +129,7 @@ def test_helper_transcripts_are_subagent_lanes_that_say_what_they_are(tmp_path: 
         assert read["agent"] == lane["id"]
 
 
-def test_a_uuid_named_subagent_is_a_plain_subagent(tmp_path: Any) -> None:
-    from redact.formats.claude_code_tools import helper_type
-
+def test_a_uuid_named_subagent_is_a_plain_subagent() -> None:
     assert helper_type("a24d441f2b73d6772") is None
     assert helper_type("3b2f6c1a-0d4e-4f5a-8b7c-9d0e1f2a3b4c") is None
     assert helper_type("aside_question-fcbf929fc3d4fdc0") == "side-question"
@@ -376,3 +379,40 @@ def test_a_helper_transcript_alone_is_a_helper_session() -> None:
         m, _ = session(t)
         assert m["session"]["role"] == role and m["session"]["parentSessionId"] == f"local:claude-code:{SID}"
         assert [a["kind"] for a in m["agents"]] == ["main"]
+
+
+# -- invariants ---------------------------------------------------------------------------------------
+
+_TOOLS = st.sampled_from([("Bash", {"command": "pytest -q"}), ("Read", {"file_path": CWD + "/a.py"}),
+                          ("Edit", {"file_path": CWD + "/b.py", "old_string": "x", "new_string": "y"}),
+                          ("Grep", {"pattern": "p", "path": CWD})])
+
+
+@given(steps=st.lists(st.tuples(_TOOLS, st.booleans(), st.integers(50, 90_000), st.booleans()),
+                      min_size=1, max_size=6))
+def test_file_order_of_a_result_and_its_call_never_changes_the_map(
+        steps: list[tuple[tuple[str, dict[str, Any]], bool, int, bool]]) -> None:
+    t = Transcript(SID, CWD, version="2.1.85", seed=21)
+    t.user("go")
+    swaps = []
+    for (name, inp), failed, ms, swap in steps:
+        t.tick(700)
+        c = t.tool_id()
+        t.assistant([tool_use(c, name, inp)], stop="tool_use")
+        call_rec = t.records[-1]
+        t.tick(ms)
+        res_rec = t.result(c, "Exit code 1" if failed else "ok", is_error=failed)
+        if swap:
+            swaps.append((call_rec, res_rec))
+    t.tick(400)
+    t.assistant([text("done")], stop="end_turn")
+    in_order, _ = session(t)
+    for call_rec, res_rec in swaps:
+        i, j = t.records.index(call_rec), t.records.index(res_rec)
+        t.records[i], t.records[j] = t.records[j], t.records[i]
+    assert session(t)[0] == in_order
+
+
+@given(st.text(min_size=1, max_size=80))
+def test_helper_types_are_a_closed_list(agent_id: str) -> None:
+    assert helper_type(agent_id) in {None, HELPER_OTHER, *HELPER_AGENTS.values()}
