@@ -416,3 +416,31 @@ def test_file_order_of_a_result_and_its_call_never_changes_the_map(
 @given(st.text(min_size=1, max_size=80))
 def test_helper_types_are_a_closed_list(agent_id: str) -> None:
     assert helper_type(agent_id) in {None, HELPER_OTHER, *HELPER_AGENTS.values()}
+
+
+_PLACES = ["/Users/quinn/src/ledger", "/Users/quinn/src/ledger/schema", "/Users/quinn/src",
+           "/Users/quinn/src/billing-api", "/Users/quinn/src/billing-api/web", "/Users/quinn", "/tmp/w",
+           "C:\\Users\\quinn\\src\\tools", "/Users/quinn/.claude/worktrees/brave-owl"]
+
+
+@given(st.lists(st.tuples(st.sampled_from(_PLACES), st.sampled_from(_PLACES)), min_size=1, max_size=6))
+def test_every_file_names_a_repository_whatever_the_working_directories(
+        moves: list[tuple[str, str]]) -> None:
+    t = Transcript(SID, moves[0][0], version="2.1.96", seed=22)
+    t.user("go")
+    for cwd, target in moves:
+        t.cwd = cwd
+        t.tick(500)
+        c = t.tool_id()
+        sep = "\\" if target.startswith("C:") else "/"
+        t.assistant([tool_use(c, "Edit", {"file_path": target + sep + "f.py", "old_string": "a",
+                                          "new_string": "b"})], stop="tool_use")
+        t.tick(100)
+        t.result(c, "ok")
+    m, _ = session(t)
+    repos = [r["id"] for r in m.get("repos", [])]
+    assert repos == [f"r{i}" for i in range(len(repos))]
+    assert len(repos) <= len({cwd for cwd, _ in moves})
+    for f in m["files"]:
+        assert f["repo"] in repos and not f["path"].startswith(("/", "~", "C:", "c:"))
+    assert "quinn" not in str(m).lower()
