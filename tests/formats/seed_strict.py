@@ -170,6 +170,10 @@ def _event(ev: Any, i: int, lanes: set[Any], out: list[str]) -> None:
         out.append(f"{ptr}/agent: names no agents[] lane")
     if "cat" in ev:
         _enum(ev["cat"], "cat", f"{ptr}/cat", out)
+    # Signals lists exitCode for a failed call; a shell call that succeeded carries its exit code 0
+    # too (the one tolerance on signals: a viewer tells a clean exit from an unknown one)
+    if "exitCode" in ev and ev.get("err") is not True and kind not in ("exec", "verify"):
+        out.append(f"{ptr}/exitCode: only a failed call or a shell call carries exitCode")
     if kind in CALL_KINDS and "errClass" in ev:
         _enum(ev["errClass"], "call.errClass", f"{ptr}/errClass", out)
         if ev.get("err") is not True:
