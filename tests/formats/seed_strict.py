@@ -57,6 +57,7 @@ KIND_FIELDS: dict[str, set[str]] = {
     "model_switch": {"from", "to"},
 }
 CALL_KINDS = {"read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool"}
+FILE_SHELL_KINDS = {"read", "search", "edit", "exec", "verify"}
 # Fields the project writes beyond the seed's kind table, each for a reason the seed itself gives:
 # the seed's delay rule ("a tool call of 30 s or more", cause `subagent` for a subagent call) and
 # `outBytes` are measured on every call, so skill/subagent/web/tool calls carry `dur` and `outBytes`
@@ -170,10 +171,11 @@ def _event(ev: Any, i: int, lanes: set[Any], out: list[str]) -> None:
         out.append(f"{ptr}/agent: names no agents[] lane")
     if "cat" in ev:
         _enum(ev["cat"], "cat", f"{ptr}/cat", out)
-    # Signals lists exitCode for a failed call; a shell call that succeeded carries its exit code 0
-    # too (the one tolerance on signals: a viewer tells a clean exit from an unknown one)
-    if "exitCode" in ev and ev.get("err") is not True and kind not in ("exec", "verify"):
-        out.append(f"{ptr}/exitCode: only a failed call or a shell call carries exitCode")
+    # Signals lists exitCode for a failed call; a file or shell call run as a process (a shell
+    # command, Codex's apply_patch) carries its exit code 0 on success too (the one tolerance on
+    # signals: a viewer tells a clean exit from an unknown one)
+    if "exitCode" in ev and ev.get("err") is not True and kind not in FILE_SHELL_KINDS:
+        out.append(f"{ptr}/exitCode: only a failed call or a file/shell call carries exitCode")
     if kind in CALL_KINDS and "errClass" in ev:
         _enum(ev["errClass"], "call.errClass", f"{ptr}/errClass", out)
         if ev.get("err") is not True:
