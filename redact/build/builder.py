@@ -54,7 +54,7 @@ def build_map(session: SessionFacts, *, hasher: Hasher | None = None, cap: int =
     for seq, ev in enumerate(events):
         ev.t -= start
         ev.seq = seq
-    files = _files(events)
+    files = _files(events, maker.files.where)
     tasks = assign_tasks(events)
     lanes, lane_models = _lanes(session, events)
     present = {lane["id"] for lane in lanes}
@@ -81,6 +81,14 @@ def build_map(session: SessionFacts, *, hasher: Hasher | None = None, cap: int =
                      session_outcome, events)
 
 
+def event_end(ev: Ev) -> float:
+    """When an event ends: its start plus its own duration (a tool call's `dur`, a model response's
+    latency). A delay only restates another event's time, so it ends where it starts."""
+    if ev.kind == "delay" or ev.dur is None or ev.dur <= 0:
+        return ev.t
+    return ev.t + ev.dur
+
+
 def _models(events: list[Ev]) -> list[str]:
     seen: dict[str, None] = {}
     for ev in events:
@@ -89,8 +97,9 @@ def _models(events: list[Ev]) -> list[str]:
     return list(seen)
 
 
-def _files(events: list[Ev]) -> dict[str, dict[str, Any]]:
-    """Repo files in order of first touch; the event order is final, so ids are stable."""
+def _files(events: list[Ev], where: dict[str, tuple[str, str]]) -> dict[str, dict[str, Any]]:
+    """Repo files in order of first touch; the event order is final, so ids are stable. `where`
+    gives each place's repository and repo-relative path (`FileTable.where`)."""
     files: dict[str, dict[str, Any]] = {}
     for ev in events:
         for place, touch, op in ev.targets:
@@ -98,7 +107,8 @@ def _files(events: list[Ev]) -> dict[str, dict[str, Any]]:
                 continue
             entry = files.get(place)
             if entry is None:
-                entry = files[place] = {"id": len(files), "repo": "r0", "path": place, "reads": 0,
+                repo, path = where.get(place, ("r0", place))
+                entry = files[place] = {"id": len(files), "repo": repo, "path": path, "reads": 0,
                                         "edits": 0, "hits": 0, "first": ev.seq}
             entry[{"read": "reads", "edit": "edits", "hit": "hits"}[touch]] += 1
             if op is not None:
@@ -213,7 +223,7 @@ def _assemble(session: SessionFacts, kept: list[Ev], truncated: bool, start: flo
               prs: list[dict[str, Any]], tot: dict[str, Any], models: list[str], session_outcome: str,
               all_events: list[Ev]) -> dict[str, Any]:
     cap = len(kept)
-    end = max((ev.t for ev in all_events), default=0.0)
+    end = max((event_end(ev) for ev in all_events), default=0.0)
     sess: dict[str, Any] = {
         "id": f"local:{session.agent_tool}:{session.native_id}",
         "agentTool": session.agent_tool,
@@ -253,12 +263,16 @@ def _assemble(session: SessionFacts, kept: list[Ev], truncated: bool, start: flo
             del pr["seq"]
     out: dict[str, Any] = {"schema": "agentplay/v1", "session": sess, "totals": tot}
     if session.roots:
-        repo: dict[str, Any] = {"id": "r0"}
-        if session.repo_name:
-            repo["name"] = session.repo_name
-        if session.remote:
-            repo["remote"] = session.remote
-        out["repos"] = [repo]
+        repos: list[dict[str, Any]] = []
+        for n, (repo_name, remote) in enumerate([(session.repo_name, session.remote)] +
+                                                [(r.name, r.remote) for r in session.more_repos]):
+            repo: dict[str, Any] = {"id": f"r{n}"}
+            if repo_name:
+                repo["name"] = repo_name
+            if remote:
+                repo["remote"] = remote
+            repos.append(repo)
+        out["repos"] = repos
     out["files"] = file_list
     out["agents"] = lanes
     if tasks:

@@ -64,22 +64,42 @@ class Ev:
 
 
 class FileTable:
-    """Places raw paths and numbers repo files in order of first touch (after sorting)."""
+    """Places raw paths. A place is `@label` for a bucket, else a key of `self.where`, which says
+    which repository (`r0`, `r1`, ...) holds the file and its path relative to that repository's
+    root. A file of the first repository is keyed by its relative path alone; one of a further
+    repository by `rN` + NUL + its path (no file path holds a NUL)."""
 
-    def __init__(self, roots: tuple[str, ...], cwd: str | None) -> None:
-        self.roots = roots
+    def __init__(self, roots: tuple[str, ...], cwd: str | None,
+                 more: tuple[tuple[str, ...], ...] = ()) -> None:
+        self.roots = roots + tuple(r for rs in more for r in rs)
         self.cwd = cwd
-        self._cache: dict[str, Located] = {}
+        self._repo_roots = [("r0", root) for root in roots] + \
+            [(f"r{i + 1}", root) for i, rs in enumerate(more) for root in rs]
+        self._repo_roots.sort(key=lambda item: len(item[1]), reverse=True)  # the longest root wins
+        self._cache: dict[str, str] = {}
+        self.where: dict[str, tuple[str, str]] = {}
 
     def place(self, raw: str) -> str:
-        """`rel` for a repo file, `@label` for a bucket."""
-        loc = self._cache.get(raw)
-        if loc is None:
+        """A key of `where` for a repo file, `@label` for a bucket."""
+        place = self._cache.get(raw)
+        if place is None:
             loc = locate(raw, self.roots, self.cwd) if raw else Located(label="outside-repo")
             if loc.rel is not None and not self.roots:
                 loc = Located(label="outside-repo")  # no repository known: nothing is repo-relative
-            self._cache[raw] = loc
-        return loc.rel if loc.rel is not None else "@" + (loc.label or "outside-repo")
+            if loc.rel is None:
+                place = "@" + (loc.label or "outside-repo")
+            else:
+                repo = self._repo_of(raw) if len(self._repo_roots) > 1 else "r0"
+                place = loc.rel if repo == "r0" else f"{repo}\x00{loc.rel}"
+                self.where[place] = (repo, loc.rel)
+            self._cache[raw] = place
+        return place
+
+    def _repo_of(self, raw: str) -> str:
+        for repo, root in self._repo_roots:
+            if locate(raw, (root,), self.cwd).rel is not None:
+                return repo
+        return "r0"
 
 
 class EventMaker:
@@ -87,7 +107,7 @@ class EventMaker:
         self.session = session
         self.hasher = hasher
         self.vocab = vocab
-        self.files = FileTable(session.roots, session.cwd)
+        self.files = FileTable(session.roots, session.cwd, tuple(r.roots for r in session.more_repos))
         self.events: list[Ev] = []
         self.calls: dict[str, Ev] = {}
         self.lane_model: dict[str, str] = {}

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Union
 
 ToolKind = Literal["read", "search", "edit", "exec", "mcp", "skill", "subagent", "web", "tool"]
-LaneKind = Literal["main", "subagent", "helper"]
+LaneKind = Literal["main", "subagent"]  # the seed's agents[].kind: nothing else
 MAIN = "main"
 
 
@@ -66,7 +66,7 @@ class ToolCall:
     name: str  # the tool's name as the harness spells it (an identifier)
     kind: ToolKind
     paths: tuple[str, ...] = ()  # raw paths the input names (placed by the builder)
-    op: str | None = None  # edits: create | modify | delete
+    op: str | None = None  # edits: create | modify | delete; an MCP issue tool: update (save_issue + id)
     path_ops: tuple[str | None, ...] = ()  # edits: one op per path when they differ (a patch)
     command: str | None = None  # shell: read by the verb engine only, never written
     argv: tuple[str, ...] | None = None  # shell as an argv array (Codex): the verb engine's only
@@ -156,6 +156,15 @@ class Compaction:
 Fact = Union[UserTurn, LlmResponse, ToolCall, ToolResult, ErrorFact, Compaction]
 
 
+@dataclass(slots=True)
+class RepoRoots:
+    """A further repository the session worked in (its `repos[]` entry is r1, r2, ...)."""
+
+    roots: tuple[str, ...]  # absolute roots of this one repository (a worktree and its main checkout)
+    name: str | None = None  # an identifier (the root folder's name); the policy decides
+    remote: str | None = None
+
+
 @dataclass
 class SessionFacts:
     """Everything a reader hands the builder for one session."""
@@ -168,6 +177,7 @@ class SessionFacts:
     parent_native_id: str | None = None
     repo_name: str | None = None  # an identifier (the root folder's name); the policy decides
     remote: str | None = None
+    more_repos: list[RepoRoots] = field(default_factory=list)  # after the first (roots/repo_name/remote)
     first_seen: float | None = None  # the earliest time any record shows (startedAt of an empty map)
     lanes: dict[str, Lane] = field(default_factory=lambda: {MAIN: Lane(MAIN, "main")})
     facts: list[Fact] = field(default_factory=list)

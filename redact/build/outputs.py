@@ -163,20 +163,61 @@ def shell_outputs(command: str, text: str, is_error: bool) -> list[Output]:
     return out
 
 
-def mcp_outputs(tool: str, text: str, is_error: bool) -> list[Output]:
-    """Outputs confirmed by an MCP tool's result (PR and issue creation print their URL)."""
+# An issue key in a tracker's own JSON answer: Linear's `"identifier": "ENG-123"`, Jira's
+# `"key": "PROJ-12"` (only read for a server that is one of them; a bare `ABC-1` elsewhere in a text
+# could be anything, `UTF-8` for one).
+_TRACKER_KEY = re.compile(r'"(?:identifier|key)"\s*:\s*"([A-Z][A-Z0-9]{0,9}-\d{1,9})"')
+_TRACKER_SERVERS = (("linear", "linear"), ("jira", "jira"), ("atlassian", "jira"), ("github", "github"),
+                    ("gitlab", "gitlab"))
+# MCP tools that create or update an issue, by their name with `_`/`-` and case removed: the GitHub
+# and Linear servers' create_issue, Linear's save_issue (an update when given an `id`), Atlassian's
+# createJiraIssue; and the update/comment tools.
+_MCP_CREATE = ("createissue", "createjiraissue")
+_MCP_SAVE = ("saveissue",)
+_MCP_UPDATE = ("updateissue", "addissuecomment", "createcomment", "editjiraissue", "addcommenttojiraissue")
+
+
+def mcp_tracker(server: str | None) -> str | None:
+    """The tracker an MCP server speaks for, from its name (`linear`, `claude_ai_Linear`,
+    `atlassian`, `github`...), or None."""
+    low = (server or "").lower()
+    for needle, tracker in _TRACKER_SERVERS:
+        if needle in low:
+            return tracker
+    return None
+
+
+def _mcp_ticket(text: str, action: str, server: str | None) -> Ticket | None:
+    ticket = _issue(text, action)
+    if ticket is not None:
+        return ticket
+    tracker = mcp_tracker(server)
+    if tracker in ("linear", "jira"):
+        m = _TRACKER_KEY.search(text)
+        if m:
+            return Ticket(tracker, action, m.group(1))  # type: ignore[arg-type]
+    return None
+
+
+def mcp_outputs(tool: str, text: str, is_error: bool, *, server: str | None = None,
+                update: bool = False) -> list[Output]:
+    """Outputs confirmed by an MCP tool's successful result: PR creation prints its URL; an issue
+    tool's answer holds the issue's URL, or (Linear, Jira) its key. `update`: the call named an
+    existing issue (Linear's save_issue with an `id`)."""
     if is_error or not text:
         return []
     name = tool.lower()
+    key = re.sub(r"[^a-z]", "", name)
     text = text[:_MAX_SCAN]
     if "create_pull_request" in name or "create_merge_request" in name:
         pr = _pr_created(text)
         return [pr] if pr is not None else []
-    if "create_issue" in name:
-        ticket = _issue(text, "create")
+    if key.endswith(_MCP_CREATE) or key.endswith(_MCP_SAVE):
+        action = "update" if update and key.endswith(_MCP_SAVE) else "create"
+        ticket = _mcp_ticket(text, action, server)
         return [ticket] if ticket is not None else []
-    if "update_issue" in name or "add_issue_comment" in name or "create_comment" in name:
-        ticket = _issue(text, "update")
+    if key.endswith(_MCP_UPDATE):
+        ticket = _mcp_ticket(text, "update", server)
         return [ticket] if ticket is not None else []
     return []
 

@@ -152,7 +152,7 @@ class File(_Model):
 class Agent(_Model):
     id: str = F(ID, ...)
     parent: str | None = F(ID)
-    kind: Literal["main", "subagent", "helper"] | None = F(ENUM)
+    kind: Literal["main", "subagent"] | None = F(ENUM)  # seed 000: a helper is a subagent lane
     subagentType: str | None = F(ident("subagent_type"))
     model: str | None = F(ident("model"))
     launchSeq: int | None = F(NUMBER)

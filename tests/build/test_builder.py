@@ -275,3 +275,24 @@ def test_an_empty_session_still_makes_a_valid_map() -> None:
     m = s.build()
     assert m["events"] == [] and m["session"]["startedAt"] == "2026-02-02T02:40:00.000Z"
     jsonschema.Draft202012Validator(shipped()).validate(m)
+
+
+def test_duration_ends_at_the_end_of_the_last_event() -> None:
+    # issue 15 item 3: a session whose last event is a 68 s tool call ends 68 s after that call starts
+    s = S()
+    s.user(0)
+    s.llm(1, latency=2.0)
+    s.call(26, dur=68.0)  # the last event by start time; its result comes at 94 s
+    m = s.build()
+    assert m["events"][-1]["kind"] in ("exec", "delay")
+    assert m["session"]["durationMs"] == 94_000
+    s2 = S()
+    s2.user(0)
+    s2.llm(10, latency=15.0, tools=0, stop="end_turn")  # the last event is a response that streams 15 s
+    assert s2.build()["session"]["durationMs"] == 25_000
+
+
+def test_duration_of_a_lone_event_without_duration_is_zero() -> None:
+    s = S()
+    s.user(0)
+    assert s.build()["session"]["durationMs"] == 0

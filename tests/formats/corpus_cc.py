@@ -67,6 +67,13 @@ def shown(session: CorpusSession) -> Shown:
         for block in message.get("content") or []:
             if isinstance(block, dict) and block.get("type") == "tool_use" and block["id"] not in ids:
                 ids.add(block["id"])
+                inp = block.get("input")
+                batch = block["name"] == "Batch" and isinstance(inp, dict)
+                runs = inp.get("invocations") if batch else None
+                if isinstance(runs, list):  # a 0.2.x Batch: each tool it ran is a call of its own
+                    for run in runs:
+                        out.tool_uses[run["tool_name"]] += 1
+                    continue
                 out.tool_uses[block["name"]] += 1
 
     for path in [session.main] + [s.path for s in session.sidechains]:

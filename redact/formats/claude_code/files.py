@@ -20,10 +20,11 @@ from typing import BinaryIO
 
 import orjson
 
-from redact.build.facts import SessionFacts
+from redact.build.facts import RepoRoots, SessionFacts
 from redact.formats.claude_code.reader import ClaudeCodeReader
 from redact.io.read import read_input
-from redact.roots import choose_roots, settle
+from redact.paths import resolve_abs
+from redact.roots import choose_roots, repo_name, settle
 from redact.report import RedactionReport
 
 _AGENT_FILE = re.compile(r"^agent-(.{1,200})\.jsonl$")
@@ -120,8 +121,39 @@ def settle_session(reader: ClaudeCodeReader, where: str, fallback_id: str | None
     else:
         s.native_id = _native(sid or fallback_id or where)
     s.cwd = reader.cwd
+    # the first repository on evidence (redact.roots), then one per later repository the session
+    # moved into
     settle(s, (reader.cwd, reader.original_cwd), git=reader.git_branch)
+    repos = repositories(s.roots, list(reader.cwds), git=reader.git_branch)
+    if repos:
+        s.roots, s.repo_name = repos[0].roots, repos[0].name
+        s.more_repos = repos[1:]
     return s
+
+
+def _related(a: str, b: str) -> bool:
+    """Whether one folder lies inside the other (or they are one)."""
+    x, y = (resolve_abs(a) or a).rstrip("/") + "/", (resolve_abs(b) or b).rstrip("/") + "/"
+    if x[:1] != "/" and y[:1] != "/":
+        x, y = x.lower(), y.lower()  # Windows drives compare case-insensitively
+    return x.startswith(y) or y.startswith(x)
+
+
+def repositories(first: tuple[str, ...], later: list[str], *, git: bool = False) -> list[RepoRoots]:
+    """The repositories of a session: the first one's roots (chosen on evidence), then one more for
+    each later working directory that qualifies as a root and lies neither inside nor above a root
+    already known (a `cd` into a subfolder stays in its repository; a parent folder holding several
+    repositories is none of them). A session that starts outside any repository takes its first
+    from the first later working directory that qualifies."""
+    repos: list[RepoRoots] = []
+    if first:
+        repos.append(RepoRoots(first, repo_name(first)))
+    for cand in later:
+        roots = roots_of(cand, None, git=git)
+        if not roots or any(_related(roots[0], known) for repo in repos for known in repo.roots):
+            continue
+        repos.append(RepoRoots(roots, repo_name(roots)))
+    return repos
 
 
 def side_where(side: Sidechain) -> str:

@@ -47,6 +47,8 @@ _NOT_PROMPTS = ("<task-notification>", "<bash-input>", "<bash-stdout>", "<bash-s
                 "<user-prompt-submit-hook>")
 _COMMAND = ("<command-name>", "<command-message>")
 _INTERRUPTED = "[Request interrupted by user"
+# The summary a compaction hands the next conversation; 1.0.x writes it without `isCompactSummary`.
+_CONTINUATION = "This session is being continued from a previous conversation"
 _UUIDISH = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}")
 
 
@@ -88,8 +90,12 @@ class ClaudeCodeReader:
         self.fixed_latency: set[int] = set()
         self.call_response: dict[str, LlmResponse] = {}
         self.calls: dict[str, ToolCall] = {}
+        self.batches: dict[str, list[ToolCall]] = {}  # a Batch call's id -> the calls it ran
         self.grep_mode: dict[str, str | None] = {}
         self.results: set[str] = set()
+        # results written before their call (2.1.x sometimes swaps the two records): paired on arrival
+        self.early: dict[str, tuple[dict[str, Any], object, float]] = {}
+        self.early_end: dict[str, float] = {}  # lane -> the latest early result paired with its call
         self.last_t: dict[str, float] = {}
         self.pending_cmd: dict[str, UserTurn] = {}
         self.side_lane: dict[str, str] = {}  # record uuid -> lane, for sidechains without agentId
@@ -98,6 +104,7 @@ class ClaudeCodeReader:
         self.lane_prompts: dict[str, str] = {}  # lane -> digest of its first prompt
         self.session_ids: Counter[str] = Counter()
         self.cwd: str | None = None
+        self.cwds: dict[str, None] = {}  # every working directory the records show, in order
         self.original_cwd: str | None = None
         self.git_branch = False  # a record names a git branch: the working directory is in git
         self.standalone: str | None = None  # the agent id when the main file is a subagent's own
@@ -123,9 +130,8 @@ class ClaudeCodeReader:
         if self.standalone is not None and agent_id == self.standalone:
             return MAIN
         lid = tools.lane_id(agent_id)
-        if lid not in self.s.lanes:
-            kind = "subagent" if re.fullmatch(r"[0-9a-f]{6,32}", agent_id) else "helper"
-            self.s.lanes[lid] = Lane(lid, kind)  # type: ignore[arg-type]
+        if lid not in self.s.lanes:  # a helper transcript is a subagent lane that says what it is
+            self.s.lanes[lid] = Lane(lid, "subagent", subagent_type=tools.helper_type(agent_id))
         return lid
 
     def lane_of(self, r: dict[str, Any], forced: str | None, in_main_file: bool) -> str:
@@ -136,7 +142,8 @@ class ClaudeCodeReader:
         agent = r.get("agentId")
         if in_main_file and self.first_message and r.get("type") in ("user", "assistant"):
             self.standalone = agent if isinstance(agent, str) and agent else "?"
-            self.s.role = "subagent"
+            helper = isinstance(agent, str) and agent and tools.helper_type(agent) is not None
+            self.s.role = "helper" if helper else "subagent"  # seed: session.role allows helper
             return MAIN
         if isinstance(agent, str) and agent:
             return self.lane_for_agent(agent)
@@ -175,6 +182,9 @@ class ClaudeCodeReader:
             sid = r.get("sessionId")
             if isinstance(sid, str) and in_main_file:
                 self.session_ids[sid] += 1
+            cwd = r.get("cwd")
+            if isinstance(cwd, str) and cwd and cwd not in self.cwds:
+                self.cwds[cwd] = None
             if lane == MAIN and in_main_file:
                 if self.cwd is None and isinstance(r.get("cwd"), str):
                     self.cwd = r["cwd"]
@@ -200,9 +210,9 @@ class ClaudeCodeReader:
             results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
             if results:
                 tur = r.get("toolUseResult") if len(results) == 1 else None
-                for block in results:
-                    self.result(block, tur, t)
-                self.last_t[lane] = t
+                paired = [self.result(block, tur, t) for block in results]
+                if any(paired):  # a result that waits for its call does not move the lane's clock
+                    self.last_t[lane] = t
                 return
             parts = []
             for block in content:
@@ -232,7 +242,8 @@ class ClaudeCodeReader:
             if pending is not None:
                 pending.withdrawn = True
             return
-        if lane != MAIN or head.startswith(_NOT_PROMPTS) or (not text and not images):
+        if lane != MAIN or head.startswith(_NOT_PROMPTS) or head.startswith(_CONTINUATION) or \
+                (not text and not images):
             return
         pending = self.pending_cmd.pop(lane, None)
         if pending is not None:
@@ -288,7 +299,7 @@ class ClaudeCodeReader:
                     self.block(block, fact, lane, t)
         elif isinstance(content, str):
             fact.text_chars += len(content)
-        self.last_t[lane] = t
+        self.last_t[lane] = max(t, self.early_end.pop(lane, t))
 
     def block(self, block: dict[str, Any], fact: LlmResponse, lane: str, t: float) -> None:
         kind = block.get("type")
@@ -298,6 +309,8 @@ class ClaudeCodeReader:
         elif kind in ("thinking", "redacted_thinking"):
             fact.thinking = True
         elif kind == "tool_use":
+            if block.get("name") == tools.BATCH and self.batch(block, fact, lane, t):
+                return
             call = tools.make_call(block, t, lane)
             if call is None or call.call_id in self.calls:
                 return
@@ -311,15 +324,48 @@ class ClaudeCodeReader:
             if call.kind == "subagent" and isinstance(inp, dict) and isinstance(inp.get("prompt"), str):
                 self.prompt_calls.setdefault(_digest(inp["prompt"]), call.call_id)
             self.add(call)
+            early = self.early.pop(call.call_id, None)
+            if early is not None:
+                self.result(*early)
+                self.early_end[lane] = max(self.early_end.get(lane, early[2]), early[2])
 
-    def result(self, block: dict[str, Any], tur: object, t: float) -> None:
+    def batch(self, block: dict[str, Any], fact: LlmResponse, lane: str, t: float) -> bool:
+        """A Batch call (0.2.x) is one event per tool it ran; False when it is not of that shape."""
+        call_id = block.get("id")
+        calls = tools.batch_calls(block, t, lane)
+        if calls is None or not isinstance(call_id, str):
+            return False
+        if call_id in self.batches or call_id in self.calls:
+            return True
+        self.batches[call_id] = calls
+        self.call_response[call_id] = fact
+        fact.tool_calls += 1  # the model asked for one tool call
+        for call in calls:
+            self.add(call)
+        early = self.early.pop(call_id, None)
+        if early is not None:
+            self.result(*early)
+            self.early_end[lane] = max(self.early_end.get(lane, early[2]), early[2])
+        return True
+
+    def result(self, block: dict[str, Any], tur: object, t: float) -> bool:
+        """Pair a tool_result with its call; False when it waits for a call not read yet."""
         call_id = block.get("tool_use_id")
         if not isinstance(call_id, str) or call_id in self.results:
-            return
+            return True
+        batch = self.batches.get(call_id)
+        if batch is not None:
+            self.results.add(call_id)
+            response = self.call_response.pop(call_id, None)
+            if response is not None:
+                self.fixed_latency.add(id(response))
+            for res in tools.batch_results(block, tur, batch, t, epoch_ms):
+                self.add(res)
+            return True
         call = self.calls.get(call_id)
         if call is None:
-            self.skip("<tool_result without call>")
-            return
+            self.early.setdefault(call_id, (block, tur, t))  # its call may come later in the file
+            return False
         self.results.add(call_id)
         response = self.call_response.pop(call_id, None)
         if response is not None:
@@ -328,6 +374,7 @@ class ClaudeCodeReader:
         if res.child:
             self.child_calls.setdefault(res.child, call_id)
         self.add(res)
+        return True
 
     def system(self, r: dict[str, Any], lane: str, t: float) -> None:
         sub = r.get("subtype")
@@ -403,6 +450,9 @@ class ClaudeCodeReader:
         s = self.s
         for pending in self.pending_cmd.values():
             pending.withdrawn = True
+        for _ in self.early:
+            self.skip("<tool_result without call>")
+        self.early.clear()
         for fact in s.facts:
             if isinstance(fact, LlmResponse) and fact.stop is None:
                 fact.stop = "tool_use" if fact.tool_calls else "end_turn"  # not recorded: inferred

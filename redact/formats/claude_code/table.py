@@ -37,6 +37,14 @@ SYSTEM_SUBTYPES: dict[str, str] = {
     "turn_duration": "skipped",
     "local_command": "skipped",
 }
+#: Helper transcripts (`agent-<name>-<hex>.jsonl`) are not subagents the model launched, but the
+#: seed's `agents[].kind` is only main or subagent: each becomes a subagent lane whose subagentType
+#: says which helper it is, from this closed list (any other non-hex agent name: HELPER_OTHER).
+HELPER_AGENTS: dict[str, str] = {
+    "aside_question": "side-question",  # a /btw side question, answered beside the main agent
+    "acompact": "compaction",  # the model call that writes a compaction summary
+}
+HELPER_OTHER = "helper"
 HOOK_ATTACHMENTS: dict[str, str] = {
     "hook_blocking_error": "hook_blocking",
     "hook_stopped_continuation": "hook_blocking",
@@ -86,6 +94,10 @@ FIELDS: tuple[tuple[str, str, str], ...] = (
      "subagentType"),
     ("assistant.message.content[].input.skill (Skill)", "ident:skill", "skill"),
     ("assistant.message.content[].input.model (Task/Agent)", "ident:model", "only a full model name"),
+    ("assistant.message.content[].input.id (mcp `save_issue`)", "id", "presence only: an update"),
+    ("assistant.message.content[].input.invocations[].tool_name (Batch)", "ident:tool",
+     "one event per invocation, as if that tool had been called"),
+    ("assistant.message.content[].input.invocations[].input (Batch)", "blob", "read as that tool's input"),
     ("assistant.message.content[].input.* (everything else)", "text", "-"),
     ("assistant.costUSD / durationMs", "number", "durationMs: latency (client 0.2.x)"),
     ("assistant.error", "enum", "errClass of an API error"),
@@ -97,6 +109,9 @@ FIELDS: tuple[tuple[str, str, str], ...] = (
     ("user.message.content[].is_error", "bool", "err"),
     ("user.toolUseResult", "blob", "filenames (search hits), type (Write create), agentId and "
      "status (Task), interrupted (Bash); nothing else"),
+    ("user.toolUseResult.orderedToolResults[].message (Batch)", "blob",
+     "each invocation's tool_result and toolUseResult, read as above; its timestamp"),
+    ("user.toolUseResult.orderedToolResults[].key (Batch)", "text", "-"),
     ("system.subtype", "enum", "see SYSTEM_SUBTYPES"),
     ("system.content / hookErrors / stopReason", "text", "informational: the hook event name only"),
     ("system.hookInfos", "blob", "-"),
@@ -206,6 +221,7 @@ def markdown() -> str:
         shown = "search (hits: the files its result lists)" if kind == "search" else shown
         lines.append(f"| `{tool}` | {shown} | {paths} |")
     lines.append("| `mcp__<server>__<tool>` | mcp | - |")
+    lines.append("| `Batch` (0.2.x) | one event per invocation, each as its own tool | as its tool |")
     lines.append(f"| anything else ({', '.join(f'`{n}`' for n in sorted(WAITS_ON_USER))}, `TodoWrite`, ...) "
                  "| tool | - |")
     lines += ["", "| field | class | what the reader keeps |", "|---|---|---|"]

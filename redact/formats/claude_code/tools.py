@@ -16,12 +16,16 @@ from urllib.parse import urlsplit
 
 from redact.build import outputs
 from redact.build.facts import ToolCall, ToolResult
-from redact.formats.claude_code.table import PATH_INPUTS, TOOL_KINDS, WAITS_ON_USER
+from redact.formats.claude_code.table import (
+    HELPER_AGENTS, HELPER_OTHER, PATH_INPUTS, TOOL_KINDS, WAITS_ON_USER,
+)
 
 DEFAULT_SUBAGENT = "general-purpose"
 
 _EXIT = re.compile(r"^Exit code (-?\d{1,5})\b")
 _HEX_AGENT = re.compile(r"[0-9a-f]{6,32}")
+_UUID_AGENT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_HELPER_AGENT = re.compile(r"([a-z_]{1,40})-[0-9a-f]{4,32}")
 _MODEL = re.compile(r"claude-[a-z0-9.-]{1,60}")
 _URL = re.compile(r"https?://", re.I)
 _GREP_LINE = re.compile(r":\d+[:-]")
@@ -33,6 +37,15 @@ def lane_id(agent_id: str) -> str:
     if _HEX_AGENT.fullmatch(agent_id):
         return "sa-" + agent_id
     return "sa-" + hashlib.sha256(agent_id.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
+def helper_type(agent_id: str) -> str | None:
+    """None for a subagent the model launched (a hex or UUID agent id); for a helper transcript
+    (`aside_question-<hex>`, `acompact-<hex>`, ...) the subagentType of its lane, from a closed list."""
+    if _HEX_AGENT.fullmatch(agent_id) or _UUID_AGENT.fullmatch(agent_id):
+        return None
+    m = _HELPER_AGENT.fullmatch(agent_id)
+    return HELPER_AGENTS.get(m.group(1), HELPER_OTHER) if m else HELPER_OTHER
 
 
 def split_mcp(name: str) -> tuple[str, str]:
@@ -60,7 +73,10 @@ def make_call(block: dict[str, Any], t: float, agent: str) -> ToolCall | None:
     inp: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
     if name.startswith("mcp__"):
         server, tool = split_mcp(name)
-        return ToolCall(t, agent, call_id, name, "mcp", server=server, tool=tool)
+        call = ToolCall(t, agent, call_id, name, "mcp", server=server, tool=tool)
+        if "id" in inp and re.sub(r"[^a-z]", "", tool.lower()).endswith("saveissue"):
+            call.op = "update"  # Linear's save_issue given an existing issue's id (its presence only)
+        return call
     kind = TOOL_KINDS.get(name, "tool")
     call = ToolCall(t, agent, call_id, name, kind,  # type: ignore[arg-type]
                     waits_on_user=name in WAITS_ON_USER)
@@ -183,7 +199,8 @@ def make_result(block: dict[str, Any], tur: object, call: ToolCall, t: float,
             res.exit_code = 0
         res.outputs = outputs.shell_outputs(call.command or "", text, res.is_error)
     elif call.kind == "mcp":
-        res.outputs = outputs.mcp_outputs(call.tool or "", text, res.is_error)
+        res.outputs = outputs.mcp_outputs(call.tool or "", text, res.is_error, server=call.server,
+                                          update=call.op == "update")
     elif call.kind == "search":
         res.hits = _hits(name, call_input_mode, tur, text) if not res.is_error else ()
     elif call.kind == "edit" and name == "Write" and isinstance(tur, dict):
@@ -261,3 +278,71 @@ def api_message_class(record: dict[str, Any], msg: dict[str, Any]) -> str:
     if "api error: 400" in low or "prompt is too long" in low:
         return "bad_request"
     return "api_error"
+
+
+# -- Batch (clients 0.2.x): one tool_use that runs several tools ------------------------------------------
+
+BATCH = "Batch"
+MAX_BATCH = 64  # invocations read from one Batch call (the rest are counted, not mapped)
+
+
+def batch_calls(block: dict[str, Any], t: float, agent: str) -> list[ToolCall] | None:
+    """The calls a `Batch` tool_use runs, one per invocation (`{tool_name, input}`), each made as
+    if the model had called that tool itself; None when the block is not a Batch of that shape."""
+    call_id, inp = block.get("id"), block.get("input")
+    invocations = inp.get("invocations") if isinstance(inp, dict) else None
+    if block.get("name") != BATCH or not isinstance(call_id, str) or not call_id or \
+            not isinstance(invocations, list):
+        return None
+    calls: list[ToolCall] = []
+    for n, inv in enumerate(invocations[:MAX_BATCH]):
+        if not isinstance(inv, dict) or not isinstance(inv.get("tool_name"), str):
+            continue
+        inner = {"id": f"{call_id}#{n}", "name": inv["tool_name"], "input": inv.get("input")}
+        call = make_call(inner, t, agent)
+        if call is not None:
+            calls.append(call)
+    return calls
+
+
+def _inner_results(tur: object) -> dict[int, tuple[dict[str, Any], object, object]]:
+    """Invocation index -> (its tool_result block, its toolUseResult, its timestamp), from a Batch
+    result's `orderedToolResults` (whose inner tool_use_id ends in `_<index>`). Only these shapes
+    are read: the entries' `key` is the invocation written out as text and is never looked at."""
+    found: dict[int, tuple[dict[str, Any], object, object]] = {}
+    ordered = tur.get("orderedToolResults") if isinstance(tur, dict) else None
+    for entry in ordered if isinstance(ordered, list) else ():
+        rec = entry.get("message") if isinstance(entry, dict) else None
+        if not isinstance(rec, dict):
+            continue
+        msg = rec.get("message")
+        content = msg.get("content") if isinstance(msg, dict) else None
+        for inner in content if isinstance(content, list) else ():
+            tid = inner.get("tool_use_id") if isinstance(inner, dict) else None
+            if not isinstance(tid, str) or inner.get("type") != "tool_result":
+                continue
+            head, _, index = tid.rpartition("_")
+            if head and index.isdigit() and len(index) < 4:
+                found.setdefault(int(index), (inner, rec.get("toolUseResult"), rec.get("timestamp")))
+    return found
+
+
+def batch_results(block: dict[str, Any], tur: object, calls: list[ToolCall], t: float,
+                  when: Any) -> list[ToolResult]:
+    """One result per call of a Batch: the invocation's own result when the record lists it (its
+    error flag, size, exit code, hits), else the Batch's result as a whole. `when` turns a
+    timestamp into epoch ms (or None); an invocation ends between its call and the Batch's result."""
+    inner = _inner_results(tur)
+    results: list[ToolResult] = []
+    for call in calls:
+        index = int(call.call_id.rpartition("#")[2])
+        own = inner.get(index)
+        if own is None:
+            res = make_result(block, None, call, t)
+        else:
+            ended = when(own[2])
+            at = t if ended is None else min(max(ended, call.t), t)
+            res = make_result(own[0], own[1], call, at)
+        res.call_id = call.call_id
+        results.append(res)
+    return results
