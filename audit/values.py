@@ -3,7 +3,8 @@
 One `ValueClasses` per scan: a classifier per field class, each with a cache (a map repeats the
 same tool names, verbs and paths thousands of times). The predicates are the shared grammar
 (`redact/model/grammar.py`, `redact.verbs.is_valid_verb`); the checks no class can waive (e-mail
-addresses, home folders, URL credentials, command-line syntax in paths) are added here.
+addresses, home folders, URL credentials, command-line syntax in paths) are added here, the shapes
+of home folders and command lines from redact/contract/shapes.py (the redactor asks them too).
 
 A verdict is (kind, rule ids): kind is PROVEN (closed or opaque: nothing else needs to look at it),
 a disclosed kind (`ident:<category>`, PATH, TEXT kept on purpose) or REJECTED.
@@ -15,6 +16,7 @@ from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from redact.canonical import content_hash
+from redact.contract.shapes import COMMAND_RE, HOME_RE
 from redact.model import grammar as g
 from redact.model.fieldclass import Kind
 from redact.verbs import is_vcs_action
@@ -28,13 +30,7 @@ PATH = "path"
 TEXT = "text"
 IDENT = "ident:"  # + category
 
-# A home folder at the start of a value or of a URL/path inside it: `/Users/<name>`, `/home/<name>`,
-# or, relative, `Users/<name>/...` and `home/<name>/...` (not `home/.config/...`: a dotfiles repo).
-HOME_RE = re.compile(r"(?:^|//|[\s=:\"'])(?:/(?:Users|home|var/home|export/home)/[^/\s]+"
-                     r"|(?:Users|home)/(?!\.)[^/\s]+/)", re.IGNORECASE)
 _URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)([^?#]*)(.*)$")
-# Command-line syntax inside a path: quotes, flags after a space, pipes, lists, redirections, `$(`.
-COMMAND_RE = re.compile(r"[\"`]|\s--?[A-Za-z]|&&|\|\||[|;<>]|\$\(")
 
 Verdict = tuple[str, tuple[str, ...]]  # (kind of string, rule ids of its findings)
 _OK: Verdict = (PROVEN, ())
