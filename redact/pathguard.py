@@ -9,6 +9,7 @@ about each shown segment and about the whole path, and replaces what would fire:
 - a segment becomes `•` + 6 hex: of SHA-256 over the UTF-8 repo-relative path up to and including
   that segment (as a dirs_only file name is made), or, with a key, of its keyed hash;
 - a file name keeps a known extension (`•3f57d6.md`): the type of a file is structure, not a name;
+  it is asked about with and without that extension (stricter than the scanner, which sees it whole);
 - when the whole path would still be flagged (a rule that spans segments), every segment becomes a
   token; when even that would be flagged, the path becomes the `outside-repo` bucket.
 
@@ -52,6 +53,11 @@ def _rule(value: str, secrets: tuple[str, ...]) -> str | None:
     return "secrets" if secrets else rule_of(value)
 
 
+def _stem(name: str) -> str:
+    ext = _extension(name)
+    return name[:-len(ext)] if ext else name
+
+
 def guard_path(path: str, mode: str, key: Key | None, fallbacks: Counter[str] | None = None) -> str:
     """`path` (already in `mode`) with every name the scanner would flag replaced (module doc)."""
     if mode not in ("relative", "dirs_only") or is_bucket_label(path):
@@ -65,7 +71,8 @@ def guard_path(path: str, mode: str, key: Key | None, fallbacks: Counter[str] | 
     for i, seg in enumerate(names):
         if TOKEN_RE.fullmatch(seg):
             continue
-        rule = _rule(seg, secrets[i])
+        # a file name is asked with and without its extension: `Call with Dana.md` reads as a phrase
+        rule = _rule(seg, secrets[i]) or (rule_of(_stem(seg)) if i == len(segs) - 1 else None)
         if rule is None:
             continue
         first = first or rule
