@@ -169,3 +169,16 @@ def test_a_block_the_public_policy_cannot_lift_says_so(monkeypatch: pytest.Monke
         _redact(data, "default", None, None)
     assert "public policy with a key is flagged too" in exc.value.what
     assert "grammar." in exc.value.what and "agentplay-redact" not in exc.value.what
+
+
+@pytest.mark.parametrize("policy", ["default", "internal"])
+def test_native_output_of_a_notes_repository_is_written_without_its_names(policy: str) -> None:
+    from redact.native import scrub_native
+    from redact.policy.load import load_policy
+    from redact.report import RedactionReport
+
+    report = RedactionReport(source="session.jsonl", input_format="claude-code")
+    out = scrub_native(notesfix.transcript(), "claude-code", name="session.jsonl", policy=load_policy(policy),
+                       key=None, mode=None, report=report).decode("utf-8")
+    assert not [w for w in notesfix.words() if w.lower() in out.lower()]
+    assert sum(report.fallbacks.values()) >= len(notesfix.NOTES) - 1
