@@ -253,7 +253,7 @@ class MapRedactor:
         if is_absolute(value):
             return bucket(value)
         if self.in_mode == self.out_mode and grammar.path_in_mode(value, self.out_mode):
-            return guard_path(value, self.out_mode, self.key, self.report.fallbacks)
+            return guard_path(value, self.out_mode, self.key, self.report.fallbacks, self.recorder)
         if self.in_mode == "dirs_only" and self.out_mode == "hashed" and grammar.is_dirs_only_path(value):
             assert self.key is not None
             return hashed(value, self.key, self.recorder)

@@ -24,6 +24,7 @@ from collections import Counter
 from redact.contract.detectors import rule_of, secret_rules
 from redact.keys import Key, sha256_hex
 from redact.model.grammar import is_bucket_label
+from redact.recorder import TokenRecorder
 
 TOKEN_RE = re.compile("\u2022[0-9a-f]{6}(?:\\.[a-z0-9]{1,5})?")
 # Extensions that say what type a file is and nothing else; any other suffix is part of the name.
@@ -58,8 +59,11 @@ def _stem(name: str) -> str:
     return name[:-len(ext)] if ext else name
 
 
-def guard_path(path: str, mode: str, key: Key | None, fallbacks: Counter[str] | None = None) -> str:
-    """`path` (already in `mode`) with every name the scanner would flag replaced (module doc)."""
+def guard_path(path: str, mode: str, key: Key | None, fallbacks: Counter[str] | None = None,
+               recorder: TokenRecorder | None = None) -> str:
+    """`path` (already in `mode`) with every name the scanner would flag replaced (module doc).
+
+    `recorder` (the reveal vault's) is told each token made, as kind "fallback" -> the segment."""
     if mode not in ("relative", "dirs_only") or is_bucket_label(path):
         return path
     segs = path.split("/")
@@ -76,13 +80,13 @@ def guard_path(path: str, mode: str, key: Key | None, fallbacks: Counter[str] | 
         if rule is None:
             continue
         first = first or rule
-        out[i] = _token(segs, i, key, last=i == len(segs) - 1)
+        out[i] = _token(segs, i, key, last=i == len(segs) - 1, recorder=recorder)
     new = "/".join(out)
     whole = _rule(new, secrets[-1] if new == path else secret_rules([new])[0])
     if whole is not None:
         first = first or whole
-        out = [seg if TOKEN_RE.fullmatch(seg) else _token(segs, i, key, last=i == len(segs) - 1)
-               for i, seg in enumerate(out)]
+        out = [seg if TOKEN_RE.fullmatch(seg) else
+               _token(segs, i, key, last=i == len(segs) - 1, recorder=recorder) for i, seg in enumerate(out)]
         new = "/".join(out)
         if _rule(new, secret_rules([new])[0]) is not None:  # pragma: no cover - tokens never read as text
             new = FALLBACK_BUCKET
@@ -91,9 +95,14 @@ def guard_path(path: str, mode: str, key: Key | None, fallbacks: Counter[str] | 
     return new
 
 
-def _token(segs: list[str], i: int, key: Key | None, *, last: bool) -> str:
+def _token(segs: list[str], i: int, key: Key | None, *, last: bool,
+           recorder: TokenRecorder | None = None) -> str:
     token = segment_token("/".join(segs[:i + 1]), key)
-    return token + _extension(segs[i]) if last else token
+    if last:
+        token += _extension(segs[i])
+    if recorder is not None:
+        recorder.record("fallback", token, segs[i])
+    return token
 
 
 __all__ = ["FALLBACK_BUCKET", "KNOWN_EXTENSIONS", "TOKEN_RE", "guard_path", "segment_token"]

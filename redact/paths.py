@@ -218,12 +218,12 @@ def apply_mode(rel: str, mode: str, key: Key | None, recorder: TokenRecorder | N
 
     Under relative and dirs_only, a name the leak scanner would flag becomes a digest token
     (redact/pathguard.py), counted in `fallbacks`. `recorder` (the reveal vault's) is told each
-    segment token made under hashed mode.
+    segment token made under hashed mode, and each fallback token.
     """
     if mode == "relative":
-        return guard_path(_visible(rel), mode, key, fallbacks)
+        return guard_path(_visible(rel), mode, key, fallbacks, recorder)
     if mode == "dirs_only":
-        return guard_path(dirs_only(rel), mode, key, fallbacks)
+        return guard_path(dirs_only(rel), mode, key, fallbacks, recorder)
     if key is None:
         raise ValueError("hashed mode needs a key")
     return hashed(rel, key, recorder)

@@ -182,3 +182,17 @@ def test_native_output_of_a_notes_repository_is_written_without_its_names(policy
                        key=None, mode=None, report=report).decode("utf-8")
     assert not [w for w in notesfix.words() if w.lower() in out.lower()]
     assert sum(report.fallbacks.values()) >= len(notesfix.NOTES) - 1
+
+
+def test_the_reveal_vault_puts_fallback_names_back() -> None:
+    from redact.recorder import TokenLog
+    from redact.reveal import reveal_map
+    from redact.vault import Vault
+
+    log = TokenLog()
+    result = redact_bytes(notesfix.transcript(), name="session.jsonl", policy="default", key=KEY,
+                          recorder=log)
+    assert not [w for w in notesfix.words() if w in result.data.decode("utf-8")]
+    revealed = reveal_map(result.session_map, Vault(KEY.fingerprint(), None, log.entries))
+    assert sorted(f["path"] for f in revealed.session_map["files"]) == sorted(notesfix.NOTES)
+    assert revealed.replaced["fallback"] >= len(notesfix.NOTES)
