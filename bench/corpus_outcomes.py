@@ -1,6 +1,7 @@
 """Every real session of the shared corpus under default, internal and public: written or refused?
 
 Run: PYTHONPATH=. .venv/bin/python bench/corpus_outcomes.py [--corpus ../shared/corpus] [--policy P]
+     [--with-notes]   (adds the generated notes-style vault of tests/formats/notesfix.py)
 
 Each file of `claude-code/` and `codex/` is redacted with `redact_file` (companions found next to
 it, the leak scanner run with the raw log as taint source, as the CLI does) under each policy;
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -28,10 +30,11 @@ POLICIES = ("default", "internal", "public")
 FORMATS = ("claude-code", "codex")
 
 
-def run(corpus: Path, policies: tuple[str, ...]) -> dict[str, dict[str, Counter[str]]]:
+def run(corpus: Path, policies: tuple[str, ...], extra: tuple[Path, ...] = ()) -> dict[str, dict[str, Counter[str]]]:
     key = Key(os.urandom(32), source="<temporary key>")
     files = [f for fmt in FORMATS if (corpus / fmt).is_dir()
              for f in sorted((corpus / fmt).iterdir()) if f.is_file() and f.suffix in (".jsonl", ".json")]
+    files += list(extra)
     out: dict[str, dict[str, Counter[str]]] = {}
     for policy in policies:
         outcome: Counter[str] = Counter()
@@ -61,11 +64,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent.parent / "shared" / "corpus")
     parser.add_argument("--policy", action="append", choices=POLICIES)
+    parser.add_argument("--with-notes", action="store_true",
+                        help="also the generated notes-style vault of tests/formats/notesfix.py")
     args = parser.parse_args(argv)
     if not args.corpus.is_dir():
         print(f"no corpus at {args.corpus}; nothing to measure", file=sys.stderr)
         return 0
-    results = run(args.corpus, tuple(args.policy or POLICIES))
+    with tempfile.TemporaryDirectory() as tmp:
+        extra: tuple[Path, ...] = ()
+        if args.with_notes:
+            from tests.formats.notesfix import transcript
+
+            notes = Path(tmp) / "notes-vault.jsonl"
+            notes.write_bytes(transcript())
+            extra = (notes,)
+        results = run(args.corpus, tuple(args.policy or POLICIES), extra)
     for policy, parts in results.items():
         o = parts["outcome"]
         print(f"{policy}: {parts['files']['total']} files: written {o['written']}, "
