@@ -137,9 +137,9 @@ def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy,
         try:
             scan_output(out, report, eff, source=source, source_format=fmt)
         except LeakFound as exc:
-            raise _say_what_passes(exc, report, eff, key, source, dict(
-                input_format=fmt, skip_bad_lines=skip_bad_lines, companions=companions,
-                file_stem=file_stem)) from None
+            raise _say_what_passes(exc, report, eff, key, source, {
+                "input_format": fmt, "skip_bad_lines": skip_bad_lines, "companions": companions,
+                "file_stem": file_stem}) from None
     return Result(serialize(out), out, report)
 
 

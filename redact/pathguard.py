@@ -26,7 +26,7 @@ from redact.keys import Key, sha256_hex
 from redact.model.grammar import is_bucket_label
 from redact.recorder import TokenRecorder
 
-TOKEN_RE = re.compile("\u2022[0-9a-f]{6}(?:\\.[a-z0-9]{1,5})?")
+TOKEN_RE = re.compile("\u2022[0-9a-f]{6}(?:\\.[a-z0-9]{1,10})?")
 # Extensions that say what type a file is and nothing else; any other suffix is part of the name.
 KNOWN_EXTENSIONS = frozenset("""
 md markdown txt rst org adoc tex pdf doc docx odt rtf xls xlsx ods csv tsv ppt pptx odp key pages
@@ -34,7 +34,7 @@ numbers json jsonl yaml yml toml ini cfg conf xml html htm css scss sass less sv
 webp bmp ico tif tiff heic mp3 mp4 mov wav webm m4a zip gz tgz tar bz2 xz 7z py pyi ipynb js mjs cjs
 ts tsx jsx vue svelte rb go rs java kt kts swift c h cc cpp hpp cs m mm php pl lua r sh bash zsh fish
 ps1 bat sql graphql proto lock log env canvas excalidraw base
-""".split())
+""".split())  # noqa: SIM905 - a word list reads better as text
 FALLBACK_BUCKET = "outside-repo"
 
 

@@ -29,7 +29,7 @@ RUNS = [("default", None, None), ("default", "dirs_only", None), ("internal", No
         ("internal", "dirs_only", None), ("default", None, KEY), ("public", None, KEY)]
 
 
-def _redact(data: bytes, policy: str, mode: str | None, key: Key | None):  # noqa: ANN202
+def _redact(data: bytes, policy: str, mode: str | None, key: Key | None):
     return redact_bytes(data, name="session.jsonl", policy=policy, mode=mode, key=key)
 
 
