@@ -196,3 +196,17 @@ def test_the_reveal_vault_puts_fallback_names_back() -> None:
     revealed = reveal_map(result.session_map, Vault(KEY.fingerprint(), None, log.entries))
     assert sorted(f["path"] for f in revealed.session_map["files"]) == sorted(notesfix.NOTES)
     assert revealed.replaced["fallback"] >= len(notesfix.NOTES)
+
+
+def test_the_cli_writes_a_notes_map_and_says_how_many_names_it_replaced(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from redact.cli import main
+
+    src = tmp_path / "session.jsonl"
+    src.write_bytes(notesfix.transcript())
+    for mode in ("relative", "dirs_only"):
+        out = tmp_path / f"{mode}.json"
+        assert main([str(src), "--mode", mode, "-o", str(out), "--report", str(tmp_path / f"{mode}.md")]) == 0
+        err = capsys.readouterr().err
+        assert "replaced instead of refused:" in err and "path/language" in err
+        assert not [w for w in notesfix.words() if w in err or w in out.read_text(encoding="utf-8")]
