@@ -68,8 +68,12 @@ def guard_path(path: str, mode: str, key: Key | None, fallbacks: Counter[str] | 
         return path
     segs = path.split("/")
     shown = len(segs) - 1 if mode == "dirs_only" else len(segs)  # a dirs_only file name is a token
-    names = [seg for seg in segs[:shown]]
-    secrets = secret_rules([*names, path])
+    names = segs[:shown]
+    # the scanner runs its secrets layer on the whole path: only when that fires are the segments
+    # asked one by one (a name it accepts whole stays, as before)
+    whole_secrets = secret_rules([path])[0]
+    secrets: list[tuple[str, ...]] = ([*secret_rules(names), whole_secrets] if whole_secrets
+                                      else [()] * (len(names) + 1))
     first: str | None = None
     out = list(segs)
     for i, seg in enumerate(names):
