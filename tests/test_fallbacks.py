@@ -210,3 +210,23 @@ def test_the_cli_writes_a_notes_map_and_says_how_many_names_it_replaced(
         err = capsys.readouterr().err.replace(str(tmp_path), "<tmp>")  # the folder is named after the test
         assert "replaced instead of refused:" in err and "path/language" in err
         assert not [w for w in notesfix.words() if w in err or w in out.read_text(encoding="utf-8")]
+
+
+_CHARS = st.sampled_from(list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéèüßñçøå会議録日記まとめ🚀✅"
+                              "0123456789 -_,.'!?()&+"))
+_ANY_SEGMENT = st.text(_CHARS, min_size=1, max_size=60).filter(lambda s: s.strip(" .") != "")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_ANY_SEGMENT, min_size=1, max_size=3), _ANY_SEGMENT, st.sampled_from(["default", "internal"]))
+def test_any_path_segments_never_refuse_and_flagged_ones_never_survive(folders: list[str], name: str,
+                                                                         policy: str) -> None:
+    paths = (f"{'/'.join(folders)}/{name}.md",)
+    try:
+        result = _redact(notesfix.transcript(paths, seed=5), policy, None, None)
+    except LeakFound as exc:  # pragma: no cover - the failure this property exists to catch
+        pytest.fail(f"refused: {exc.what}")
+    out = result.data.decode("utf-8")
+    for seg in [*folders, name]:
+        if rule_of(seg) is not None and len(seg.strip()) >= 3:
+            assert f"/{seg}/" not in f"/{out}/" and f"\"{seg}" not in out and f"/{seg}" not in out
