@@ -230,3 +230,21 @@ def test_any_path_segments_never_refuse_and_flagged_ones_never_survive(folders: 
     for seg in [*folders, name]:
         if rule_of(seg) is not None and len(seg.strip()) >= 3:
             assert f"/{seg}/" not in f"/{out}/" and f"\"{seg}" not in out and f"/{seg}" not in out
+
+
+@pytest.mark.parametrize("policy", ["default", "internal"])
+def test_a_codex_rollout_patching_a_notes_repository_is_written_without_its_names(policy: str) -> None:
+    from tests.formats.codexfix import Rollout
+
+    r = Rollout("019a1b2c-3d4e-7f60-8a9b-0c1d2e3f4a5b")
+    r.meta(notesfix.CWD, remote=None)
+    r.turn(notesfix.CWD)
+    r.user("tidy the vault")
+    for path in notesfix.NOTES:
+        cid = r.patch(f"*** Begin Patch\n*** Update File: {path}\n@@\n-x\n+y\n*** End Patch")
+        r.patch_output(cid, {"output": "Success", "metadata": {"exit_code": 0}})
+    result = redact_bytes(r.bytes(), name="rollout.jsonl", policy=policy)
+    out = result.data.decode("utf-8").lower()
+    assert not [w for w in notesfix.words() if w.lower() in out]
+    assert len(result.session_map["files"]) == len(notesfix.NOTES)
+    assert sum(result.report.fallbacks.values()) == len(notesfix.NOTES) - 1
