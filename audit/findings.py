@@ -61,7 +61,7 @@ RULES: dict[str, Rule] = _rules(
     # layer 3: taint against the source (audit/taint.py)
     ("taint.source-token", "taint", "a distinctive token of the source's free text"),
     ("taint.source-phrase", "taint", "three consecutive words of the source's free text"),
-    # layer 4: natural language (audit/language.py)
+    # layer 4: natural language (redact/contract/language.py)
     ("language.text", "language", "a string that reads as natural-language text"),
 )
 

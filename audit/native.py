@@ -30,7 +30,7 @@ import orjson
 import redact.native.grammar as ng
 from audit.findings import LAYERS, Finding, excerpt, safe_key
 from audit.grammar import IDENT, REJECTED, TEXT, Place
-from audit.language import looks_like_text
+from redact.contract.language import looks_like_text
 from audit.scan import FAIL, PASS, SKIPPED, ScanResult
 from audit.secrets import find_secrets
 from audit.taint import taint_scan

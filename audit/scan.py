@@ -10,7 +10,7 @@
 
 Layers (docs/scanner.md): grammar proof (audit/grammar.py), secrets (audit/secrets.py) over the
 strings the grammar did not prove closed or opaque, taint against the source when one is given
-(audit/taint.py), natural-language shape (audit/language.py). Pure and deterministic: the same map,
+(audit/taint.py), natural-language shape (redact/contract/language.py). Pure and deterministic: the same map,
 source and options give the same result, in the same order.
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 from audit.findings import LAYERS, Finding, excerpt
 from audit.grammar import TEXT, GrammarOptions, GrammarResult, check_grammar
-from audit.language import looks_like_text
+from redact.contract.language import looks_like_text
 from audit.secrets import find_secrets
 from audit.taint import TaintResult, taint_scan
 from redact.errors import BadInput

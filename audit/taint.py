@@ -9,7 +9,7 @@ Distinctive pieces of the source's text (ASCII letters lower-cased):
 
 * tokens: runs of `[a-z0-9_.+@-]` and non-ASCII characters of 8 or more characters (compounds such
   as `orders-api.internal`), and their parts between `.+@-` of 8 or more (`ghp_...` inside
-  `ghp_...@github.com`), minus the shipped list of common words (`audit/words.py`) and minus pieces
+  `ghp_...@github.com`), minus the shipped list of common words (`redact/contract/words.py`) and minus pieces
   without a letter;
 * phrases: three consecutive words (letters, one white-space character apart) with at least one
   word of 4 or more letters that is not a glue word.
@@ -70,14 +70,16 @@ from audit.source_text import (
     iter_source_text,
     line_text,
 )
-from audit.words import COMMON_LONG, FUNCTION_WORDS
+from redact.contract.phrases import SPACES, WORD_RUN, byte_view
+from redact.contract.phrases import phrases as phrases_of
+from redact.contract.words import COMMON_LONG
 
 GRAM = 8  # the shortest distinctive token, and the window the automaton holds
 TOKEN_RULE, PHRASE_RULE = "taint.source-token", "taint.source-phrase"
 
-# Everything below works on the "byte view" of a text: its UTF-8 bytes (ASCII lower-cased, white
-# space made spaces) decoded as Latin-1, one character per byte, so raw source bytes and decoded
-# strings are searched alike. Bytes >= 0x80 (parts of non-ASCII characters) count as letters.
+# Everything below works on the "byte view" of a text (redact/contract/phrases.py): its UTF-8 bytes
+# (ASCII lower-cased, white space made spaces) decoded as Latin-1, one character per byte, so raw
+# source bytes and decoded strings are searched alike. Bytes >= 0x80 count as letters.
 _TC = "a-z0-9_\x80-\xff"  # token characters, separators excluded
 _SEPS = ".+@-"
 _COMPOUND = re.compile(f"[{_TC}](?:[{_TC}.+@-]*[{_TC}])?")
@@ -85,23 +87,13 @@ _PART = re.compile(f"[{_TC}]+")
 _RUN = re.compile(f"[{_TC}.+@-]{{{GRAM},}}")
 _TOKEN_CHAR = re.compile(f"[{_TC}.+@-]")
 _LETTER = re.compile("[a-z\x80-\xff]")
-# starts only where a word starts: the same matches, in linear time on a long run of letters
-_WORD_RUN = re.compile("(?<![a-z\x80-\xff])[a-z\x80-\xff]+(?: [a-z\x80-\xff]+){2,}")
-_SPACES = re.compile(" {2,}")
 _ESCAPE_LETTERS = frozenset("ntrfb")
 _RAW_GAPS = (" ", "\\n", "\\t", "\\r")  # how one white-space character between words looks in JSON
 _LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
-_LOWER_WS = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ\t\n\r\x0b\x0c",
-                            b"abcdefghijklmnopqrstuvwxyz     ")
 _U_ESCAPE = re.compile(rb"\\u")
 _NEWLINE = re.compile(rb"\n")
 CHUNK = 8 << 20  # stage 1 reads the raw source in pieces of about this many bytes
 _EMPTY: frozenset[int] = frozenset()
-
-
-def byte_view(value: str) -> str:
-    """UTF-8 bytes of `value`, ASCII lower-cased, white space made spaces, one char per byte."""
-    return value.encode("utf-8", "surrogatepass").translate(_LOWER_WS).decode("latin-1")
 
 
 def _readable(piece: str) -> str:
@@ -126,15 +118,6 @@ class _Hay:
     tokens: bool  # searched for tokens (a rejected string)
 
 
-def _phrases(view: str) -> Iterator[str]:
-    for run in _WORD_RUN.findall(view):
-        words = run.split(" ")
-        for i in range(len(words) - 2):
-            three = words[i:i + 3]
-            if any(len(w) >= 4 and w not in FUNCTION_WORDS for w in three):
-                yield " ".join(three)
-
-
 _GRAM, _PHRASE, _RAW_PHRASE = 0, 1, 2
 
 
@@ -151,7 +134,7 @@ def _automaton(hay: list[_Hay]) -> tuple[ahocorasick.Automaton, int]:
                     continue
                 for j in range(len(run) - GRAM + 1):
                     owners.setdefault(run[j:j + GRAM], []).append(i)
-        for phrase in _phrases(h.view):
+        for phrase in phrases_of(h.view):
             owners.setdefault(phrase, []).append(i)
             phrases.add(phrase)
     automaton = ahocorasick.Automaton()
@@ -303,9 +286,9 @@ def taint_scan(strings: Mapping[str, Mapping[tuple[str, ...], Place]], source: b
         places = [p for p in by_field.values() if p.kind != TEXT]
         if not places:
             continue  # a text field the policy keeps on purpose sanctions everything in it
-        view = _SPACES.sub(" ", byte_view(value)).strip(" ")
+        view = SPACES.sub(" ", byte_view(value)).strip(" ")
         rejected = any(p.kind == REJECTED for p in places)
-        if len(view) >= GRAM and (rejected or _WORD_RUN.search(view)):
+        if len(view) >= GRAM and (rejected or WORD_RUN.search(view)):
             hay.append(_Hay(places, view, rejected))
     result = TaintResult([], searched=len(hay))
     if not hay:

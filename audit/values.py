@@ -3,7 +3,8 @@
 One `ValueClasses` per scan: a classifier per field class, each with a cache (a map repeats the
 same tool names, verbs and paths thousands of times). The predicates are the shared grammar
 (`redact/model/grammar.py`, `redact.verbs.is_valid_verb`); the checks no class can waive (e-mail
-addresses, home folders, URL credentials, command-line syntax in paths) are added here.
+addresses, home folders, URL credentials, command-line syntax in paths) are added here, the shapes
+of home folders and command lines from redact/contract/shapes.py (the redactor asks them too).
 
 A verdict is (kind, rule ids): kind is PROVEN (closed or opaque: nothing else needs to look at it),
 a disclosed kind (`ident:<category>`, PATH, TEXT kept on purpose) or REJECTED.
@@ -15,6 +16,7 @@ from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from redact.canonical import content_hash
+from redact.contract.shapes import COMMAND_RE, has_home
 from redact.model import grammar as g
 from redact.model.fieldclass import Kind
 from redact.verbs import is_vcs_action
@@ -28,18 +30,7 @@ PATH = "path"
 TEXT = "text"
 IDENT = "ident:"  # + category
 
-# A home folder at the start of a value or of a URL/path inside it: `/Users/<name>`, `/home/<name>`,
-# or, relative, `Users/<name>/...` and `home/<name>/...` (not `home/.config/...`: a dotfiles repo).
-HOME_RE = re.compile(r"(?:^|//|[\s=:\"'])(?:/(?:Users|home|homes|var/home|export/home)/[^/\s]+"
-                     r"|(?:Users|home|homes)/(?!\.)[^/\s]+/)", re.IGNORECASE)
-# ... and at every other segment position, where only the macOS and Windows spellings are
-# distinctive enough (`Macintosh HD/Users/<name>/...` from a working directory of `/Volumes`,
-# `c/Documents and Settings/<name>/...`): `Users` with its capital, so a web app's `users/[id]/`
-# is not a home folder.
-HOME_ANYWHERE_RE = re.compile(r"(?:^|/)(?:Users|[Dd]ocuments and [Ss]ettings)/(?!\.)[^/]+/")
 _URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)([^?#]*)(.*)$")
-# Command-line syntax inside a path: quotes, flags after a space, pipes, lists, redirections, `$(`.
-COMMAND_RE = re.compile(r"[\"`]|\s--?[A-Za-z]|&&|\|\||[|;<>]|\$\(")
 
 Verdict = tuple[str, tuple[str, ...]]  # (kind of string, rule ids of its findings)
 _OK: Verdict = (PROVEN, ())
@@ -63,7 +54,7 @@ def extra_rules(value: str) -> tuple[str, ...]:
     rules: tuple[str, ...] = ()
     if "@" in value and g.EMAIL_RE.search(value):
         rules += ("grammar.email",)
-    if HOME_RE.search(value) or HOME_ANYWHERE_RE.search(value):
+    if has_home(value):
         rules += ("grammar.path-home",)
     return rules
 

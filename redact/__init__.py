@@ -44,11 +44,14 @@ def redact_file(path: str | Path, out: str | Path | None = None, *,
     report's warnings) instead of failing the input.
 
     The leak scanner checks the output before anything is written. When `out` is given the map is
-    written there atomically (gzip when the name ends in `.gz`); otherwise nothing is written.
+    written there atomically (gzip when the name ends in `.gz`); otherwise nothing is written. A
+    name the scanner would flag (a sentence-like file name, a secret-shaped repo name) is replaced
+    by a token, a hash or nothing instead of kept, and counted in `report.fallbacks`.
 
     Returns a `Result`: `data` (the map as JSON bytes), `session_map` (the map as a dict) and
     `report` (what was kept, hashed and dropped, the scanner's verdicts, the contentHash).
-    Raises `LeakFound` (exit code 1) when the scanner finds anything, and `BadInput`,
+    Raises `LeakFound` (exit code 1) when the scanner still finds anything (its message names the
+    rules and, when one passes, the command to use instead), and `BadInput`,
     `UsageError`, `PolicyError` or `KeyError_` (exit code 2) otherwise.
     """
     from redact import api

@@ -16,6 +16,7 @@ memory grows with the output map, not with the log. Many inputs at once: `redact
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -23,6 +24,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from redact.apply import redact_map, resolve_mode
+from redact.blocked import PUBLIC, blocked_message, passing_command
 from redact.build import build_map
 from redact.canonical import content_hash
 from redact.detect import FORMATS, MAP, detect
@@ -132,8 +134,36 @@ def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy,
         # a streamed log is searched on disk by the taint layer (mapped, a chunk at a time): memory
         # holds the map, never the log
         source: bytes | Path = data if isinstance(data, bytes) else Path(data.name)
-        scan_output(out, report, eff, source=source, source_format=fmt)
+        try:
+            scan_output(out, report, eff, source=source, source_format=fmt)
+        except LeakFound as exc:
+            raise _say_what_passes(exc, report, eff, key, source, {
+                "input_format": fmt, "skip_bad_lines": skip_bad_lines, "companions": companions,
+                "file_stem": file_stem}) from None
     return Result(serialize(out), out, report)
+
+
+def _say_what_passes(exc: LeakFound, report: RedactionReport, policy: EffectivePolicy, key: Key | None,
+                     source: bytes | Path, options: dict[str, Any]) -> LeakFound:
+    """`exc` with the command that would pass: the input is redacted once more under `public` with a
+    throwaway key (nothing written); when that is clean, its command is named (redact/blocked.py)."""
+    if policy.name == PUBLIC and key is not None:
+        return LeakFound(blocked_message(len(report.findings), report.findings, tried_public=True),
+                         where=exc.where, report=report)
+    trial_key = Key(os.urandom(32), source="<trial key>")
+    try:
+        if isinstance(source, bytes):
+            _redact(source, name=report.source, policy=PUBLIC, key=trial_key, mode=None, **options)
+        else:
+            with source.open("rb") as fh:
+                _redact(fh, name=report.source, policy=PUBLIC, key=trial_key, mode=None, **options)
+    except LeakFound:
+        return LeakFound(blocked_message(len(report.findings), report.findings, tried_public=True),
+                         where=exc.where, report=report)
+    except RedactError:
+        return exc
+    return LeakFound(blocked_message(len(report.findings), report.findings,
+                                     command=passing_command(report.source)), where=exc.where, report=report)
 
 
 def _verb_check(policy: EffectivePolicy) -> Any:
@@ -158,8 +188,8 @@ def scan_output(session_map: dict[str, Any], report: RedactionReport, policy: Ef
     report.scanner = dict(result.verdicts)
     report.findings = [f.as_dict() for f in result.findings]
     if not result.clean:
-        raise LeakFound(f"the leak scanner found {len(result.findings)} problem(s) in the output; "
-                        "nothing was written", where=report.source, report=report, session_map=session_map)
+        raise LeakFound(blocked_message(len(result.findings), report.findings), where=report.source,
+                        report=report, session_map=session_map)
 
 
 def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) -> Result:

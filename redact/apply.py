@@ -18,6 +18,7 @@ from redact.model import grammar
 from redact.model.fieldclass import Kind
 from redact.model.table import TOP_LEVEL_ORDER, Leaf, Nested, Node, event_nodes, map_node
 from redact.names import is_shown, shown
+from redact.pathguard import guard_path
 from redact.paths import apply_mode, bucket, clean_relative, hashed, is_absolute
 from redact.policy.load import EffectivePolicy
 from redact.recorder import TokenRecorder, recording_hasher
@@ -94,7 +95,7 @@ class MapRedactor:
         self.out_mode = out_mode
         self.where = where
         self.recorder = recorder  # the reveal vault's (redact/recorder.py); None records nothing
-        self.idents = IdentScrubber(policy, key, recorder)
+        self.idents = IdentScrubber(policy, key, recorder, fallbacks=report.fallbacks)
         report.idents = self.idents.report
         self._hash_ids = policy.policy.ids.action == "hash"
         self._vocab = policy.vocabulary
@@ -252,7 +253,7 @@ class MapRedactor:
         if is_absolute(value):
             return bucket(value)
         if self.in_mode == self.out_mode and grammar.path_in_mode(value, self.out_mode):
-            return value
+            return guard_path(value, self.out_mode, self.key, self.report.fallbacks, self.recorder)
         if self.in_mode == "dirs_only" and self.out_mode == "hashed" and grammar.is_dirs_only_path(value):
             assert self.key is not None
             return hashed(value, self.key, self.recorder)
@@ -263,7 +264,7 @@ class MapRedactor:
             return "outside-repo"
         if self.out_mode == "hashed" and self.key is None:
             return "outside-repo"  # an input claiming hashed mode with a path that is not hashed
-        return apply_mode(rel, self.out_mode, self.key, self.recorder)
+        return apply_mode(rel, self.out_mode, self.key, self.recorder, self.report.fallbacks)
 
     def text(self, value: str, ptr: str) -> Any:
         keep = self.policy.policy.text

@@ -249,6 +249,9 @@ def _dropped(report: RedactionReport, policy: EffectivePolicy) -> list[DroppedEx
     for record, n in sorted(report.skipped_records.items()):
         out.append(DroppedExplanation(f"source record {record}", n, "the reader skips a record type it "
                                                                     "does not know (fail closed)"))
+    for name, n in sorted(report.fallbacks.items()):
+        out.append(DroppedExplanation(f"fallback {name}", n, "a name the leak scanner would flag under "
+                                      "this rule was replaced (a token, a hash or a drop), not kept"))
     return out
 
 

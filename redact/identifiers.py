@@ -4,7 +4,9 @@ Whatever the policy: credentials, query strings and fragments leave URLs and rem
 addresses never survive; a value with white space, control or invisible characters is never kept in
 clear (it is hashed, or dropped without a key). Then the category's action applies:
 keep | drop | hash | allowlist (keep listed values, hash the rest) | generalize (hosts: public kept,
-private hashed).
+private hashed). A value any of these would keep in clear is first asked of the leak scanner's own
+detectors (redact/contract/detectors.py: secrets, prose, home folders); one they would flag is hashed
+or dropped instead, and counted as a fallback.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
+from redact.contract.detectors import rule_of, secret_rules
 from redact.keys import Key
 from redact.model.grammar import EMAIL_RE, is_clean_identifier
 from redact.policy.load import EffectivePolicy
@@ -141,11 +144,14 @@ class IdentScrubber:
     """Applies a policy's identifier actions. One instance per output map (it keeps a report)."""
 
     def __init__(self, policy: EffectivePolicy, key: Key | None,
-                 recorder: TokenRecorder | None = None) -> None:
+                 recorder: TokenRecorder | None = None, *, fallbacks: Counter[str] | None = None) -> None:
         self.actions = policy.policy.identifiers
         self.key = key
         self.recorder = recorder  # the reveal vault's: token -> original, for each token made
         self.report = IdentReport()
+        # "identifier:<category>/<rule>" -> values a keep rule would have shown that the scanner would
+        # flag, hashed (with a key) or dropped instead
+        self.fallbacks: Counter[str] = Counter() if fallbacks is None else fallbacks
         self._allow = {cat: _Matcher(a) for cat, a in policy.allowlists.items()}
         self._cache: dict[tuple[str, str], str | None] = {}
 
@@ -160,7 +166,13 @@ class IdentScrubber:
             self.recorder.record(f"ident:{category}", token, value)
         return token
 
-    def _keep(self, category: str, value: str) -> str:
+    def _keep(self, category: str, value: str) -> str | None:
+        """Keep `value` in clear unless a scanner detector would flag it: then it is hashed (with a
+        key) or dropped, and counted as a fallback (redact/contract/detectors.py)."""
+        rule = "secrets" if secret_rules([value])[0] else rule_of(value, command=False)
+        if rule is not None:
+            self.fallbacks[f"identifier:{category}/{rule}"] += 1
+            return self._hash(category, value)
         self.report.kept[category].add(value)
         return value
 

@@ -12,15 +12,19 @@ repo-relative path. Byte-level choices are documented in docs/paths.md and pinne
 - Windows drives compare case-insensitively (`C:\\Users\\A` and `c:/users/a` are one place);
 - dirs_only: the file name becomes U+2022 + the first 6 lowercase hex chars of SHA-256 over the UTF-8
   bytes of the normalised repo-relative path;
-- hashed: each segment becomes the first 10 lowercase hex chars of HMAC-SHA256(key, UTF-8 segment).
+- hashed: each segment becomes the first 10 lowercase hex chars of HMAC-SHA256(key, UTF-8 segment);
+- relative and dirs_only: a shown name the leak scanner would flag (prose, a secret, a home folder)
+  becomes a digest token instead (redact/pathguard.py), so the map is written, not refused.
 """
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from redact.keys import Key, sha256_hex
 from redact.model.grammar import BUCKET_LABELS, CLAUDE_AREAS, MODE_RANK, PATH_MODES, has_invisible
+from redact.pathguard import guard_path
 from redact.recorder import TokenRecorder
 
 _DRIVE = re.compile(r"^([A-Za-z]):(?=/|$)")
@@ -304,15 +308,18 @@ def hashed(rel: str, key: Key, recorder: TokenRecorder | None = None) -> str:
     return "/".join(tokens)
 
 
-def apply_mode(rel: str, mode: str, key: Key | None, recorder: TokenRecorder | None = None) -> str:
+def apply_mode(rel: str, mode: str, key: Key | None, recorder: TokenRecorder | None = None,
+               fallbacks: Counter[str] | None = None) -> str:
     """Apply `mode` to a normalised repo-relative path (`key` is required for hashed).
 
-    `recorder` (the reveal vault's) is told each segment token made under hashed mode.
+    Under relative and dirs_only, a name the leak scanner would flag becomes a digest token
+    (redact/pathguard.py), counted in `fallbacks`. `recorder` (the reveal vault's) is told each
+    segment token made under hashed mode, and each fallback token.
     """
     if mode == "relative":
-        return _visible(rel)
+        return guard_path(_visible(rel), mode, key, fallbacks, recorder)
     if mode == "dirs_only":
-        return dirs_only(rel)
+        return guard_path(dirs_only(rel), mode, key, fallbacks, recorder)
     if key is None:
         raise ValueError("hashed mode needs a key")
     return hashed(rel, key, recorder)

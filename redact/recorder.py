@@ -9,6 +9,7 @@ default) nothing is recorded and nothing is paid. The only consumer is the local
 Kinds of token:
 
     "segment"          a 10-hex path segment token          -> the segment
+    "fallback"         a `•xxxxxx[.ext]` token a shown path name became (redact/pathguard.py) -> it
     "ident:<category>" an `h:` identifier token             -> the (normalised) value it hashes
     "id"               an `h:` opaque-id token              -> the id
     "program"          the 10 hex of a `<script:...>` verb  -> the program's name

@@ -28,6 +28,9 @@ class RedactionReport:
     warnings: list[str] = field(default_factory=list)
     scanner: dict[str, str] = field(default_factory=dict)  # layer -> verdict
     findings: list[dict[str, Any]] = field(default_factory=list)
+    # "<class>/<rule>" -> distinct values the redactor replaced because that scanner rule would have
+    # fired on them (redact/pathguard.py, redact/identifiers.py); counts only, never a value
+    fallbacks: Counter[str] = field(default_factory=Counter)
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
@@ -51,6 +54,7 @@ class RedactionReport:
             "droppedValues": dict(sorted(self.dropped_values.items())),
             "droppedEvents": dict(sorted(self.dropped_events.items())),
             "skippedRecords": dict(sorted(self.skipped_records.items())),
+            "fallbacks": dict(sorted(self.fallbacks.items())),
             "warnings": list(self.warnings),
             "scanner": dict(self.scanner),
             "findings": list(self.findings),

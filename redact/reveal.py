@@ -15,6 +15,7 @@ from typing import Any
 from redact.model import grammar
 from redact.model.fieldclass import Kind
 from redact.model.table import Leaf, Nested, Node, event_nodes, map_node
+from redact.pathguard import TOKEN_RE
 from redact.vault import Vault
 from redact.verbs.grammar import HASH_RE, HASHED_SCRIPT_RE
 
@@ -45,7 +46,14 @@ class _Revealer:
             return value
         out = []
         for seg in value.split("/"):
-            original = self._lookup("segment", seg) if HASH_RE.fullmatch(seg) else None
+            if HASH_RE.fullmatch(seg):
+                original = self._lookup("segment", seg)
+            elif TOKEN_RE.fullmatch(seg):  # a fallback token, or a dirs_only name (never in a vault)
+                original = self.vault.lookup("fallback", seg)
+                if original is not None:
+                    self.replaced["fallback"] += 1
+            else:
+                original = None
             out.append(seg if original is None else original)
         return "/".join(out)
 

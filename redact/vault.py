@@ -39,7 +39,7 @@ VERSION = 1
 FORMAT = "agentplay-redact/vault/v1"
 _HEADER = len(MAGIC) + 1 + 16
 MAX_VAULT_BYTES = 1 << 30
-KINDS_FIXED = ("segment", "id", "program")
+KINDS_FIXED = ("segment", "fallback", "id", "program")
 
 
 @dataclass

@@ -36,6 +36,13 @@ def test_dirs_only_vectors() -> None:
         assert apply_mode(rel, "dirs_only", None) == expected
 
 
+def test_relative_fallback_vectors() -> None:
+    rows = _section_rows("paths.md", "### relative fallback vectors")
+    assert len(rows) >= 4
+    for rel, expected in rows:
+        assert apply_mode(rel, "relative", None) == expected
+
+
 def test_hashed_vectors() -> None:
     key = _doc_key()
     for segment, expected in _section_rows("paths.md", "### hashed vectors"):

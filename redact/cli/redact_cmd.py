@@ -197,6 +197,10 @@ def _one(input: str, output: str, options: Options, report: Path | None,
         err(f"wrote receipt {extras.receipt}")
     for warning in result.report.warnings:
         err(f"warning: {warning}")
+    if result.report.fallbacks:
+        rules = ", ".join(f"{name} {n}" for name, n in sorted(result.report.fallbacks.items()))
+        err(f"replaced instead of refused: {sum(result.report.fallbacks.values())} name(s) the leak "
+            f"scanner would flag ({rules})")
     if output != "-":
         err(f"wrote {output} ({result.report.path_mode} paths, "
             f"contentHash {result.report.content_hash[:16]})")

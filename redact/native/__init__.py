@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from redact.apply import resolve_mode
+from redact.blocked import blocked_message
 from redact.errors import LeakFound, UsageError
 from redact.keys import Key, sha256_hex
 from redact.policy.load import EffectivePolicy
@@ -81,8 +82,8 @@ def check_native(out: bytes, fmt: str, report: RedactionReport, *, source: bytes
     report.scanner = dict(result.verdicts)
     report.findings = [f.as_dict() for f in result.findings]
     if not result.clean:
-        raise LeakFound(f"the leak scanner found {len(result.findings)} problem(s) in the native output; "
-                        "nothing was written", where=report.source, report=report)
+        raise LeakFound(blocked_message(len(result.findings), report.findings, what="native output"),
+                        where=report.source, report=report)
 
 
 __all__ = ["check_native", "native_formats", "scrub_native"]

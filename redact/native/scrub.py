@@ -46,7 +46,7 @@ class Scrubber:
         self.roots = roots
         self.cwd: str | None = None  # the working directory of the record being scrubbed
         self.exit_code = exit_code  # how the harness writes a failed command's exit code
-        self.idents = IdentScrubber(policy, key)
+        self.idents = IdentScrubber(policy, key, fallbacks=report.fallbacks)
         report.idents = self.idents.report
         self.hash_ids = policy.policy.ids.action == "hash"
         self.hasher: Callable[[str], str] | None = None
@@ -243,7 +243,7 @@ class Scrubber:
         cached = self._paths.get(k)
         if cached is None:
             loc = locate(value, self.roots, self.cwd)
-            cached = apply_mode(loc.rel, self.mode, self.key) if loc.rel is not None else \
+            cached = apply_mode(loc.rel, self.mode, self.key, None, self.report.fallbacks) if loc.rel is not None else \
                 (loc.label or "outside-repo")
             self._paths[k] = cached
         return cached
@@ -261,7 +261,7 @@ class Scrubber:
         cached = self._paths.get(k)
         if cached is None:
             loc = locate(value, self.roots, None)
-            cached = apply_mode(loc.rel, self.mode, self.key) if loc.rel is not None else \
+            cached = apply_mode(loc.rel, self.mode, self.key, None, self.report.fallbacks) if loc.rel is not None else \
                 (loc.label or "outside-repo")
             self._paths[k] = cached
         return cached

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.grammar import GrammarOptions, check_grammar
-from audit.language import looks_like_text
+from redact.contract.language import looks_like_text
 from redact.verbs import default_vocabulary, is_valid_verb
 from tests.audit.scanner_maps import CLEAN_CASES, redacted_example, valid_maps
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from audit.grammar import GrammarOptions, check_grammar
 from audit.scan import scan_map
 from audit.taint import GRAM, iter_source_text, taint_scan
-from audit.words import COMMON_LONG, FUNCTION_WORDS
+from redact.contract.words import COMMON_LONG, FUNCTION_WORDS
 from redact.verbs import is_valid_verb
 from tests.audit.scanner_maps import CLEAN_CASES, example_bytes, kept_identifiers, redacted_example
 

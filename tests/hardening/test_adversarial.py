@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -187,13 +188,13 @@ def test_text_hidden_in_file_names(tmp_path: Path, capsys: pytest.CaptureFixture
                               ("Grep", {"pattern": argument, "path": f"{CWD}/src"})])
     blobs = _run(capsys, tmp_path, data, "s.jsonl", policy, key_file)
     _assert_gone(blobs, [outside, argument])
-    out = orjson.loads(blobs[0]) if blobs[0] else None
-    if policy == "public":
-        _assert_gone(blobs, [inside])
-    elif out is not None:
-        holders = [f["path"] for f in out.get("files", []) if inside in f["path"]]
-        rest = dict(out, files=[f for f in out.get("files", []) if inside not in f["path"]])
-        assert holders == [f"src/{inside}.py"] and inside.encode() not in orjson.dumps(rest)
+    # The inside name is token-shaped: the scanner's secrets layer flags it, so the redactor writes a
+    # digest token in its place instead of refusing the map (issue 14; before, this run was blocked)
+    assert blobs[0], blobs[2]
+    _assert_gone(blobs, [inside])
+    if policy != "public":
+        paths = [f["path"] for f in orjson.loads(blobs[0]).get("files", [])]
+        assert any(re.fullmatch("src/\u2022[0-9a-f]{6}\\.py", p) for p in paths), paths
 
 
 @pytest.mark.parametrize("policy", PRESETS)

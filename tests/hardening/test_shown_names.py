@@ -134,7 +134,15 @@ def test_taint_source_field_names_source_keys_by_the_rule(tmp_path: Path, capsys
 
 @pytest.mark.parametrize("report", ["r.json", "r.md", "r.html"])
 def test_redaction_report_source_field_names_source_keys_by_the_rule(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                                     report: str) -> None:
+                                                                     report: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # The redactor now replaces a file name that holds the prompt's words (issue 14); to get a taint
+    # finding into a redaction report, that fallback is switched off here, as a redactor bug would.
+    import redact.apply
+    import redact.paths
+
+    for module in (redact.apply, redact.paths):
+        monkeypatch.setattr(module, "guard_path", lambda path, *args, **kwargs: path)
     key = "zqCanary7secret"
     t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", "/work/repo")
     t.user("please read it", **{key: "the quokka ledger migrates at dawn"})
@@ -144,6 +152,7 @@ def test_redaction_report_source_field_names_source_keys_by_the_rule(tmp_path: P
     (tmp_path / "s.jsonl").write_bytes(t.bytes())
     run = cli(capsys, tmp_path / "s.jsonl", "-o", tmp_path / "o.json", "--report", tmp_path / report)
     assert run.code == 1  # the file name carries the prompt's words: blocked, with a report
+    assert "This passes the scanner:" in run.err  # and it says what works (issue 14, item 6)
     body = (tmp_path / report).read_text(encoding="utf-8")
     assert "taint" in body and key not in body + run.err
 

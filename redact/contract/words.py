@@ -1,4 +1,5 @@
-"""Small word lists the text-shaped layers share (taint and natural language). Lower-case ASCII.
+"""Small word lists the text-shaped checks share (taint, natural language, and the redactor's
+fallback checks through redact/contract/). Lower-case ASCII.
 
 `FUNCTION_WORDS` are the short words that glue a sentence together; a run of words holding them
 reads as prose rather than as a name. `COMMON_LONG` are words of 8 characters or more that are too

@@ -1,4 +1,8 @@
-"""Layer 4, the natural-language detector: does a string read like words of text?
+"""The natural-language detector: does a string read like words of text?
+
+Shared (redact/contract/): the scanner's layer 4 (audit/scan.py, audit/native.py) flags a string it
+finds; the redactor asks it first, about every name it would keep (redact/contract/detectors.py), and
+writes a fallback instead of a name this would flag.
 
 For maps from other producers there is no source to compare against, so this layer asks a question
 of shape: several words in a row, separated by white space, with the glue words of a sentence
@@ -13,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from audit.words import FUNCTION_WORDS
+from redact.contract.words import FUNCTION_WORDS
 
 # One white-space separated chunk that is a word: letters (any script), inner ' or -, optional
 # surrounding quotes/brackets and trailing punctuation.

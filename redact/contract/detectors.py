@@ -1,0 +1,53 @@
+"""Which scanner rule would fire on a value the redactor is about to keep? One question, asked of the
+same detectors the leak scanner runs (docs/scanner.md), so redactor and proof agree.
+
+    rule_of(value)            # "language", "taint-phrase", "home", "email", "command" or None
+    secret_rules(values)      # per value: the secrets layer's rule ids that fire on it (batched)
+
+The rule names are the classes a fallback is counted under in the redaction report (never the
+value). `rule_of` skips the secrets layer, the slow one: callers batch `secret_rules` over every
+value of a decision and ask it once.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from redact.contract.language import looks_like_text
+from redact.contract.phrases import has_phrase
+from redact.contract.shapes import COMMAND_RE, has_home
+from redact.model.grammar import EMAIL_RE
+
+SECRETS, HOME, EMAIL, COMMAND, LANGUAGE, PHRASE = (
+    "secrets", "home", "email", "command", "language", "taint-phrase")
+RULES = (SECRETS, HOME, EMAIL, COMMAND, LANGUAGE, PHRASE)
+
+
+def rule_of(value: str, *, command: bool = True) -> str | None:
+    """The first rule (besides secrets) the scanner would flag `value` under, or None.
+
+    `command`: also command-line syntax (paths; an identifier has no such rule)."""
+    if has_home(value):
+        return HOME
+    if "@" in value and EMAIL_RE.search(value):
+        return EMAIL
+    if command and COMMAND_RE.search(value):
+        return COMMAND
+    if looks_like_text(value):
+        return LANGUAGE
+    if has_phrase(value):
+        return PHRASE
+    return None
+
+
+def secret_rules(values: Sequence[str]) -> list[tuple[str, ...]]:
+    """For each of `values`, the ids of the secrets layer's detectors that fire on it ((): none)."""
+    # to repoint when the secrets package moves to redact/contract
+    from audit.secrets import find_secrets
+
+    out: list[list[str]] = [[] for _ in values]
+    for hit in find_secrets(values):
+        out[hit.index].append(hit.rule)
+    return [tuple(rules) for rules in out]
+
+
+__all__ = ["COMMAND", "EMAIL", "HOME", "LANGUAGE", "PHRASE", "RULES", "SECRETS", "rule_of", "secret_rules"]

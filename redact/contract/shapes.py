@@ -1,0 +1,27 @@
+"""Shapes no path or identifier may hold, whatever its mode or policy: a home folder (it starts with
+a user name) and command-line syntax. The scanner's grammar checks (audit/values.py) reject them;
+the redactor replaces a name that holds one (redact/contract/detectors.py)."""
+from __future__ import annotations
+
+import re
+
+# A home folder at the start of a value or of a URL/path inside it: `/Users/<name>`, `/home/<name>`,
+# or, relative, `Users/<name>/...` and `home/<name>/...` (not `home/.config/...`: a dotfiles repo).
+HOME_RE = re.compile(r"(?:^|//|[\s=:\"'])(?:/(?:Users|home|homes|var/home|export/home)/[^/\s]+"
+                     r"|(?:Users|home|homes)/(?!\.)[^/\s]+/)", re.IGNORECASE)
+# ... and at every other segment position, where only the macOS and Windows spellings are
+# distinctive enough (`Macintosh HD/Users/<name>/...` from a working directory of `/Volumes`,
+# `c/Documents and Settings/<name>/...`): `Users` with its capital, so a web app's `users/[id]/`
+# is not a home folder.
+HOME_ANYWHERE_RE = re.compile(r"(?:^|/)(?:Users|[Dd]ocuments and [Ss]ettings)/(?!\.)[^/]+/")
+
+
+def has_home(value: str) -> bool:
+    """Whether a value holds a home folder at any segment position."""
+    return bool(HOME_RE.search(value) or HOME_ANYWHERE_RE.search(value))
+
+
+# Command-line syntax inside a path: quotes, flags after a space, pipes, lists, redirections, `$(`.
+COMMAND_RE = re.compile(r"[\"`]|\s--?[A-Za-z]|&&|\|\||[|;<>]|\$\(")
+
+__all__ = ["COMMAND_RE", "HOME_ANYWHERE_RE", "HOME_RE", "has_home"]
