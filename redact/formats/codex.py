@@ -67,6 +67,8 @@ class CodexReader:
         self.calls: dict[str, ToolCall] = {}
         self.results: dict[str, ToolResult] = {}
         self.late: dict[str, tuple[int | None, float | None, bool | None]] = {}  # call id -> end event
+        self.sessions: dict[str, str] = {}  # unified-exec session id -> the exec_command call id
+        self.polls: dict[str, str] = {}  # write_stdin call id -> the session id it polls
         self.response: LlmResponse | None = None  # the response being read
         self.input_t: float | None = None  # when the model was last given input
         self.unmetered: LlmResponse | None = None  # the open response, until a token count meters it

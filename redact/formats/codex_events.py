@@ -56,8 +56,9 @@ def error_class(info: object, message: object) -> str:
 
 
 def exec_end(r: CodexReader, p: dict[str, Any], t: float) -> None:
-    if p.get("source") == "unified_exec_startup":
-        return  # the start-up of the interactive shell, not the command
+    # Every source names the call it ends: `unified_exec_startup` is the end of the process an
+    # `exec_command` call started (written when it exits, often after the call's own output and
+    # the `write_stdin` polls that followed), so its exit code is that call's.
     end_event(r, p.get("call_id"), as_int(p.get("exit_code")), duration(p.get("duration")), None)
 
 def patch_end(r: CodexReader, p: dict[str, Any], t: float) -> None:

@@ -42,6 +42,8 @@ _CD = re.compile(r"""^\s*cd\s+("[^"\n]*"|'[^'\n]*'|[^\s;&|'"]+)\s*&&""")
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
 _EXIT = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d{1,5})[ \t]*$", re.MULTILINE)
 _WALL = re.compile(r"^Wall time: (\d{1,9}(?:\.\d{1,9})?) seconds[ \t]*$", re.MULTILINE)
+_RUNNING = re.compile(r"^Process running with session ID (\d{1,12})[ \t]*$", re.MULTILINE)
+POLL_TOOL = "write_stdin"  # polls (or types into) a process an exec_command call left running
 _HEAD_CHARS = 1024  # the header lines of an output are within its first characters
 
 
@@ -216,6 +218,19 @@ def error_class(text: str, name: str) -> str:
     return cc_error_class(text, name)
 
 
+def unified_state(raw: object) -> tuple[str | None, int | None]:
+    """(session id of a process still running, exit code of a process that exited) from the header
+    lines of an exec_command / write_stdin output (`Process running with session ID N`, `Process
+    exited with code N`)."""
+    text, meta, _ = output_text(raw)
+    if meta:
+        return None, None
+    head = text[:_HEAD_CHARS]
+    running = _RUNNING.search(head)
+    exited = _EXIT.search(head)
+    return (running.group(1) if running else None), (int(exited.group(1)) if exited else None)
+
+
 def make_result(raw: object, call: ToolCall, t: float) -> ToolResult:
     """The ToolResult of `call` from its output (function_call_output / custom_tool_call_output)."""
     text, meta, success = output_text(raw)
@@ -234,6 +249,8 @@ def make_result(raw: object, call: ToolCall, t: float) -> ToolResult:
         res.dur = seconds * 1000.0
     res.exit_code = exit_code if call.kind in ("exec", "edit") else None
     low = text[:160].lower()
+    if call.name == POLL_TOOL:
+        exit_code = None  # the exit code of the polled process is its exec_command call's (codex_calls)
     failed = success is False or (exit_code is not None and exit_code != 0)
     if not failed and exit_code is None:
         failed = low.startswith(("failed in sandbox", "exec_command failed", "error:", "err:", "aborted",

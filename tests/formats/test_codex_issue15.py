@@ -1,0 +1,76 @@
+"""Issue 15, the Codex items: unified-exec exit codes, rollouts without a working directory, new
+record types (tool search, guardian assessments, permission requests). Fixtures are written here,
+modelled on the shapes real rollouts use."""
+from __future__ import annotations
+
+from typing import Any
+
+from redact.api import redact_bytes
+from tests.formats.codexfix import Rollout
+
+SID = "019d6d67-1952-7e83-93ef-94497e3c15b6"
+CWD = "/home/kim/proj"
+
+
+def rollout(cwd: str | None = CWD) -> Rollout:
+    r = Rollout(SID)
+    if cwd is not None:
+        r.meta(cwd)
+        r.turn(cwd)
+    return r
+
+
+def run(data: bytes, **kw: Any) -> dict[str, Any]:
+    return redact_bytes(data, name="r.jsonl", **kw).session_map
+
+
+def _exec(m: dict[str, Any], tool: str = "exec_command") -> list[dict[str, Any]]:
+    return [e for e in m["events"] if e.get("tool") == tool]
+
+
+# -- item 5: exec_command_end with source unified_exec_startup -------------------------------------
+def test_startup_end_gives_the_exit_code_to_its_own_call() -> None:
+    """Codex 0.118 writes every end as `unified_exec_startup`; a command that exits fast has its
+    end before its output, whose header then holds no exit code."""
+    r = rollout()
+    cid = r.tick(10).function_call("exec_command", {"cmd": "ls /nowhere", "workdir": CWD})
+    r.tick(40).event({"type": "exec_command_end", "call_id": cid, "exit_code": 2, "process_id": "7",
+                      "duration": {"secs": 0, "nanos": 2500}, "source": "unified_exec_startup",
+                      "status": "failed"})
+    r.tick(100).output(cid, "Chunk ID: 1\nWall time: 0.0000 seconds\nOriginal token count: 0\nOutput:\n")
+    ev = _exec(run(r.bytes()))[0]
+    assert (ev.get("exitCode"), ev.get("err"), ev.get("errClass")) == (2, True, "exit_code")
+
+
+def test_long_running_exit_code_lands_on_the_command_not_on_the_poll() -> None:
+    r = rollout()
+    cid = r.tick(10).function_call("exec_command", {"cmd": "make build", "workdir": CWD})
+    r.tick(1000).output(cid, "Chunk ID: 1\nWall time: 1.0 seconds\nProcess running with session ID 4242\n"
+                             "Original token count: 3\nOutput:\nbuilding\n")
+    polls = []
+    for _ in range(2):
+        pid = r.tick(500).function_call("write_stdin", {"session_id": 4242, "chars": "", "yield_time_ms": 1000})
+        r.tick(1000).output(pid, "Chunk ID: 2\nWall time: 1.0 seconds\nProcess running with session ID 4242\n"
+                                 "Output:\n")
+        polls.append(pid)
+    pid = r.tick(500).function_call("write_stdin", {"session_id": 4242, "chars": "", "yield_time_ms": 1000})
+    r.tick(300).output(pid, "Chunk ID: 3\nWall time: 0.3 seconds\nProcess exited with code 1\nOutput:\nerror\n")
+    m = run(r.bytes())
+    ev = _exec(m)[0]
+    assert (ev.get("exitCode"), ev.get("err"), ev.get("errClass")) == (1, True, "exit_code")
+    assert all(not e.get("err") and "exitCode" not in e for e in _exec(m, "write_stdin"))
+    assert m["totals"]["errors"] == 1
+
+
+def test_startup_end_after_the_polls_also_reaches_the_command() -> None:
+    r = rollout()
+    cid = r.tick(10).function_call("exec_command", {"cmd": "brew install x", "workdir": CWD})
+    r.tick(1000).output(cid, "Chunk ID: 1\nWall time: 1.0 seconds\nProcess running with session ID 9\nOutput:\n")
+    pid = r.tick(500).function_call("write_stdin", {"session_id": 9, "chars": ""})
+    r.tick(1000).output(pid, "Chunk ID: 2\nWall time: 1.0 seconds\nProcess running with session ID 9\nOutput:\n")
+    r.tick(9000).event({"type": "exec_command_end", "call_id": cid, "exit_code": 0,
+                        "duration": {"secs": 11, "nanos": 0}, "source": "unified_exec_startup",
+                        "status": "completed"})
+    m = run(r.bytes())
+    assert _exec(m)[0].get("exitCode") == 0
+    assert "exitCode" not in _exec(m, "write_stdin")[0]
