@@ -252,7 +252,7 @@ def _assemble(session: SessionFacts, kept: list[Ev], truncated: bool, start: flo
         if pr["seq"] >= cap:
             del pr["seq"]
     out: dict[str, Any] = {"schema": "agentplay/v1", "session": sess, "totals": tot}
-    if session.roots:
+    if session.roots or session.rootless_repo:
         repo: dict[str, Any] = {"id": "r0"}
         if session.repo_name:
             repo["name"] = session.repo_name

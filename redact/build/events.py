@@ -66,9 +66,10 @@ class Ev:
 class FileTable:
     """Places raw paths and numbers repo files in order of first touch (after sorting)."""
 
-    def __init__(self, roots: tuple[str, ...], cwd: str | None) -> None:
+    def __init__(self, roots: tuple[str, ...], cwd: str | None, rootless_repo: bool = False) -> None:
         self.roots = roots
         self.cwd = cwd
+        self.rootless_repo = rootless_repo
         self._cache: dict[str, Located] = {}
 
     def place(self, raw: str) -> str:
@@ -76,7 +77,7 @@ class FileTable:
         loc = self._cache.get(raw)
         if loc is None:
             loc = locate(raw, self.roots, self.cwd) if raw else Located(label="outside-repo")
-            if loc.rel is not None and not self.roots:
+            if loc.rel is not None and not self.roots and not self.rootless_repo:
                 loc = Located(label="outside-repo")  # no repository known: nothing is repo-relative
             self._cache[raw] = loc
         return loc.rel if loc.rel is not None else "@" + (loc.label or "outside-repo")
@@ -87,7 +88,7 @@ class EventMaker:
         self.session = session
         self.hasher = hasher
         self.vocab = vocab
-        self.files = FileTable(session.roots, session.cwd)
+        self.files = FileTable(session.roots, session.cwd, session.rootless_repo)
         self.events: list[Ev] = []
         self.calls: dict[str, Ev] = {}
         self.lane_model: dict[str, str] = {}

@@ -168,6 +168,9 @@ class SessionFacts:
     parent_native_id: str | None = None
     repo_name: str | None = None  # an identifier (the root folder's name); the policy decides
     remote: str | None = None
+    #: A repository is known (its remote) but not its folder (Codex rollouts of August 2025 record no
+    #: working directory): relative paths are taken as repo-relative, absolute ones go to a bucket.
+    rootless_repo: bool = False
     first_seen: float | None = None  # the earliest time any record shows (startedAt of an empty map)
     lanes: dict[str, Lane] = field(default_factory=lambda: {MAIN: Lane(MAIN, "main")})
     facts: list[Fact] = field(default_factory=list)

@@ -365,8 +365,20 @@ class CodexReader:
         s.roots = roots_of(s.cwd, None)
         if s.roots:
             s.repo_name = re.split(r"[/\\]", s.roots[0].rstrip("/\\"))[-1] or None
+        elif s.cwd is None and s.remote:
+            # no working directory anywhere (the August-2025 layout without an environment
+            # context), but the header names the repository: relative paths are inside it
+            s.rootless_repo = True
+            s.repo_name = _remote_name(s.remote)
         self.stats.warn_skipped(self.report)
         return s
+
+
+def _remote_name(remote: str) -> str | None:
+    """The repository's name from its remote (`git@host:acme/api.git` -> `api`)."""
+    tail = re.split(r"[/:\\]", remote.rstrip("/"))[-1]
+    tail = tail[:-4] if tail.endswith(".git") else tail
+    return tail or None
 
 
 _TOP: dict[str, Any] = {

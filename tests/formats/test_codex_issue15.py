@@ -74,3 +74,51 @@ def test_startup_end_after_the_polls_also_reaches_the_command() -> None:
     m = run(r.bytes())
     assert _exec(m)[0].get("exitCode") == 0
     assert "exitCode" not in _exec(m, "write_stdin")[0]
+
+
+# -- item 7: the August-2025 layout without a working directory ------------------------------------
+def _legacy(items: list[dict[str, Any]], remote: str | None) -> bytes:
+    import orjson
+
+    git: dict[str, Any] = {"commit_hash": "0123456789abcdef0123456789abcdef01234567", "branch": "main"}
+    if remote is not None:
+        git["repository_url"] = remote
+    header = {"id": "38b123ff-0000-4dfe-bd12-d42671fcb25f", "timestamp": "2025-08-19T08:25:08.000Z",
+              "instructions": "be kind", "git": git}
+    lines = [header, {"record_type": "state"}]
+    for item in items:
+        lines += [item, {"record_type": "state"}]
+    return b"".join(orjson.dumps(x) + b"\n" for x in lines)
+
+
+_PATCH = ("*** Begin Patch\n*** Add File: src/app/main.py\n+print('hi')\n*** Update File: README.md\n"
+          "@@\n-old\n+new\n*** End Patch\n")
+
+
+def _legacy_patch_session(remote: str | None) -> bytes:
+    import json
+
+    return _legacy([
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "add a main"}]},
+        {"type": "function_call", "name": "shell", "call_id": "call_p1",
+         "arguments": json.dumps({"command": ["apply_patch", _PATCH]})},
+        {"type": "function_call_output", "call_id": "call_p1",
+         "output": json.dumps({"output": "Success. Updated the following files:\nA src/app/main.py\n",
+                               "metadata": {"exit_code": 0, "duration_seconds": 0.1}})},
+    ], remote)
+
+
+def test_rootless_patch_paths_are_repo_relative_and_the_remote_is_kept() -> None:
+    m = run(_legacy_patch_session("git@github.com:acme-corp/acme-shop.git"), policy="internal")
+    assert sorted(f["path"] for f in m["files"]) == ["README.md", "src/app/main.py"]
+    assert all(f["repo"] == "r0" for f in m["files"])
+    assert m["repos"] == [{"id": "r0", "name": "acme-shop", "remote": "acme-corp/acme-shop"}]
+    edit = next(e for e in m["events"] if e["kind"] == "edit")
+    assert all("file" in t for t in edit["targets"])
+
+
+def test_rootless_without_a_remote_still_collapses_to_a_bucket() -> None:
+    m = run(_legacy_patch_session(None), policy="internal")
+    assert m["files"] == [] and not m.get("repos")
+    edit = next(e for e in m["events"] if e["kind"] == "edit")
+    assert {t.get("label") for t in edit["targets"]} == {"outside-repo"}
