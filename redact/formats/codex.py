@@ -69,6 +69,8 @@ class CodexReader:
         self.late: dict[str, tuple[int | None, float | None, bool | None]] = {}  # call id -> end event
         self.sessions: dict[str, str] = {}  # unified-exec session id -> the exec_command call id
         self.polls: dict[str, str] = {}  # write_stdin call id -> the session id it polls
+        self.search_ids = 0  # tool_search_call items without a call id
+        self.open_searches: list[str] = []  # tool searches waiting for their output
         self.response: LlmResponse | None = None  # the response being read
         self.input_t: float | None = None  # when the model was last given input
         self.unmetered: LlmResponse | None = None  # the open response, until a token count meters it
@@ -322,6 +324,10 @@ class CodexReader:
             calls.output(self, p, t)
         elif kind == "web_search_call":
             calls.web(self, p, t)
+        elif kind == "tool_search_call":
+            calls.tool_search(self, p, t)
+        elif kind == "tool_search_output":
+            calls.tool_search_output(self, p, t)
         elif kind in ("compaction", "compaction_summary"):
             self.compaction(t)
         else:

@@ -123,3 +123,43 @@ def web(r: CodexReader, p: dict[str, Any], t: float) -> None:
     r.results[wid] = res
     r.add(call)
     r.add(res)
+
+
+TOOL_SEARCH = "tool_search"
+
+
+def tool_search(r: CodexReader, p: dict[str, Any], t: float) -> None:
+    """A `tool_search_call` item: the model searching the tools it may load (a `tool` event named
+    `tool_search`; the query is never read). A server-side search may have no call id: its output
+    then pairs with the latest search still open."""
+    call_id = p.get("call_id")
+    if not isinstance(call_id, str) or not call_id:
+        r.search_ids += 1
+        call_id = f"tool-search-{r.search_ids}"
+    if call_id in r.calls:
+        r.skip("<duplicate>")
+        return
+    call = ToolCall(t, MAIN, call_id, TOOL_SEARCH, "tool")
+    r.open_response(t).tool_calls += 1
+    r.calls[call_id] = call
+    r.open_searches.append(call_id)
+    r.add(call)
+
+def tool_search_output(r: CodexReader, p: dict[str, Any], t: float) -> None:
+    """Its `tool_search_output`: failed or not, and how many tool definitions came back (a count;
+    their names and descriptions are never read)."""
+    call_id = p.get("call_id")
+    if not isinstance(call_id, str) or call_id not in r.calls:
+        call_id = r.open_searches[-1] if r.open_searches else None
+    if call_id is None or call_id in r.results or r.calls[call_id].name != TOOL_SEARCH:
+        r.skip("<output without call>")
+        return
+    if call_id in r.open_searches:
+        r.open_searches.remove(call_id)
+    if p.get("execution") != "server":
+        r.gave_input(t)  # a client-side search answers the model in a new request
+    status = p.get("status")
+    failed = status in ("failed", "incomplete", "cancelled")
+    res = ToolResult(t, call_id, failed, err_class="other" if failed else None)
+    r.results[call_id] = res
+    r.add(res)

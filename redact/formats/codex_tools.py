@@ -33,7 +33,9 @@ EXEC_STRING = {"shell_command": "command", "exec_command": "cmd"}
 READ_TOOLS = {"view_image": ("path",), "read_file": ("file_path", "path")}
 SEARCH_TOOLS = frozenset({"list_dir", "grep_files"})
 SUBAGENT_TOOLS = frozenset({"spawn_agent"})
-WAITS_ON_USER = frozenset({"request_user_input", "ask_user_question"})
+#: Tools whose duration is the user's: a question, and a request for narrower permissions
+#: (`request_permissions`, answered in the confirmation UI; its reason and profile are never read).
+WAITS_ON_USER = frozenset({"request_user_input", "ask_user_question", "request_permissions"})
 
 _HEADER = re.compile(r"^\*\*\* (?:(Add|Update|Delete) File: ?(.+?)|Move to: ?(.+?))[ \t]*$", re.MULTILINE)
 _PATCH_LINE = re.compile(r"""\s*(?:cd\s+(?:"[^"\n]*"|'[^'\n]*'|[^\s;&|'"]+)\s*&&\s*)?apply_patch(?=\s|$)""")

@@ -122,3 +122,81 @@ def test_rootless_without_a_remote_still_collapses_to_a_bucket() -> None:
     assert m["files"] == [] and not m.get("repos")
     edit = next(e for e in m["events"] if e["kind"] == "edit")
     assert {t.get("label") for t in edit["targets"]} == {"outside-repo"}
+
+
+# -- item 10: tool search, guardian assessments, permission requests --------------------------------
+SECRET = "ZEBRA-CANARY-93412"
+
+
+def test_tool_search_call_and_output_are_one_tool_event() -> None:
+    r = rollout()
+    r.tick(10).user("find a calendar tool")
+    r.tick(100).item({"type": "tool_search_call", "call_id": "ts_1", "execution": "client",
+                      "status": "completed", "arguments": {"query": SECRET, "limit": 2}})
+    r.tick(50).item({"type": "tool_search_output", "call_id": "ts_1", "execution": "client",
+                     "status": "completed", "tools": [{"name": SECRET, "description": SECRET}]})
+    res = redact_bytes(r.bytes(), name="r.jsonl")
+    m = res.session_map
+    ev = [e for e in m["events"] if e["kind"] == "tool"]
+    assert [(e["tool"], e.get("err", False), e.get("dur")) for e in ev] == [("tool_search", False, 50)]
+    assert next(e for e in m["events"] if e["kind"] == "llm")["toolCalls"] == 1
+    assert SECRET not in str(m)
+    assert not any("tool_search" in k for k in res.report.skipped_records)
+
+
+def test_server_side_tool_search_without_call_id_pairs_with_its_output() -> None:
+    r = rollout()
+    r.tick(10).user("go")
+    r.tick(100).item({"type": "tool_search_call", "execution": "server", "status": "completed",
+                      "arguments": {"query": "x"}})
+    r.tick(20).item({"type": "tool_search_output", "execution": "server", "status": "failed", "tools": []})
+    m = run(r.bytes())
+    ev = [e for e in m["events"] if e["kind"] == "tool"]
+    assert [(e["tool"], e.get("err"), e.get("errClass")) for e in ev] == [("tool_search", True, "other")]
+
+
+def _guardian(status: str, gid: str, start_ms: float, done_ms: float | None) -> dict[str, Any]:
+    p: dict[str, Any] = {"type": "guardian_assessment", "id": gid, "target_item_id": "call_x",
+                         "turn_id": "turn-1", "started_at_ms": int(start_ms), "status": status,
+                         "action": {"type": "command", "source": "shell", "command": f"rm -rf /{SECRET}",
+                                    "cwd": "/home/kim/proj"}}
+    if done_ms is not None:
+        p.update(completed_at_ms=int(done_ms), risk_level="high", rationale=f"because {SECRET}")
+    return p
+
+
+def test_guardian_verdicts_are_events_without_text() -> None:
+    r = rollout()
+    r.tick(10).user("clean up")
+    r.tick(100)
+    r.event(_guardian("in_progress", "g1", r.t, None))
+    r.tick(1500).event(_guardian("approved", "g1", r.t - 1500, r.t))
+    r.tick(100)
+    r.event(_guardian("in_progress", "g2", r.t, None))
+    r.tick(800).event(_guardian("denied", "g2", r.t - 800, r.t))
+    res = redact_bytes(r.bytes(), name="r.jsonl")
+    m = res.session_map
+    ev = [e for e in m["events"] if e.get("tool") == "guardian_assessment"]
+    assert [(e["kind"], e.get("err", False), e.get("errClass"), e.get("dur")) for e in ev] == \
+        [("tool", False, None, 1500), ("tool", True, "blocked", 800)]
+    assert m["session"]["outcome"] == "blocked"
+    assert SECRET not in str(m)
+    assert res.report.skipped_records["event_msg:guardian_assessment:<not a verdict>"] == 2
+
+
+def test_request_permissions_waits_on_the_user_and_keeps_no_reason() -> None:
+    r = rollout()
+    r.tick(10).user("fetch deps")
+    cid = r.tick(100).function_call("request_permissions", {
+        "reason": SECRET, "permissions": {"network": {"enabled": True}}, "scope": "turn"})
+    r.event({"type": "request_permissions", "call_id": cid, "turn_id": "t", "reason": SECRET,
+             "permissions": {"network": {"enabled": True}}})
+    r.tick(45000).output(cid, '{"permissions":{"network":{"enabled":true}},"scope":"turn"}')
+    res = redact_bytes(r.bytes(), name="r.jsonl")
+    m = res.session_map
+    ev = [e for e in m["events"] if e.get("tool") == "request_permissions"]
+    assert len(ev) == 1 and ev[0]["kind"] == "tool" and not ev[0].get("err")
+    assert SECRET not in str(m)
+    assert res.report.skipped_records["event_msg:request_permissions"] == 1
+    # the 45 s the user took to answer are not a tool delay of the agent
+    assert not [e for e in m["events"] if e["kind"] == "delay"]
