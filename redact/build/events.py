@@ -8,6 +8,7 @@ a bucket label leaves this module.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -31,6 +32,8 @@ _TOOL_ERR = frozenset({
 })
 
 Hasher = Callable[[str], str]
+#: A path whose last segment has an extension (`src/a.py`, `.env.local`): a file, not a folder.
+_FILE_LIKE = re.compile(r"[^/\\]\.[A-Za-z0-9_-]{1,12}$|^\.[^/\\.]+\.[A-Za-z0-9_-]{1,12}$")
 
 
 def num(x: float) -> float | int:
@@ -70,16 +73,19 @@ class FileTable:
         self.roots = roots
         self.cwd = cwd
         self.rootless_repo = rootless_repo
-        self._cache: dict[str, Located] = {}
+        self._cache: dict[tuple[str, str | None], Located] = {}
 
-    def place(self, raw: str) -> str:
-        """`rel` for a repo file, `@label` for a bucket."""
-        loc = self._cache.get(raw)
+    def place(self, raw: str, base: str | None = None) -> str:
+        """`rel` for a repo file, `@label` for a bucket; a relative `raw` is taken from `base` (a
+        shell call's working directory) when given, else from the session's."""
+        key = (raw, base)
+        loc = self._cache.get(key)
         if loc is None:
-            loc = locate(raw, self.roots, self.cwd) if raw else Located(label="outside-repo")
+            cwd = base if base is not None else self.cwd
+            loc = locate(raw, self.roots, cwd) if raw else Located(label="outside-repo")
             if loc.rel is not None and not self.roots and not self.rootless_repo:
                 loc = Located(label="outside-repo")  # no repository known: nothing is repo-relative
-            self._cache[raw] = loc
+            self._cache[key] = loc
         return loc.rel if loc.rel is not None else "@" + (loc.label or "outside-repo")
 
 
@@ -112,6 +118,12 @@ class EventMaker:
             else:
                 found = extract(command, hasher=self.hasher, vocab=self.vocab)
             self._verbs[command] = found
+        return found
+
+    def operands(self, command: str | tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+        from redact.verbs import operands
+
+        found: tuple[tuple[str, str], ...] = operands(command, vocab=self.vocab)
         return found
 
     def add(self, ev: Ev) -> Ev:
@@ -210,6 +222,11 @@ class EventMaker:
             f["cat"] = res.cat
             if res.verify:
                 ev.kind = kind = "verify"
+            elif res.touch:
+                ev.kind = kind = res.touch
+                f["cat"] = "file"
+                self._shell_targets(ev, self.operands(call.argv if call.argv is not None
+                                                      else (call.command or "")), call.cwd)
             if res.vcs:
                 vcs = dict(res.vcs)
             ev.sig = (call.name, res.verb)
@@ -257,6 +274,22 @@ class EventMaker:
             ev.sig = (call.name, first)
         self._result(i, ev, call, result, vcs)
         self.add(ev)
+
+    def _shell_targets(self, ev: Ev, found: tuple[tuple[str, str], ...], base: str | None) -> None:
+        """Targets of a read-only shell line (redact.verbs.files): the files it reads, and those a
+        search names. A search's folder (`rg x src`, `ls lib`) is its scope, not a file it touched,
+        as for the Grep tool: only an operand whose name has an extension is a hit."""
+        seen: set[str] = set()
+        for touch, raw in found:
+            if touch == "search" and not _FILE_LIKE.search(raw):
+                continue
+            place = self.files.place(raw, base)
+            if place in seen:
+                continue
+            seen.add(place)
+            ev.targets.append((place, "read" if touch == "read" else "hit", None))
+            if len(ev.targets) >= MAX_TARGETS:
+                break
 
     def _result(self, i: int, ev: Ev, call: ToolCall, result: ToolResult | None,
                 vcs: dict[str, Any] | None) -> None:

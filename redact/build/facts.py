@@ -70,6 +70,7 @@ class ToolCall:
     path_ops: tuple[str | None, ...] = ()  # edits: one op per path when they differ (a patch)
     command: str | None = None  # shell: read by the verb engine only, never written
     argv: tuple[str, ...] | None = None  # shell as an argv array (Codex): the verb engine's only
+    cwd: str | None = None  # shell: the directory its relative operands are taken from (else the session's)
     server: str | None = None  # mcp
     tool: str | None = None  # mcp
     skill: str | None = None

@@ -158,7 +158,7 @@ def make_call(name: str, args: Any, call_id: str, t: float, agent: str, base: st
 
 def exec_call(name: str, value: object, call_id: str, t: float, agent: str, base: str | None,
               verb_of: Any) -> ToolCall:
-    call = ToolCall(t, agent, call_id, name, "exec")
+    call = ToolCall(t, agent, call_id, name, "exec", cwd=base)
     argv = _argv(value)
     if argv is not None:
         call.argv = argv

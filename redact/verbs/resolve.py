@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from redact.verbs import files
 from redact.verbs.classify import classify_script, vcs_action
 from redact.verbs.ctx import Ctx, Dyn, Hit
 from redact.verbs.names import hash_name, program_key
@@ -68,11 +69,14 @@ def run(words: Sequence[str], i: int, ctx: Ctx, level: int, stdin: str | None) -
     if name is None:
         ctx.add(unknown_hit(word, ctx, level))
         return
+    first = len(ctx.hits)
     rule = RULES.get(name)
     if rule is not None:
         rule(words, i + 1, ctx, level, stdin, name)
-        return
-    run_program(ctx.vocab.programs[name], words, i + 1, ctx, level, stdin)
+    else:
+        run_program(ctx.vocab.programs[name], words, i + 1, ctx, level, stdin)
+    if first < len(ctx.hits) and name in files.FILE_PROGRAMS:
+        files.attach(ctx.hits[first], name, words, i + 1)
 
 
 # -- options ------------------------------------------------------------------------------------------
