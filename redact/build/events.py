@@ -216,7 +216,10 @@ class EventMaker:
         self.calls[call.call_id] = ev
         vcs: dict[str, Any] | None = None
         if kind == "exec":
-            res = self.verb(call.argv if call.argv is not None else (call.command or ""))
+            command: str | tuple[str, ...] = call.argv if call.argv is not None else (call.command or "")
+            if call.shell == "powershell" and isinstance(command, str):
+                command = ("powershell", "-Command", command)
+            res = self.verb(command)
             f["tool"] = call.name
             f["verb"] = res.verb
             f["cat"] = res.cat
@@ -225,8 +228,7 @@ class EventMaker:
             elif res.touch:
                 ev.kind = kind = res.touch
                 f["cat"] = "file"
-                self._shell_targets(ev, self.operands(call.argv if call.argv is not None
-                                                      else (call.command or "")), call.cwd)
+                self._shell_targets(ev, self.operands(command), call.cwd)
             if res.vcs:
                 vcs = dict(res.vcs)
             ev.sig = (call.name, res.verb)

@@ -71,6 +71,7 @@ class ToolCall:
     command: str | None = None  # shell: read by the verb engine only, never written
     argv: tuple[str, ...] | None = None  # shell as an argv array (Codex): the verb engine's only
     cwd: str | None = None  # shell: the directory its relative operands are taken from (else the session's)
+    shell: str | None = None  # "powershell": `command` is a PowerShell script (a Windows Codex session)
     server: str | None = None  # mcp
     tool: str | None = None  # mcp
     skill: str | None = None

@@ -63,6 +63,11 @@ def script_of(argv: tuple[str, ...]) -> str:
     return shlex.join(argv)
 
 
+def is_windows_path(path: str) -> bool:
+    """`C:\\Users\\kim\\proj`, `d:/src`, `\\\\server\\share`: a working directory on Windows."""
+    return re.match(r"^[A-Za-z]:[\\/]", path) is not None or path.startswith("\\\\")
+
+
 def join(base: str | None, path: str) -> str:
     """`path` taken relative to `base` (a working directory) unless it is absolute already."""
     if not base or path.startswith(("/", "~", "\\")) or re.match(r"^[A-Za-z]:[\\/]", path):
@@ -166,6 +171,8 @@ def exec_call(name: str, value: object, call_id: str, t: float, agent: str, base
     else:
         line = value if isinstance(value, str) else ""
         call.command = line
+        if base is not None and is_windows_path(base):
+            call.shell = "powershell"  # Codex runs a string command through PowerShell on Windows
     if line and "apply_patch" in line[:200] and (
             _PATCH_LINE.match(line) or (argv is not None and argv[0] == PATCH_TOOL) or
             (verb_of is not None and verb_of(argv if argv is not None else line) == PATCH_TOOL)):

@@ -27,9 +27,11 @@ HOOKS: dict[str, Hook] = {}
 
 #: Set-up steps: skipped when choosing the main verb of a line if anything else follows.
 SETUP = frozenset({"cd", "export", "source", "set", "pushd", "popd", "unset", "alias", "unalias",
-                   "ulimit", "umask", "shopt", "trap", "local", "declare", "readonly", "typeset"})
+                   "ulimit", "umask", "shopt", "trap", "local", "declare", "readonly", "typeset",
+                   "set-location", "push-location", "pop-location", "set-strictmode", "set-variable",
+                   "import-module", "set-executionpolicy"})
 #: Guards and pauses: weaker still (`[ -f .env ] && source .env` is about `source`).
-GUARDS = frozenset({"test", "true", "false", "sleep", "wait"})
+GUARDS = frozenset({"test", "true", "false", "sleep", "wait", "test-path", "start-sleep"})
 
 
 def setup_rank(verb: str) -> int:

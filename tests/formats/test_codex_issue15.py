@@ -200,3 +200,37 @@ def test_request_permissions_waits_on_the_user_and_keeps_no_reason() -> None:
     assert res.report.skipped_records["event_msg:request_permissions"] == 1
     # the 45 s the user took to answer are not a tool delay of the agent
     assert not [e for e in m["events"] if e["kind"] == "delay"]
+
+
+# -- item 9: PowerShell in a Windows session's shell_command ---------------------------------------
+WIN = "C:\\Users\\kim\\source\\acme-shop"
+
+
+def test_windows_shell_command_is_read_as_powershell() -> None:
+    r = rollout(WIN)
+    r.tick(10).user("look at the app")
+    commands = ["Get-Content -Raw src\\App.tsx",
+                "$files = @(Get-ChildItem -Recurse -Filter *.ts src); $files.Count",
+                "Select-String -Pattern 'zebra payroll' -Path src\\pay.ts",
+                "Set-Location web; npm run build",
+                "Remove-Item -Recurse -Force dist"]
+    for cmd in commands:
+        cid = r.tick(100).function_call("shell_command", {"command": cmd, "workdir": WIN})
+        r.tick(50).output(cid, "Exit code: 0\nWall time: 0.2 seconds\nOutput:\nok\n")
+    m = run(r.bytes(), policy="internal")
+    ev = [e for e in m["events"] if e.get("tool") == "shell_command"]
+    assert [(e["kind"], e["verb"]) for e in ev] == [
+        ("read", "get-content"), ("search", "get-childitem"), ("search", "select-string"),
+        ("verify", "npm run"), ("exec", "remove-item")]
+    paths = {f["id"]: f["path"] for f in m["files"]}
+    assert [paths[t["file"]] for t in ev[0]["targets"]] == ["src/App.tsx"]
+    assert [(paths[t["file"]], t["touch"]) for t in ev[2]["targets"]] == [("src/pay.ts", "hit")]
+    assert "zebra" not in str(m)
+
+
+def test_a_unix_session_keeps_its_shell() -> None:
+    r = rollout()
+    cid = r.tick(10).function_call("shell_command", {"command": "cat src/a.py", "workdir": CWD})
+    r.tick(50).output(cid, "Exit code: 0\nOutput:\nx\n")
+    ev = [e for e in run(r.bytes())["events"] if e.get("tool") == "shell_command"]
+    assert (ev[0]["kind"], ev[0]["verb"]) == ("read", "cat")
