@@ -96,7 +96,8 @@ _EMPTY = _special(EMPTY)
 
 
 def _join(base: str, path: str) -> str:
-    if not base or path.startswith(("/", "~", "\\")) or (len(path) > 2 and path[1] == ":" and path[2] in "/\\"):
+    drive = len(path) > 2 and path[1] == ":" and path[2] in "/\\"
+    if not base or drive or path.startswith(("/", "~", "\\")):
         return path
     return base.rstrip("/\\") + "/" + path
 

@@ -23,13 +23,15 @@ def _codex(commands: list[Any], tool: str = "exec_command", workdir: str | None 
         if workdir is not None:
             args["workdir"] = workdir
         cid = r.tick(100).function_call(tool, args)
-        r.tick(50).output(cid, "Chunk ID: 1\nWall time: 0.0 seconds\nProcess exited with code 0\nOutput:\nx\n")
+        r.tick(50).output(cid, "Chunk ID: 1\nWall time: 0.0 seconds\nProcess exited with code 0\n"
+                               "Output:\nx\n")
     return redact_bytes(r.bytes(), name="r.jsonl", policy="internal").session_map
 
 
 def _targets(m: dict[str, Any], ev: dict[str, Any]) -> list[tuple[str, str]]:
     paths = {f["id"]: f["path"] for f in m["files"]}
-    return [(paths[t["file"]] if "file" in t else "@" + t["label"], t["touch"]) for t in ev.get("targets", [])]
+    return [(paths[t["file"]] if "file" in t else "@" + t["label"], t["touch"])
+            for t in ev.get("targets", [])]
 
 
 def test_codex_sed_and_cat_are_reads_with_repo_relative_targets() -> None:
@@ -81,7 +83,8 @@ def test_claude_code_bash_reads_too() -> None:
                           stop="tool_use")
     t.tick(300).result(tid, "line one", tur={"stdout": "line one", "stderr": "", "interrupted": False})
     tid2 = t.tool_id()
-    t.tick(500).assistant([tool_use(tid2, "Bash", {"command": f"rg -l '{PATTERN}' src/pay.py"})], stop="tool_use")
+    t.tick(500).assistant([tool_use(tid2, "Bash", {"command": f"rg -l '{PATTERN}' src/pay.py"})],
+                          stop="tool_use")
     t.tick(300).result(tid2, "src/pay.py", tur={"stdout": "src/pay.py", "stderr": "", "interrupted": False})
     m = redact_bytes(t.bytes(), name="s.jsonl", policy="internal").session_map
     ev = [e for e in m["events"] if e.get("tool") == "Bash"]

@@ -84,13 +84,16 @@ def _chat(item: dict[str, Any]) -> list[dict[str, Any]]:
                  "output": item.get("content")}]
     return [{"type": "function_call", "call_id": tc.get("id"), "name": tc["function"].get("name"),
              "arguments": tc["function"].get("arguments")}
-            for tc in item.get("tool_calls") or [] if isinstance(tc, dict) and isinstance(tc.get("function"), dict)]
+            for tc in item.get("tool_calls") or []
+            if isinstance(tc, dict) and isinstance(tc.get("function"), dict)]
 
 
 def _patch_of(name: str, args: Any) -> str | None:
     """The patch text of an apply_patch call (the tool, or the shell running apply_patch)."""
     if name == "apply_patch":
-        return args if isinstance(args, str) else (args or {}).get("input") if isinstance(args, dict) else None
+        if isinstance(args, dict):
+            return args.get("input")
+        return args if isinstance(args, str) else None
     if name not in SHELLS or not isinstance(args, dict):
         return None
     cmd = args.get("command", args.get("cmd"))
@@ -193,7 +196,8 @@ def count_rollout(data: bytes) -> Counts:
                 c.errors += 1
             elif t in ("error", "stream_error"):
                 c.errors += 1
-            elif t == "guardian_assessment" and p.get("status") in ("approved", "denied", "timed_out", "aborted"):
+            elif t == "guardian_assessment" and p.get("status") in ("approved", "denied", "timed_out",
+                                                                     "aborted"):
                 c.calls += 1
                 c.errors += p.get("status") != "approved"
             elif t == "token_count" and isinstance(p.get("info"), dict):
@@ -210,7 +214,8 @@ def count_rollout(data: bytes) -> Counts:
                     c.tokens += int(last.get("input_tokens") or 0) + int(last.get("output_tokens") or 0)
                 elif total:
                     before = prev or (0, 0, 0, 0)
-                    c.tokens += max((key[0] or 0) - (before[0] or 0), 0) + max((key[2] or 0) - (before[2] or 0), 0)
+                    c.tokens += max((key[0] or 0) - (before[0] or 0), 0) + \
+                        max((key[2] or 0) - (before[2] or 0), 0)
     c.errors += len({cid for cid in failed if cid in names})
     return c
 

@@ -49,12 +49,13 @@ def test_long_running_exit_code_lands_on_the_command_not_on_the_poll() -> None:
                              "Original token count: 3\nOutput:\nbuilding\n")
     polls = []
     for _ in range(2):
-        pid = r.tick(500).function_call("write_stdin", {"session_id": 4242, "chars": "", "yield_time_ms": 1000})
+        pid = r.tick(500).function_call("write_stdin", {"session_id": 4242, "chars": ""})
         r.tick(1000).output(pid, "Chunk ID: 2\nWall time: 1.0 seconds\nProcess running with session ID 4242\n"
                                  "Output:\n")
         polls.append(pid)
     pid = r.tick(500).function_call("write_stdin", {"session_id": 4242, "chars": "", "yield_time_ms": 1000})
-    r.tick(300).output(pid, "Chunk ID: 3\nWall time: 0.3 seconds\nProcess exited with code 1\nOutput:\nerror\n")
+    r.tick(300).output(pid, "Chunk ID: 3\nWall time: 0.3 seconds\nProcess exited with code 1\n"
+                            "Output:\nerror\n")
     m = run(r.bytes())
     ev = _exec(m)[0]
     assert (ev.get("exitCode"), ev.get("err"), ev.get("errClass")) == (1, True, "exit_code")
@@ -65,9 +66,11 @@ def test_long_running_exit_code_lands_on_the_command_not_on_the_poll() -> None:
 def test_startup_end_after_the_polls_also_reaches_the_command() -> None:
     r = rollout()
     cid = r.tick(10).function_call("exec_command", {"cmd": "brew install x", "workdir": CWD})
-    r.tick(1000).output(cid, "Chunk ID: 1\nWall time: 1.0 seconds\nProcess running with session ID 9\nOutput:\n")
+    r.tick(1000).output(cid, "Chunk ID: 1\nWall time: 1.0 seconds\n"
+                             "Process running with session ID 9\nOutput:\n")
     pid = r.tick(500).function_call("write_stdin", {"session_id": 9, "chars": ""})
-    r.tick(1000).output(pid, "Chunk ID: 2\nWall time: 1.0 seconds\nProcess running with session ID 9\nOutput:\n")
+    r.tick(1000).output(pid, "Chunk ID: 2\nWall time: 1.0 seconds\n"
+                             "Process running with session ID 9\nOutput:\n")
     r.tick(9000).event({"type": "exec_command_end", "call_id": cid, "exit_code": 0,
                         "duration": {"secs": 11, "nanos": 0}, "source": "unified_exec_startup",
                         "status": "completed"})
