@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from redact.build.facts import MAIN, ErrorFact, LlmResponse, ToolCall, ToolResult
 from redact.formats.codex_calls import end_event
-from redact.formats.common import as_float, as_int, is_model_name, status_tag
+from redact.formats.common import as_float, as_int, is_model_name, label, status_tag
 
 if TYPE_CHECKING:
     from redact.formats.codex import CodexReader
@@ -105,14 +105,15 @@ def guardian(r: CodexReader, p: dict[str, Any], t: float) -> None:
     """The automatic reviewer's verdict on an action (a command, a patch, a network or MCP call):
     a `tool` event that says it was approved or blocked. Its rationale and the action (the command
     text, paths, hosts) are never read; an assessment still in progress is counted as skipped."""
-    verdict = GUARDIAN_VERDICTS.get(status_tag(p.get("status")) or "")
+    status = status_tag(p.get("status"))
+    verdict = GUARDIAN_VERDICTS.get(status or "")
     gid = p.get("id")
     if verdict is None or not isinstance(gid, str) or not gid:
-        r.skip("event_msg:guardian_assessment:<not a verdict>")
+        r.skip(label(GUARDIAN_TOOL, status))  # `guardian_assessment:in_progress`, counted by status
         return
     call_id = "guardian:" + gid
     if call_id in r.calls:
-        r.skip("event_msg:guardian_assessment:<repeated>")
+        r.skip(label(GUARDIAN_TOOL, "repeated"))
         return
     started, done = as_float(p.get("started_at_ms")), as_float(p.get("completed_at_ms"))
     start = started if started is not None and 0 < started <= t else t

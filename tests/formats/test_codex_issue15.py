@@ -184,7 +184,7 @@ def test_guardian_verdicts_are_events_without_text() -> None:
         [("tool", False, None, 1500), ("tool", True, "blocked", 800)]
     assert m["session"]["outcome"] == "blocked"
     assert SECRET not in str(m)
-    assert res.report.skipped_records["event_msg:guardian_assessment:<not a verdict>"] == 2
+    assert res.report.skipped_records["guardian_assessment:in_progress"] == 2
 
 
 def test_request_permissions_waits_on_the_user_and_keeps_no_reason() -> None:
