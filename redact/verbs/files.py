@@ -36,6 +36,7 @@ class FileRule:
     no_lead: frozenset[str] = frozenset()  # flags after which every positional is a path (rg --files)
     writes: frozenset[str] = frozenset()  # flags that make the command write (sed -i)
     limit: int = 32  # positionals read as paths at most (Get-ChildItem's second one is a filter)
+    out_at: int = -1  # the positional from which words are output files (`uniq IN OUT`): writes
     ps: bool = False  # PowerShell parameters: case-insensitive, `-Name:value`, abbreviations skipped
 
 
@@ -69,6 +70,12 @@ RULES: dict[str, FileRule] = {
     "head": FileRule(READ, _HEAD),
     "tail": FileRule(READ, _HEAD | _set("-s", "--sleep-interval", "--pid", "--max-unchanged-stats")),
     "wc": FileRule(READ, _set("--files0-from")),
+    "sort": FileRule(READ, _set("-k", "--key", "-t", "--field-separator", "-S", "--buffer-size",
+                                "-T", "--temporary-directory", "--parallel", "--batch-size",
+                                "--files0-from", "--compress-program", "--sort", "--random-source"),
+                     writes=_set("-o", "--output")),
+    "uniq": FileRule(READ, _set("-f", "--skip-fields", "-s", "--skip-chars", "-w", "--check-chars",
+                                "--group", "--all-repeated"), out_at=1),
     "sed": FileRule(READ, _set("-l", "--line-length"), lead=1,
                     lead_opts=_set("-e", "-f", "--expression", "--file"),
                     writes=_set("-i", "--in-place")),
@@ -100,10 +107,10 @@ RULES: dict[str, FileRule] = {
 #: Commands that change nothing: besides the rules above, filters of their output and set-up steps.
 READ_ONLY: frozenset[str] = frozenset(RULES) | _set(
     "find", "gfind",
-    "sort", "uniq", "cut", "tr", "column", "fold", "fmt", "rev", "paste", "expand", "unexpand", "jq",
+    "cut", "tr", "column", "fold", "fmt", "rev", "paste", "expand", "unexpand", "jq",
     "echo", "printf", "pwd", "true", "false", "test", "popd", "sleep", "which", "type", "basename",
     "dirname", "realpath", "readlink", "file", "stat", "du", "diff", "cmp", "comm", "md5sum",
-    "sha1sum", "sha256sum", "shasum", "xargs", "export", "set", "unset", "source", "date", "whoami",
+    "sha1sum", "sha256sum", "shasum", "xargs", "export", "set", "unset", "date", "whoami",
     "uname", "git status", "git log", "git diff", "git show", "git branch", "git rev-parse", "git ls-files",
     "git grep", "git blame",
     # PowerShell
@@ -159,8 +166,8 @@ def operands(rule: FileRule, words: Sequence[str], start: int) -> tuple[list[str
             break
         if type(word) is not Dyn and len(word) > 1 and word[0] == "-":
             name, glued = _option(word, rule.ps)
-            if name in rule.writes or (rule.writes and not name.startswith("--") and
-                                       "i" in name[1:] and not rule.ps):
+            if name in rule.writes or (rule.writes and "-i" in rule.writes and not name.startswith("--")
+                                       and "i" in name[1:] and not rule.ps):  # sed -ni, -i.bak
                 writes = True
             if name in rule.no_lead:
                 lead = 0
@@ -172,7 +179,9 @@ def operands(rule: FileRule, words: Sequence[str], start: int) -> tuple[list[str
                 found.append(value)
             j += 2 if takes and glued is None else 1
             continue
-        if positional >= lead and len(found) < rule.limit and is_operand(word):
+        if 0 <= rule.out_at <= positional - lead:
+            writes = True
+        elif positional >= lead and len(found) < rule.limit and is_operand(word):
             found.append(word)
         positional += 1
         j += 1

@@ -26,6 +26,8 @@ from redact.verbs import extract, extract_argv, is_valid_verb, operands
     ("ls -la src", "search", [("search", "src")]),
     ("find src tests -name '*.py' -type f", "search", [("search", "src"), ("search", "tests")]),
     ("bash -lc \"sed -n '1,20p' a.rs\"", "read", [("read", "a.rs")]),
+    ("sort -k2 data.csv | uniq -c", "read", [("read", "data.csv")]),
+    ("rg -n x src | sort | uniq -c", "search", [("search", "src")]),
 ])
 def test_read_only_lines(line: str, touch: str, files: list[tuple[str, str]]) -> None:
     assert extract(line).touch == touch
@@ -37,6 +39,10 @@ def test_read_only_lines(line: str, touch: str, files: list[tuple[str, str]]) ->
     "cat >> notes.md <<'EOF'\nx\nEOF",
     "sed -i 's/a/b/' x.py",  # in place
     "sed -i.bak 's/a/b/' x.py",
+    "sed -ni 'p' x.py",
+    "sort -o sorted.txt data.txt",
+    "uniq in.txt out.txt",  # uniq's second operand is its output
+    "source env.sh; cat a.txt",  # a sourced script runs anything
     "find . -name '*.pyc' -delete",
     "find . -name x -exec rm {} +",
     "cat x.txt && rm y.txt",
