@@ -262,7 +262,7 @@ def _assemble(session: SessionFacts, kept: list[Ev], truncated: bool, start: flo
         if pr["seq"] >= cap:
             del pr["seq"]
     out: dict[str, Any] = {"schema": "agentplay/v1", "session": sess, "totals": tot}
-    if session.roots:
+    if session.roots or session.rootless_repo:
         repos: list[dict[str, Any]] = []
         for n, (repo_name, remote) in enumerate([(session.repo_name, session.remote)] +
                                                 [(r.name, r.remote) for r in session.more_repos]):

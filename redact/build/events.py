@@ -8,6 +8,7 @@ a bucket label leaves this module.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -31,6 +32,8 @@ _TOOL_ERR = frozenset({
 })
 
 Hasher = Callable[[str], str]
+#: A path whose last segment has an extension (`src/a.py`, `.env.local`): a file, not a folder.
+_FILE_LIKE = re.compile(r"[^/\\]\.[A-Za-z0-9_-]{1,12}$|^\.[^/\\.]+\.[A-Za-z0-9_-]{1,12}$")
 
 
 def num(x: float) -> float | int:
@@ -70,34 +73,39 @@ class FileTable:
     repository by `rN` + NUL + its path (no file path holds a NUL)."""
 
     def __init__(self, roots: tuple[str, ...], cwd: str | None,
-                 more: tuple[tuple[str, ...], ...] = ()) -> None:
+                 more: tuple[tuple[str, ...], ...] = (), rootless_repo: bool = False) -> None:
         self.roots = roots + tuple(r for rs in more for r in rs)
         self.cwd = cwd
+        #: the repository is known (its remote) but not its folder: relative paths are inside it
+        self.rootless_repo = rootless_repo
         self._repo_roots = [("r0", root) for root in roots] + \
             [(f"r{i + 1}", root) for i, rs in enumerate(more) for root in rs]
         self._repo_roots.sort(key=lambda item: len(item[1]), reverse=True)  # the longest root wins
-        self._cache: dict[str, str] = {}
+        self._cache: dict[tuple[str, str | None], str] = {}
         self.where: dict[str, tuple[str, str]] = {}
 
-    def place(self, raw: str) -> str:
-        """A key of `where` for a repo file, `@label` for a bucket."""
-        place = self._cache.get(raw)
+    def place(self, raw: str, base: str | None = None) -> str:
+        """A key of `where` for a repo file, `@label` for a bucket; a relative `raw` is taken from
+        `base` (a shell call's working directory) when given, else from the session's."""
+        key = (raw, base)
+        place = self._cache.get(key)
         if place is None:
-            loc = locate(raw, self.roots, self.cwd) if raw else Located(label="outside-repo")
-            if loc.rel is not None and not self.roots:
+            cwd = base if base is not None else self.cwd
+            loc = locate(raw, self.roots, cwd) if raw else Located(label="outside-repo")
+            if loc.rel is not None and not self.roots and not self.rootless_repo:
                 loc = Located(label="outside-repo")  # no repository known: nothing is repo-relative
             if loc.rel is None:
                 place = "@" + (loc.label or "outside-repo")
             else:
-                repo = self._repo_of(raw) if len(self._repo_roots) > 1 else "r0"
+                repo = self._repo_of(raw, cwd) if len(self._repo_roots) > 1 else "r0"
                 place = loc.rel if repo == "r0" else f"{repo}\x00{loc.rel}"
                 self.where[place] = (repo, loc.rel)
-            self._cache[raw] = place
+            self._cache[key] = place
         return place
 
-    def _repo_of(self, raw: str) -> str:
+    def _repo_of(self, raw: str, cwd: str | None) -> str:
         for repo, root in self._repo_roots:
-            if locate(raw, (root,), self.cwd).rel is not None:
+            if locate(raw, (root,), cwd).rel is not None:
                 return repo
         return "r0"
 
@@ -107,7 +115,8 @@ class EventMaker:
         self.session = session
         self.hasher = hasher
         self.vocab = vocab
-        self.files = FileTable(session.roots, session.cwd, tuple(r.roots for r in session.more_repos))
+        self.files = FileTable(session.roots, session.cwd, tuple(r.roots for r in session.more_repos),
+                               session.rootless_repo)
         self.events: list[Ev] = []
         self.calls: dict[str, Ev] = {}
         self.lane_model: dict[str, str] = {}
@@ -131,6 +140,12 @@ class EventMaker:
             else:
                 found = extract(command, hasher=self.hasher, vocab=self.vocab)
             self._verbs[command] = found
+        return found
+
+    def operands(self, command: str | tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+        from redact.verbs import operands
+
+        found: tuple[tuple[str, str], ...] = operands(command, vocab=self.vocab)
         return found
 
     def add(self, ev: Ev) -> Ev:
@@ -223,12 +238,19 @@ class EventMaker:
         self.calls[call.call_id] = ev
         vcs: dict[str, Any] | None = None
         if kind == "exec":
-            res = self.verb(call.argv if call.argv is not None else (call.command or ""))
+            command: str | tuple[str, ...] = call.argv if call.argv is not None else (call.command or "")
+            if call.shell == "powershell" and isinstance(command, str):
+                command = ("powershell", "-Command", command)
+            res = self.verb(command)
             f["tool"] = call.name
             f["verb"] = res.verb
             f["cat"] = res.cat
             if res.verify:
                 ev.kind = kind = "verify"
+            elif res.touch:
+                ev.kind = kind = res.touch
+                f["cat"] = "file"
+                self._shell_targets(ev, self.operands(command), call.cwd)
             if res.vcs:
                 vcs = dict(res.vcs)
             ev.sig = (call.name, res.verb)
@@ -276,6 +298,22 @@ class EventMaker:
             ev.sig = (call.name, first)
         self._result(i, ev, call, result, vcs)
         self.add(ev)
+
+    def _shell_targets(self, ev: Ev, found: tuple[tuple[str, str], ...], base: str | None) -> None:
+        """Targets of a read-only shell line (redact.verbs.files): the files it reads, and those a
+        search names. A search's folder (`rg x src`, `ls lib`) is its scope, not a file it touched,
+        as for the Grep tool: only an operand whose name has an extension is a hit."""
+        seen: set[str] = set()
+        for touch, raw in found:
+            if touch == "search" and not _FILE_LIKE.search(raw):
+                continue
+            place = self.files.place(raw, base)
+            if place in seen:
+                continue
+            seen.add(place)
+            ev.targets.append((place, "read" if touch == "read" else "hit", None))
+            if len(ev.targets) >= MAX_TARGETS:
+                break
 
     def _result(self, i: int, ev: Ev, call: ToolCall, result: ToolResult | None,
                 vcs: dict[str, Any] | None) -> None:

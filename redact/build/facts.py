@@ -70,6 +70,8 @@ class ToolCall:
     path_ops: tuple[str | None, ...] = ()  # edits: one op per path when they differ (a patch)
     command: str | None = None  # shell: read by the verb engine only, never written
     argv: tuple[str, ...] | None = None  # shell as an argv array (Codex): the verb engine's only
+    cwd: str | None = None  # shell: the directory its relative operands are taken from (else the session's)
+    shell: str | None = None  # "powershell": `command` is a PowerShell script (a Windows Codex session)
     server: str | None = None  # mcp
     tool: str | None = None  # mcp
     skill: str | None = None
@@ -178,6 +180,9 @@ class SessionFacts:
     repo_name: str | None = None  # an identifier (the root folder's name); the policy decides
     remote: str | None = None
     more_repos: list[RepoRoots] = field(default_factory=list)  # after the first (roots/repo_name/remote)
+    #: A repository is known (its remote) but not its folder (Codex rollouts of August 2025 record no
+    #: working directory): relative paths are taken as repo-relative, absolute ones go to a bucket.
+    rootless_repo: bool = False
     first_seen: float | None = None  # the earliest time any record shows (startedAt of an empty map)
     lanes: dict[str, Lane] = field(default_factory=lambda: {MAIN: Lane(MAIN, "main")})
     facts: list[Fact] = field(default_factory=list)

@@ -12,7 +12,7 @@ not parse becomes `<unparsed>`. See docs/verbs.md.
 from __future__ import annotations
 
 from redact.verbs.classify import is_vcs_action
-from redact.verbs.engine import VerbResult, clear_cache, extract, extract_argv, is_valid_verb
+from redact.verbs.engine import VerbResult, clear_cache, extract, extract_argv, is_valid_verb, operands
 from redact.verbs.grammar import EMPTY, SCRIPT, UNPARSED, VERB_CATEGORIES, VERIFY_KINDS
 from redact.verbs.vocab import Vocabulary, VocabularyError, default_vocabulary, extend_vocabulary
 
@@ -32,4 +32,5 @@ __all__ = [
     "is_vcs_action",
     "extract_argv",
     "is_valid_verb",
+    "operands",
 ]

@@ -54,12 +54,15 @@ class Hit:
     cat: str = "shell"
     verify: str | None = None
     vcs: tuple[str, str, int | None] | None = None
+    touch: str | None = None  # read | search | cd: what the command does to files (files.py)
+    files: tuple[str, ...] = ()  # its raw path operands (placed by the builder, never emitted)
+    writes: bool = False  # a flag makes this otherwise read-only command write (sed -i)
 
 
 class Ctx:
     """The state of one line's analysis: the vocabulary, the hits so far, and recursion budgets."""
 
-    __slots__ = ("depth", "hits", "out_of_time", "parses", "stdin_used", "vocab", "windows")
+    __slots__ = ("depth", "hits", "out_of_time", "parses", "stdin_used", "vocab", "windows", "writes")
 
     def __init__(self, vocab: Vocabulary) -> None:
         self.vocab = vocab
@@ -69,6 +72,7 @@ class Ctx:
         self.out_of_time = False  # a nested parse ran out of its time budget (parse.py)
         self.windows = False  # inside a cmd.exe / PowerShell string: names are case-insensitive
         self.stdin_used = False  # the resolver consumed the command's heredoc as a script
+        self.writes = False  # an output redirect to a file (`> out.txt`): the line is not read-only
 
     def add(self, hit: Hit) -> None:
         if len(self.hits) < MAX_HITS:

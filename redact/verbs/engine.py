@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from redact.verbs import files as file_ops
 from redact.verbs import hosts, parse, resolve, runners, shells, wrappers  # noqa: F401  (rules register)
 from redact.verbs.ctx import INNER, TOP, Ctx, Hit
 from redact.verbs.grammar import EMPTY, SCRIPT, UNPARSED, hashed_script
@@ -29,6 +30,9 @@ class VerbResult:
     cat: str
     verify: str | None
     vcs: dict[str, object] | None
+    #: `read` or `search` when every command of the line only reads files (files.py), else None.
+    #: The paths it names are not here (a result holds nothing from the command): see `operands`.
+    touch: str | None = None
 
 
 class Analysis:
@@ -38,11 +42,12 @@ class Analysis:
     rather than a frozen dataclass, because it is built on the hot path).
     """
 
-    __slots__ = ("cat", "main", "names", "plain", "special", "vcs", "verbs", "verify")
+    __slots__ = ("cat", "files", "main", "names", "plain", "special", "touch", "vcs", "verbs", "verify")
 
     def __init__(self, verbs: tuple[str | None, ...], names: tuple[str | None, ...], main: int, cat: str,
                  verify: str | None, vcs: tuple[str, str, int | None] | None, special: str | None,
-                 plain: VerbResult) -> None:
+                 plain: VerbResult, touch: str | None = None,
+                 files: tuple[tuple[str, str], ...] = ()) -> None:
         self.verbs = verbs
         self.names = names
         self.main = main  # index into verbs; -1 for <empty>/<unparsed>
@@ -51,12 +56,15 @@ class Analysis:
         self.vcs = vcs
         self.special = special  # UNPARSED / EMPTY
         self.plain = plain  # the result without a hasher, built once
+        self.touch = touch
+        self.files = files
 
     def result(self, hasher: Hasher | None) -> VerbResult:
         if hasher is None or None not in self.verbs:
             if self.vcs is None:
                 return self.plain
-            return VerbResult(self.plain.verb, self.plain.verbs, self.cat, self.verify, _vcs_dict(self.vcs))
+            return VerbResult(self.plain.verb, self.plain.verbs, self.cat, self.verify, _vcs_dict(self.vcs),
+                              self.touch)
         tokens: dict[str, str] = {}
         verbs: list[str] = []
         for verb, name in zip(self.verbs, self.names):
@@ -69,7 +77,7 @@ class Analysis:
             else:
                 verbs.append(verb)
         return VerbResult(verbs[self.main], tuple(verbs), self.cat, self.verify,
-                          _vcs_dict(self.vcs) if self.vcs is not None else None)
+                          _vcs_dict(self.vcs) if self.vcs is not None else None, self.touch)
 
 
 def _vcs_dict(vcs: tuple[str, str, int | None]) -> dict[str, object]:
@@ -87,7 +95,46 @@ _UNPARSED = _special(UNPARSED)
 _EMPTY = _special(EMPTY)
 
 
-def summarize(hits: Sequence[Hit]) -> Analysis:
+def _join(base: str, path: str) -> str:
+    drive = len(path) > 2 and path[1] == ":" and path[2] in "/\\"
+    if not base or drive or path.startswith(("/", "~", "\\")):
+        return path
+    return base.rstrip("/\\") + "/" + path
+
+
+def file_touch(hits: Sequence[Hit], writes: bool) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+    """What a line does to files: `read`/`search` and the paths it names, when every command of it
+    only reads (files.READ_ONLY, no write flag, no output redirect); (None, ()) otherwise. A `cd`
+    of the line itself moves the base later relative operands are taken from."""
+    if writes or not hits:
+        return None, ()
+    for hit in hits:
+        if hit.verb is None or hit.writes or hit.verb not in file_ops.READ_ONLY:
+            return None, ()
+    touch: str | None = None
+    found: list[tuple[str, str]] = []
+    base = ""
+    lost = False  # a `cd` to somewhere unknown (`cd`, `cd -`, `cd $X`): later operands are skipped
+    for hit in hits:
+        if hit.touch == file_ops.CD:
+            if hit.level == TOP:
+                if hit.files:
+                    base = _join(base, hit.files[0])
+                else:
+                    lost = True
+            continue
+        if hit.touch is None or hit.level > INNER:
+            continue
+        if touch is None and hit.level == TOP and (hit.touch == file_ops.SEARCH or hit.files):
+            touch = hit.touch
+        if not lost:
+            found.extend((hit.touch, _join(base, path)) for path in hit.files)
+    if touch is None:
+        return None, ()
+    return touch, tuple(dict.fromkeys(found))
+
+
+def summarize(hits: Sequence[Hit], writes: bool = False) -> Analysis:
     """Choose the main verb (rule 4) and classify the line from its hits."""
     if not hits:
         return _EMPTY
@@ -125,8 +172,9 @@ def summarize(hits: Sequence[Hit]) -> Analysis:
     vcs = main_hit.vcs or top_vcs
     cat = main_hit.cat
     shown_t = tuple(shown)
-    plain = VerbResult(shown_t[main], shown_t, cat, verify, None)
-    return Analysis(tuple(verbs), tuple(names), main, cat, verify, vcs, None, plain)
+    touch, touched = file_touch(hits, writes)
+    plain = VerbResult(shown_t[main], shown_t, cat, verify, None, touch)
+    return Analysis(tuple(verbs), tuple(names), main, cat, verify, vcs, None, plain, touch, touched)
 
 
 def analyze(command: str, vocab: Vocabulary) -> Analysis:
@@ -138,7 +186,7 @@ def analyze(command: str, vocab: Vocabulary) -> Analysis:
         return _UNPARSED
     ctx = Ctx(vocab)
     parse.walk_tree(parsed[0], parsed[1], ctx, TOP)
-    return summarize(ctx.hits)
+    return summarize(ctx.hits, ctx.writes)
 
 
 def analyze_argv(argv: tuple[str, ...], vocab: Vocabulary) -> Analysis:
@@ -149,7 +197,7 @@ def analyze_argv(argv: tuple[str, ...], vocab: Vocabulary) -> Analysis:
         return _cached(script, vocab) if len(script) <= CACHE_MAX_CHARS else _safe(script, vocab)
     ctx = Ctx(vocab)
     resolve.run(list(argv), 0, ctx, TOP, None)
-    return summarize(ctx.hits)
+    return summarize(ctx.hits, ctx.writes)
 
 
 def shell_script(argv: Sequence[str], vocab: Vocabulary) -> str | None:
@@ -209,6 +257,28 @@ def extract_argv(argv: Sequence[str], *, hasher: Hasher | None = None,
         except Exception:  # noqa: BLE001  (fail closed, as in _safe)
             found = _UNPARSED
     return found.result(hasher)
+
+
+def operands(command: str | Sequence[str], *, vocab: Vocabulary | None = None
+             ) -> tuple[tuple[str, str], ...]:
+    """(touch, raw path) of the files a read-only line names: `read` for a file it reads, `search`
+    for an operand of a search or listing (files.py). Raw paths, for path placement only (the
+    builder makes them repo-relative or a bucket label); () for any other line."""
+    voc = vocab if vocab is not None else default_vocabulary()
+    if isinstance(command, str):
+        found = _cached(command, voc) if len(command) <= CACHE_MAX_CHARS else _safe(command, voc)
+    else:
+        words = tuple(command)
+        if not all(isinstance(word, str) for word in words):
+            return ()
+        if sum(len(word) for word in words) <= CACHE_MAX_CHARS:
+            found = _cached_argv(words, voc)
+        else:
+            try:
+                found = analyze_argv(words, voc)
+            except Exception:  # noqa: BLE001  (fail closed, as in _safe)
+                return ()
+    return found.files
 
 
 def is_valid_verb(verb: object, *, vocab: Vocabulary | None = None) -> bool:

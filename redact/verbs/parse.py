@@ -302,6 +302,21 @@ def _command(node: Node, ctx: Ctx, level: int, stdin: str | None) -> bool:
     return consumed_stdin
 
 
+_OUT = frozenset({">", ">>", "&>", "&>>", ">|", "<>"})
+
+
+def _writes(redirect: Node) -> bool:
+    """Whether a file redirect writes a file (`> out`, `>> log`; not `2>/dev/null`, `2>&1`, `< in`)."""
+    writes = False
+    for part in redirect.children:
+        if not part.is_named:
+            writes = part.type in _OUT
+        elif writes and part.type != "file_descriptor":
+            target = _text(part)
+            return not (target.startswith("/dev/") or target.isdigit() or target == "-")
+    return False
+
+
 def _redirected(node: Node, ctx: Ctx, level: int) -> None:
     body: Node | None = None
     stdin: str | None = None
@@ -310,6 +325,8 @@ def _redirected(node: Node, ctx: Ctx, level: int) -> None:
         kind = child.type
         if kind in _REDIRECTS:
             redirects.append(child)
+            if kind == "file_redirect" and _writes(child):
+                ctx.writes = True
             if kind == "heredoc_redirect":
                 for part in child.children:
                     if part.type == "heredoc_body":

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from redact.verbs import files
 from redact.verbs.classify import classify_script, vcs_action
 from redact.verbs.ctx import Ctx, Dyn, Hit
 from redact.verbs.names import hash_name, program_key
@@ -26,9 +27,11 @@ HOOKS: dict[str, Hook] = {}
 
 #: Set-up steps: skipped when choosing the main verb of a line if anything else follows.
 SETUP = frozenset({"cd", "export", "source", "set", "pushd", "popd", "unset", "alias", "unalias",
-                   "ulimit", "umask", "shopt", "trap", "local", "declare", "readonly", "typeset"})
+                   "ulimit", "umask", "shopt", "trap", "local", "declare", "readonly", "typeset",
+                   "set-location", "push-location", "pop-location", "set-strictmode", "set-variable",
+                   "import-module", "set-executionpolicy"})
 #: Guards and pauses: weaker still (`[ -f .env ] && source .env` is about `source`).
-GUARDS = frozenset({"test", "true", "false", "sleep", "wait"})
+GUARDS = frozenset({"test", "true", "false", "sleep", "wait", "test-path", "start-sleep"})
 
 
 def setup_rank(verb: str) -> int:
@@ -68,11 +71,14 @@ def run(words: Sequence[str], i: int, ctx: Ctx, level: int, stdin: str | None) -
     if name is None:
         ctx.add(unknown_hit(word, ctx, level))
         return
+    first = len(ctx.hits)
     rule = RULES.get(name)
     if rule is not None:
         rule(words, i + 1, ctx, level, stdin, name)
-        return
-    run_program(ctx.vocab.programs[name], words, i + 1, ctx, level, stdin)
+    else:
+        run_program(ctx.vocab.programs[name], words, i + 1, ctx, level, stdin)
+    if first < len(ctx.hits) and name in files.FILE_PROGRAMS:
+        files.attach(ctx.hits[first], name, words, i + 1)
 
 
 # -- options ------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from redact.verbs import parse
+from redact.verbs import parse, powershell as ps
 from redact.verbs.ctx import Ctx, Dyn, script_text
 from redact.verbs.resolve import RULES, program_hit
 
@@ -100,7 +100,8 @@ _PS_VALUE = ("-executionpolicy", "-ep", "-ex", "-windowstyle", "-w", "-workingdi
 
 def powershell(words: Sequence[str], i: int, ctx: Ctx, level: int, stdin: str | None,
                name: str) -> None:
-    """powershell -NoProfile -Command "Get-ChildItem | Select-Object Name"."""
+    """powershell -NoProfile -Command "Get-ChildItem | Select-Object Name": the text is parsed with
+    the PowerShell grammar (powershell.py), else as a cmd-like line."""
     n = len(words)
     j = i
     while j < n:
@@ -119,7 +120,9 @@ def powershell(words: Sequence[str], i: int, ctx: Ctx, level: int, stdin: str | 
         _emit(name, ctx, level)
         return
     text = " ".join(script_text(w) for w in words[j:]).strip()
-    if not text or not _windows_script(text, ctx, level):
+    if not text:
+        _emit(name, ctx, level)
+    elif not ps.parse_script(text, ctx, level) and not _windows_script(text, ctx, level):
         _emit(name, ctx, level)
 
 

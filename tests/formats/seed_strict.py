@@ -189,8 +189,10 @@ def _event(ev: Any, i: int, lanes: set[Any], out: list[str]) -> None:
         _enum(ev["trigger"], "trigger", f"{ptr}/trigger", out)
     if kind in ("ticket", "skill_write"):
         _enum(ev.get("action"), "action", f"{ptr}/action", out)
-    if kind != "exec" and kind != "verify" and "verb" in ev:
-        out.append(f"{ptr}/verb: verb is for shell events only")
+    # the seed's file/shell row: "tool, verb (shell only), targets[]": a verb rides on any of the five
+    # kinds when the call was a shell line (a read-only `cat`/`rg` line is a read or search event)
+    if kind not in ("read", "search", "edit", "exec", "verify") and "verb" in ev:
+        out.append(f"{ptr}/verb: verb is for shell calls only")
     for j, target in enumerate(ev.get("targets") or []):
         if _keys(target, TARGET, f"{ptr}/targets/{j}", out):
             _enum(target.get("touch"), "touch", f"{ptr}/targets/{j}/touch", out)

@@ -175,7 +175,9 @@ def map_counts(m: dict[str, Any]) -> Counts:
     calls = [e for e in evs if e["kind"] in CALL_KINDS]
     return Counts(
         calls=m["totals"]["calls"],
-        shell=sum(1 for e in calls if e["kind"] in ("exec", "verify") and e.get("tool") == "Bash"),
+        # a read-only shell line (`cat`, `rg`) is a read or search event of the Bash tool
+        shell=sum(1 for e in calls if e["kind"] in ("exec", "verify", "read", "search")
+                  and e.get("tool") == "Bash"),
         edits=sum(1 for e in calls if e["kind"] == "edit"),
         subagents=m["totals"]["subagents"],
         # a call with no result at all is the map's own finding (no_result), not a failure the log shows

@@ -56,11 +56,12 @@ def test_fixtures_leak_nothing_and_scan_clean(path: Path, policy: str) -> None:
 def test_modern_calls_and_requests_by_hand(modern: dict[str, Any]) -> None:
     m = modern
     k = kinds(m)
-    # calls: 2 pytest (verify), apply_patch, git commit (shell), ls (local_shell), web search, linear MCP,
-    # github MCP, view_image, update_plan, spawn_agent, wait, shell apply_patch, exec_command, unparsed shell
+    # calls: 2 pytest (verify), apply_patch, git commit (shell), ls (local_shell: a search), web search,
+    # linear MCP, github MCP, view_image, update_plan, spawn_agent, wait, shell apply_patch, exec_command,
+    # unparsed shell
     assert m["totals"]["calls"] == 15
-    assert (k["verify"], k["edit"], k["exec"], k["web"], k["mcp"], k["read"], k["tool"], k["subagent"]) == \
-        (2, 2, 4, 1, 2, 1, 2, 1)
+    assert (k["verify"], k["edit"], k["exec"], k["search"], k["web"], k["mcp"], k["read"], k["tool"],
+            k["subagent"]) == (2, 2, 3, 1, 1, 2, 1, 2, 1)
     # 7 token counts with new totals (one repeat ignored, one rate-limit only) + one assistant message
     # with no usage (the record whose timestamp does not parse)
     assert m["totals"]["requests"] == 8

@@ -217,7 +217,8 @@ def markdown() -> str:
     lines += ["", "| tool | event kind | input fields read as paths |", "|---|---|---|"]
     for tool, kind in TOOL_KINDS.items():
         paths = ", ".join(f"`{f}`" for f in PATH_INPUTS.get(tool, ())) or "-"
-        shown = "exec, or verify for a test/build/lint/type check" if kind == "exec" else kind
+        shown = ("exec, or verify for a test/build/lint/type check, or read/search for a line that only "
+                 "reads files (docs/verbs.md)") if kind == "exec" else kind
         shown = "search (hits: the files its result lists)" if kind == "search" else shown
         lines.append(f"| `{tool}` | {shown} | {paths} |")
     lines.append("| `mcp__<server>__<tool>` | mcp | - |")

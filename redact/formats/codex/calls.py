@@ -42,6 +42,10 @@ def call(r: CodexReader, p: dict[str, Any], t: float) -> None:
         args = parse_json_string(raw) if kind == "function_call" else raw
         call = tools.make_call(name, args, call_id, t, MAIN, base, namespace=p.get("namespace"),
                                verb_of=verb_of)
+    if call.name == tools.POLL_TOOL and kind == "function_call" and isinstance(args, dict):
+        session = args.get("session_id")
+        if type(session) is int or (isinstance(session, str) and session.isdigit()):
+            r.polls[call_id] = str(session)
     r.open_response(t).tool_calls += 1
     r.calls[call_id] = call
     r.add(call)
@@ -57,6 +61,8 @@ def output(r: CodexReader, p: dict[str, Any], t: float) -> None:
         return
     res = tools.make_result(p.get("output"), call, t)
     r.results[call.call_id] = res
+    if call.kind == "exec" or call.name == tools.POLL_TOOL:
+        _unified(r, call, p.get("output"))
     late = r.late.pop(call.call_id, None)
     if late is not None:
         settle(res, call, *late)
@@ -66,6 +72,19 @@ def output(r: CodexReader, p: dict[str, Any], t: float) -> None:
         if isinstance(agent, str) and re.fullmatch(r"[0-9a-f-]{8,64}", agent):
             res.child = "sa-" + agent.replace("-", "")[:32]
     r.add(res)
+
+def _unified(r: CodexReader, call: ToolCall, raw: object) -> None:
+    """A process an exec_command call left running: remember its session id; when a later poll
+    (write_stdin) reports that it exited, the exit code is the exec_command call's."""
+    running, exit_code = tools.unified_state(raw)
+    if call.kind == "exec":
+        if running is not None:
+            r.sessions[running] = call.call_id
+        return
+    session = r.polls.get(call.call_id)
+    owner = r.sessions.get(session) if session is not None else None
+    if owner is not None and exit_code is not None:
+        end_event(r, owner, exit_code, None, None)
 
 def settle(res: ToolResult, call: ToolCall, exit_code: int | None, dur: float | None,
            ok: bool | None) -> None:
@@ -103,4 +122,44 @@ def web(r: CodexReader, p: dict[str, Any], t: float) -> None:
     r.calls[wid] = call
     r.results[wid] = res
     r.add(call)
+    r.add(res)
+
+
+TOOL_SEARCH = "tool_search"
+
+
+def tool_search(r: CodexReader, p: dict[str, Any], t: float) -> None:
+    """A `tool_search_call` item: the model searching the tools it may load (a `tool` event named
+    `tool_search`; the query is never read). A server-side search may have no call id: its output
+    then pairs with the latest search still open."""
+    call_id = p.get("call_id")
+    if not isinstance(call_id, str) or not call_id:
+        r.search_ids += 1
+        call_id = f"tool-search-{r.search_ids}"
+    if call_id in r.calls:
+        r.skip("<duplicate>")
+        return
+    call = ToolCall(t, MAIN, call_id, TOOL_SEARCH, "tool")
+    r.open_response(t).tool_calls += 1
+    r.calls[call_id] = call
+    r.open_searches.append(call_id)
+    r.add(call)
+
+def tool_search_output(r: CodexReader, p: dict[str, Any], t: float) -> None:
+    """Its `tool_search_output`: failed or not, and how many tool definitions came back (a count;
+    their names and descriptions are never read)."""
+    call_id = p.get("call_id")
+    if not isinstance(call_id, str) or call_id not in r.calls:
+        call_id = r.open_searches[-1] if r.open_searches else None
+    if call_id is None or call_id in r.results or r.calls[call_id].name != TOOL_SEARCH:
+        r.skip("<output without call>")
+        return
+    if call_id in r.open_searches:
+        r.open_searches.remove(call_id)
+    if p.get("execution") != "server":
+        r.gave_input(t)  # a client-side search answers the model in a new request
+    status = p.get("status")
+    failed = status in ("failed", "incomplete", "cancelled")
+    res = ToolResult(t, call_id, failed, err_class="other" if failed else None)
+    r.results[call_id] = res
     r.add(res)

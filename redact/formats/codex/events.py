@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from redact.build.facts import MAIN, ErrorFact, LlmResponse
+from redact.build.facts import MAIN, ErrorFact, LlmResponse, ToolCall, ToolResult
 from redact.formats.codex.calls import end_event
-from redact.formats.common import as_float, as_int, is_model_name, status_tag
+from redact.formats.common import as_float, as_int, is_model_name, label, status_tag
 
 if TYPE_CHECKING:
     from redact.formats.codex.reader import CodexReader
@@ -56,8 +56,9 @@ def error_class(info: object, message: object) -> str:
 
 
 def exec_end(r: CodexReader, p: dict[str, Any], t: float) -> None:
-    if p.get("source") == "unified_exec_startup":
-        return  # the start-up of the interactive shell, not the command
+    # Every source names the call it ends: `unified_exec_startup` is the end of the process an
+    # `exec_command` call started (written when it exits, often after the call's own output and
+    # the `write_stdin` polls that followed), so its exit code is that call's.
     end_event(r, p.get("call_id"), as_int(p.get("exit_code")), duration(p.get("duration")), None)
 
 def patch_end(r: CodexReader, p: dict[str, Any], t: float) -> None:
@@ -91,6 +92,40 @@ def spawn_end(r: CodexReader, p: dict[str, Any], t: float) -> None:
         call.subagent_model = p["model"]
     status = status_tag(p.get("status"))
     end_event(r, call.call_id, None, None, False if status in ("errored", "not_found") else None)
+
+#: A guardian (automatic reviewer) verdict -> (failed, errClass). `in_progress` is not a verdict.
+GUARDIAN_VERDICTS: dict[str, tuple[bool, str | None]] = {
+    "approved": (False, None), "denied": (True, "blocked"), "timed_out": (True, "timeout"),
+    "aborted": (True, "interrupted"),
+}
+GUARDIAN_TOOL = "guardian_assessment"
+
+
+def guardian(r: CodexReader, p: dict[str, Any], t: float) -> None:
+    """The automatic reviewer's verdict on an action (a command, a patch, a network or MCP call):
+    a `tool` event that says it was approved or blocked. Its rationale and the action (the command
+    text, paths, hosts) are never read; an assessment still in progress is counted as skipped."""
+    status = status_tag(p.get("status"))
+    verdict = GUARDIAN_VERDICTS.get(status or "")
+    gid = p.get("id")
+    if verdict is None or not isinstance(gid, str) or not gid:
+        r.skip(label(GUARDIAN_TOOL, status))  # `guardian_assessment:in_progress`, counted by status
+        return
+    call_id = "guardian:" + gid
+    if call_id in r.calls:
+        r.skip(label(GUARDIAN_TOOL, "repeated"))
+        return
+    started, done = as_float(p.get("started_at_ms")), as_float(p.get("completed_at_ms"))
+    start = started if started is not None and 0 < started <= t else t
+    call = ToolCall(start, MAIN, call_id, GUARDIAN_TOOL, "tool")
+    failed, err_class = verdict
+    res = ToolResult(t, call_id, failed, err_class=err_class)
+    if started is not None and done is not None and done >= started:
+        res.dur = done - started
+    r.calls[call_id] = call
+    r.results[call_id] = res
+    r.add(call)
+    r.add(res)
 
 def turn_aborted(r: CodexReader, p: dict[str, Any], t: float) -> None:
     if p.get("reason") in ("interrupted", "replaced", None):
@@ -158,6 +193,7 @@ HANDLERS: dict[str, Any] = {
     "patch_apply_end": patch_end,
     "mcp_tool_call_end": mcp_end,
     "collab_agent_spawn_end": spawn_end,
+    "guardian_assessment": guardian,
     "turn_aborted": turn_aborted,
     "error": error_event,
     "stream_error": stream_error,

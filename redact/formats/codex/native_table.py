@@ -85,6 +85,7 @@ ARGUMENTS: dict[str, dict[str, Spec]] = {
     "update_plan": {"plan": _PLAN, "explanation": DROP},
     "write_stdin": {"session_id": NUMBER, "chars": DROP, "yield_time_ms": NUMBER, "max_output_tokens": NUMBER},
     "web_search": {},
+    "request_permissions": {"scope": enum("turn", "session"), "reason": DROP, "permissions": DROP},
 }
 OUTPUT = JsonText(obj(output=RESULT, metadata=obj(exit_code=NUMBER, duration_seconds=NUMBER)), text=OUTPUT_LINES)
 OUTPUT_FIELD = ByType(
@@ -140,6 +141,10 @@ RESPONSE_ITEMS: dict[str, Spec] = {
     "compaction": obj(type=const("compaction"), id=ID, encrypted_content=DROP),
     "compaction_summary": obj(type=const("compaction_summary"), id=ID, encrypted_content=DROP, summary=DROP),
     "ghost_snapshot": obj(type=const("ghost_snapshot"), ghost_commit=DROP),
+    "tool_search_call": obj(type=const("tool_search_call"), id=ID, call_id=ID, status=_STATUS,
+                            execution=enum("client", "server"), arguments=DROP),
+    "tool_search_output": obj(type=const("tool_search_output"), call_id=ID, status=_STATUS,
+                              execution=enum("client", "server"), tools=DROP),
 }
 
 # -- events ----------------------------------------------------------------------------------------
@@ -177,6 +182,13 @@ EVENT_MSGS: dict[str, Spec] = {
                                     status=ByType(text=enum("pending_init", "running", "completed", "errored",
                                                             "shutdown", "not_found")),
                                     prompt=DROP, new_agent_nickname=DROP),
+    "guardian_assessment": event("guardian_assessment", id=ID, target_item_id=ID, turn_id=ID,
+                                 started_at_ms=NUMBER, completed_at_ms=NUMBER,
+                                 status=enum("in_progress", "approved", "denied", "timed_out", "aborted"),
+                                 risk_level=enum("low", "medium", "high", "critical"),
+                                 user_authorization=DROP, decision_source=DROP, rationale=DROP, action=DROP),
+    "request_permissions": event("request_permissions", call_id=ID, turn_id=ID, reason=DROP, permissions=DROP,
+                                 suggested_scope=enum("turn", "session")),
     "turn_aborted": event("turn_aborted", reason=enum("interrupted", "replaced", "review_ended"), turn_id=ID),
     "error": event("error", message=SHAPE, codex_error_info=ERROR_INFO),
     "stream_error": event("stream_error", message=SHAPE, codex_error_info=ERROR_INFO, additional_details=DROP),

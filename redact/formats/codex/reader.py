@@ -68,6 +68,10 @@ class CodexReader:
         self.calls: dict[str, ToolCall] = {}
         self.results: dict[str, ToolResult] = {}
         self.late: dict[str, tuple[int | None, float | None, bool | None]] = {}  # call id -> end event
+        self.sessions: dict[str, str] = {}  # unified-exec session id -> the exec_command call id
+        self.polls: dict[str, str] = {}  # write_stdin call id -> the session id it polls
+        self.search_ids = 0  # tool_search_call items without a call id
+        self.open_searches: list[str] = []  # tool searches waiting for their output
         self.response: LlmResponse | None = None  # the response being read
         self.input_t: float | None = None  # when the model was last given input
         self.unmetered: LlmResponse | None = None  # the open response, until a token count meters it
@@ -322,6 +326,10 @@ class CodexReader:
             calls.output(self, p, t)
         elif kind == "web_search_call":
             calls.web(self, p, t)
+        elif kind == "tool_search_call":
+            calls.tool_search(self, p, t)
+        elif kind == "tool_search_output":
+            calls.tool_search_output(self, p, t)
         elif kind in ("compaction", "compaction_summary"):
             self.compaction(t)
         else:
@@ -362,9 +370,23 @@ class CodexReader:
         s.native_id = native_id(self.native or fallback_id or where)
         if s.cwd is None:
             s.cwd = self.env_cwd
+        remote = s.remote
         settle(s, (s.cwd,), git=self.git)
+        if not s.roots and s.cwd is None and remote:
+            # no working directory anywhere (the August-2025 layout without an environment
+            # context), but the header names the repository: relative paths are inside it
+            s.rootless_repo = True
+            s.remote = remote
+            s.repo_name = _remote_name(remote)
         self.stats.warn_skipped(self.report)
         return s
+
+
+def _remote_name(remote: str) -> str | None:
+    """The repository's name from its remote (`git@host:acme/api.git` -> `api`)."""
+    tail = re.split(r"[/:\\]", remote.rstrip("/"))[-1]
+    tail = tail[:-4] if tail.endswith(".git") else tail
+    return tail or None
 
 
 _TOP: dict[str, Any] = {

@@ -34,6 +34,8 @@ RESPONSE_ITEMS: dict[str, str] = {
     "custom_tool_call_output": "mapped",
     "local_shell_call": "mapped",  # exec (argv)
     "web_search_call": "mapped",  # web (host: search, or the page's host)
+    "tool_search_call": "mapped",  # tool (`tool_search`): the model searching loadable tools
+    "tool_search_output": "mapped",  # its result (failed or not), paired by call_id
     "compaction": "mapped",  # -> compaction
     "compaction_summary": "mapped",  # -> compaction
     "ghost_snapshot": "skipped",  # the harness's own undo snapshot commit, not the session's work
@@ -47,6 +49,7 @@ EVENT_MSGS: dict[str, str] = {
     "patch_apply_end": "mapped",  # success of apply_patch
     "mcp_tool_call_end": "mapped",  # MCP server and tool, success, duration
     "collab_agent_spawn_end": "mapped",  # the spawned agent's role, model and status
+    "guardian_assessment": "mapped",  # -> tool `guardian_assessment`: approved, or blocked (err)
     "turn_aborted": "mapped",  # -> error (orchestration, interrupted)
     "error": "mapped",  # -> error (llm)
     "stream_error": "mapped",  # -> error (llm), retried
@@ -75,6 +78,7 @@ EVENT_MSGS: dict[str, str] = {
     "collab_waiting_end": "skipped",
     "collab_close_begin": "skipped",
     "collab_close_end": "skipped",
+    "request_permissions": "skipped",  # repeats the request_permissions call
     "entered_review_mode": "skipped",
     "exited_review_mode": "skipped",
 }
@@ -94,6 +98,11 @@ TOOLS: dict[str, tuple[str, str]] = {
     "web_search_call (item)": ("web", "`action.url` -> host; a search -> `search`"),
     "spawn_agent": ("subagent", "`agent_type` (ident:subagent_type), `model` (ident:model)"),
     "send_input / wait / wait_agent / close_agent / resume_agent": ("tool", "-"),
+    "request_permissions": ("tool", "- (waits on the user; reason and permission profile never read)"),
+    "tool_search_call (item)": ("tool", "- (`tool_search`; the query is never read)"),
+    "guardian_assessment (event)": ("tool", "`status` -> err/errClass (denied: blocked, timed_out: "
+                                    "timeout, aborted: interrupted); `started_at_ms`/`completed_at_ms` "
+                                    "-> dur"),
     "update_plan / write_stdin / request_user_input / anything else": ("tool", "-"),
     "mcp__<server>__<tool>, <server>__<tool>, or `namespace` mcp__<server>": ("mcp", "-"),
 }
@@ -146,6 +155,14 @@ FIELDS: tuple[tuple[str, str, str], ...] = (
     ("response_item web_search_call.action.url", "blob", "host only"),
     ("response_item web_search_call.status", "enum", "err when failed"),
     ("response_item ghost_snapshot.ghost_commit", "blob", "-"),
+    ("response_item tool_search_call.call_id / tool_search_output.call_id", "id", "pairs call and result"),
+    ("response_item tool_search_call.arguments / tool_search_output.tools", "blob", "-"),
+    ("response_item tool_search_output.status / execution", "enum", "err when failed; a client-side "
+     "search is the input of a new request"),
+    ("event_msg guardian_assessment.status", "enum", "approved / blocked / timeout / interrupted"),
+    ("event_msg guardian_assessment.started_at_ms / completed_at_ms", "number", "dur"),
+    ("event_msg guardian_assessment.rationale / action / risk_level / user_authorization", "text/blob",
+     "-"),
     ("event_msg user_message.message", "text", "length and URL count (chars, urls)"),
     ("event_msg user_message.images / local_images", "blob", "count only (images)"),
     ("event_msg token_count.info.last_token_usage.*", "number", "in (input - cached), cr (cached), "

@@ -33,7 +33,9 @@ EXEC_STRING = {"shell_command": "command", "exec_command": "cmd"}
 READ_TOOLS = {"view_image": ("path",), "read_file": ("file_path", "path")}
 SEARCH_TOOLS = frozenset({"list_dir", "grep_files"})
 SUBAGENT_TOOLS = frozenset({"spawn_agent"})
-WAITS_ON_USER = frozenset({"request_user_input", "ask_user_question"})
+#: Tools whose duration is the user's: a question, and a request for narrower permissions
+#: (`request_permissions`, answered in the confirmation UI; its reason and profile are never read).
+WAITS_ON_USER = frozenset({"request_user_input", "ask_user_question", "request_permissions"})
 
 _HEADER = re.compile(r"^\*\*\* (?:(Add|Update|Delete) File: ?(.+?)|Move to: ?(.+?))[ \t]*$", re.MULTILINE)
 _PATCH_LINE = re.compile(r"""\s*(?:cd\s+(?:"[^"\n]*"|'[^'\n]*'|[^\s;&|'"]+)\s*&&\s*)?apply_patch(?=\s|$)""")
@@ -42,6 +44,8 @@ _CD = re.compile(r"""^\s*cd\s+("[^"\n]*"|'[^'\n]*'|[^\s;&|'"]+)\s*&&""")
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
 _EXIT = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d{1,5})[ \t]*$", re.MULTILINE)
 _WALL = re.compile(r"^Wall time: (\d{1,9}(?:\.\d{1,9})?) seconds[ \t]*$", re.MULTILINE)
+_RUNNING = re.compile(r"^Process running with session ID (\d{1,12})[ \t]*$", re.MULTILINE)
+POLL_TOOL = "write_stdin"  # polls (or types into) a process an exec_command call left running
 _HEAD_CHARS = 1024  # the header lines of an output are within its first characters
 
 
@@ -57,6 +61,11 @@ def script_of(argv: tuple[str, ...]) -> str:
             "c" in argv[1]:
         return argv[2]
     return shlex.join(argv)
+
+
+def is_windows_path(path: str) -> bool:
+    """`C:\\Users\\kim\\proj`, `d:/src`, `\\\\server\\share`: a working directory on Windows."""
+    return re.match(r"^[A-Za-z]:[\\/]", path) is not None or path.startswith("\\\\")
 
 
 def join(base: str | None, path: str) -> str:
@@ -154,7 +163,7 @@ def make_call(name: str, args: Any, call_id: str, t: float, agent: str, base: st
 
 def exec_call(name: str, value: object, call_id: str, t: float, agent: str, base: str | None,
               verb_of: Any) -> ToolCall:
-    call = ToolCall(t, agent, call_id, name, "exec")
+    call = ToolCall(t, agent, call_id, name, "exec", cwd=base)
     argv = _argv(value)
     if argv is not None:
         call.argv = argv
@@ -162,6 +171,8 @@ def exec_call(name: str, value: object, call_id: str, t: float, agent: str, base
     else:
         line = value if isinstance(value, str) else ""
         call.command = line
+        if base is not None and is_windows_path(base):
+            call.shell = "powershell"  # Codex runs a string command through PowerShell on Windows
     if line and "apply_patch" in line[:200] and (
             _PATCH_LINE.match(line) or (argv is not None and argv[0] == PATCH_TOOL) or
             (verb_of is not None and verb_of(argv if argv is not None else line) == PATCH_TOOL)):
@@ -216,6 +227,19 @@ def error_class(text: str, name: str) -> str:
     return cc_error_class(text, name)
 
 
+def unified_state(raw: object) -> tuple[str | None, int | None]:
+    """(session id of a process still running, exit code of a process that exited) from the header
+    lines of an exec_command / write_stdin output (`Process running with session ID N`, `Process
+    exited with code N`)."""
+    text, meta, _ = output_text(raw)
+    if meta:
+        return None, None
+    head = text[:_HEAD_CHARS]
+    running = _RUNNING.search(head)
+    exited = _EXIT.search(head)
+    return (running.group(1) if running else None), (int(exited.group(1)) if exited else None)
+
+
 def make_result(raw: object, call: ToolCall, t: float) -> ToolResult:
     """The ToolResult of `call` from its output (function_call_output / custom_tool_call_output)."""
     text, meta, success = output_text(raw)
@@ -234,6 +258,8 @@ def make_result(raw: object, call: ToolCall, t: float) -> ToolResult:
         res.dur = seconds * 1000.0
     res.exit_code = exit_code if call.kind in ("exec", "edit") else None
     low = text[:160].lower()
+    if call.name == POLL_TOOL:
+        exit_code = None  # the exit code of the polled process is its exec_command call's (codex_calls)
     failed = success is False or (exit_code is not None and exit_code != 0)
     if not failed and exit_code is None:
         failed = low.startswith(("failed in sandbox", "exec_command failed", "error:", "err:", "aborted",
