@@ -137,6 +137,18 @@ def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy,
     return Result(serialize(out), out, report)
 
 
+def warm_up(policy: EffectivePolicy) -> None:
+    """Load what every redaction needs (the scanner and its secrets layer, the verb vocabulary, the
+    compiled field tables): a process that forks workers calls it first so they share it."""
+    from audit.grammar import compiled_table
+    from audit.scan import scan_map  # noqa: F401  (imports the secrets layer)
+    from redact.verbs import default_vocabulary
+
+    default_vocabulary()
+    compiled_table()
+    _ = policy.vocabulary
+
+
 def _check_map_options(kwargs: dict[str, Any]) -> None:
     """The flag rules of a map (`redact.options`): a bad mode or format, a vault (`recorder`) without a key."""
     from redact.options import RunOptions
