@@ -60,7 +60,7 @@ SCANNER_READS = {
     "redact",  # the package: its __init__ imports nothing at run time
     "redact.verbs", "redact.verbs.vocab", "redact.verbs.grammar", "redact.verbs.classify",
     "redact.native", "redact.native.spec", "redact.native.grammar", "redact.native.tables",
-    "redact.formats", "redact.formats.registry",
+    "redact.native.tables.tools", "redact.formats", "redact.formats.registry", "redact.formats.toolnames",
 }
 #: A format's folder (its registry entry) and its field tables, which the native proof reads.
 FORMAT_FOLDERS = sorted(p.parent.name for p in (ROOT / "redact" / "formats").glob("*/__init__.py"))
@@ -203,17 +203,29 @@ def test_the_scanner_runs_after_a_redaction_in_one_place() -> None:
     assert "redact.api" in runs  # the one place exists
 
 
-def test_importing_the_scanner_loads_no_transform() -> None:
-    """At run time too: a package's `__init__` runs when one of its modules is imported, so the
-    static rule alone would not see `redact/native/__init__.py` pulling in the redactor."""
-    code = ("import sys, importlib\n"
-            "for m in " + repr(sorted(m for m in MODULES if m.startswith("audit"))) + ":\n"
-            "    importlib.import_module(m)\n"
-            "print(' '.join(sorted(m for m in sys.modules if m.startswith('redact'))))\n")
+def test_the_scanner_loads_no_transform_when_it_runs() -> None:
+    """At run time too: a package's `__init__` runs when one of its modules is imported, and a
+    table may import a reader, so the static rules alone would not see `redact/native/__init__.py`
+    (or a format's native table) pulling in the redactor. Import every scanner module, then scan a
+    map and each format's native output, in a fresh interpreter."""
+    code = f"""
+import importlib, json, sys
+for m in {sorted(m for m in MODULES if m.startswith("audit"))!r}:
+    importlib.import_module(m)
+print(" ".join(sorted(m for m in sys.modules if m.startswith("redact"))))
+from audit.native import scan_native
+from audit.scan import scan_map
+from redact.native.tables import formats
+scan_map(json.loads(open("examples/session-map.json").read()))
+for fmt in formats():
+    scan_native(b"{{}}\\n", fmt, path_mode="relative")
+print(" ".join(sorted(m for m in sys.modules if m.startswith("redact"))))
+"""
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    loaded = out.stdout.split()
-    assert "redact.model.grammar" in loaded  # the probe works: the shared layer is loaded
-    assert [m for m in loaded if not scanner_may_read(m)] == []
+    imported, ran = (line.split() for line in out.stdout.splitlines())
+    assert "redact.model.grammar" in imported and "redact.native.spec" in ran  # the probe works
+    assert [m for m in imported if not scanner_may_read(m)] == []
+    assert [m for m in ran if not scanner_may_read(m)] == []
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
