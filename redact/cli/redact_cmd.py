@@ -131,9 +131,6 @@ class Extras:
     vault: Path | None
     unsafe: bool
 
-    def any(self) -> bool:
-        return self.receipt is not None or self.signing_key is not None or self.vault is not None
-
 
 def _one(input: str, output: str, options: Options, report: Path | None,
          extras: Extras = Extras(None, None, None, False)) -> None:
