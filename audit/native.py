@@ -321,9 +321,9 @@ def _records(output: bytes, table: Table, where: str) -> Iterator[tuple[str, Any
 
 
 def _default_verb_check() -> Callable[[str], bool]:
-    from redact.verbs import is_valid_verb
+    from redact.verbs.vocab import default_vocabulary  # the vocabulary, not the engine
 
-    return is_valid_verb
+    return default_vocabulary().is_valid_verb
 
 
 def scan_native(output: bytes, fmt: str, *, path_mode: str,

@@ -66,9 +66,9 @@ class ScanResult:
 
 
 def _default_verb_check() -> Callable[[str], bool]:
-    from redact.verbs import is_valid_verb
+    from redact.verbs.vocab import default_vocabulary  # the vocabulary, not the engine
 
-    return is_valid_verb
+    return default_vocabulary().is_valid_verb
 
 
 def check_map_shape(session_map: Any, where: str = "<map>") -> None:

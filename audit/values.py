@@ -13,16 +13,29 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from redact.canonical import content_hash
 from redact.contract.shapes import COMMAND_RE, has_home
 from redact.model import grammar as g
 from redact.model.fieldclass import Kind
-from redact.verbs import is_vcs_action
+from redact.verbs.classify import is_vcs_action
 
-if TYPE_CHECKING:
-    from audit.grammar import Spec
+
+class Spec(Protocol):
+    """What a value check reads of a compiled field (`audit.grammar.Spec`; named here so this module
+    does not import the grammar, which imports it)."""
+
+    @property
+    def tag(self) -> str: ...
+    @property
+    def kind(self) -> Kind: ...
+    @property
+    def category(self) -> str | None: ...
+    @property
+    def values(self) -> frozenset[str] | None: ...
+    @property
+    def text_key(self) -> str | None: ...
 
 PROVEN = "proven"
 REJECTED = "rejected"

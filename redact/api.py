@@ -104,6 +104,7 @@ def redact_bytes(data: bytes, *, name: str = "<bytes>", policy: str | EffectiveP
     A raw log (`input_format` or the detected format) is first built into a map; `companions` are
     files of the same session found next to it (Claude Code subagent transcripts).
     """
+    _check_map_options({"mode": mode, "input_format": input_format, "key": key, "recorder": recorder})
     return _redact(data, name=name, policy=policy, key=key, mode=mode, input_format=input_format,
                    skip_bad_lines=skip_bad_lines, companions=companions, file_stem=file_stem,
                    recorder=recorder)
@@ -166,6 +167,26 @@ def _say_what_passes(exc: LeakFound, report: RedactionReport, policy: EffectiveP
                                      command=passing_command(report.source)), where=exc.where, report=report)
 
 
+def warm_up(policy: EffectivePolicy) -> None:
+    """Load what every redaction needs (the scanner and its secrets layer, the verb vocabulary, the
+    compiled field tables): a process that forks workers calls it first so they share it."""
+    from audit.grammar import compiled_table
+    from audit.scan import scan_map  # noqa: F401  (imports the secrets layer)
+    from redact.verbs import default_vocabulary
+
+    default_vocabulary()
+    compiled_table()
+    _ = policy.vocabulary
+
+
+def _check_map_options(kwargs: dict[str, Any]) -> None:
+    """The flag rules of a map (`redact.options`): a bad mode or format, a vault (`recorder`) without a key."""
+    from redact.options import RunOptions
+
+    RunOptions(mode=kwargs.get("mode"), input_format=kwargs.get("input_format"), vault=kwargs.get("recorder"),
+               keyed=kwargs.get("key") is not None)
+
+
 def _verb_check(policy: EffectivePolicy) -> Any:
     """The vocabulary check matching the policy's extra programs (None: the shipped vocabulary)."""
     vocab = policy.vocabulary
@@ -198,6 +219,7 @@ def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) 
     For a raw log read from a real file, the session's companion files are found next to it
     (`companions=` overrides that, `[]` turns it off).
     """
+    _check_map_options(kwargs)
     name = display_name(path)
     if out is not None:
         check_output_path(out, [path])
@@ -299,3 +321,77 @@ def redact_folder(folder: str | Path, out_dir: str | Path, **kwargs: Any) -> lis
             continue
         items.append(FolderItem(session, target, result, None))
     return items
+
+
+# -- `--to native`: a raw log scrubbed in its own format ---------------------------------------------
+
+@dataclass
+class NativeResult:
+    data: bytes  # the scrubbed log, in the input's format (uncompressed)
+    input_format: str
+    report: RedactionReport
+
+
+def scrub_native(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy, key: Key | None,
+                 mode: str | None, report: RedactionReport, skip_bad_lines: bool = False,
+                 **options: Any) -> bytes:
+    """Scrub `data` (one raw log of format `fmt`, already gunzipped) in its own format, then prove it.
+
+    The scrub is `redact.native.scrub_unproven`; the native leak scan (`audit/native.py`) then runs
+    on its output here, as `scan_output` runs on a map. `report` is filled in (path mode, key
+    fingerprint, policy, drops, identifiers, the scan's verdicts and findings, and a SHA-256 of the
+    output as its content hash). `options` are format-specific (teaagent: `level`, `chain_key`).
+    Raises LeakFound (report attached) when the scan finds anything, UsageError for a format without
+    native support, BadInput for input the format's reader would refuse. Nothing is written.
+    """
+    from redact.keys import sha256_hex
+    from redact.native import scrub_unproven
+
+    out = scrub_unproven(data, fmt, name=name, policy=policy, key=key, mode=mode, report=report,
+                         skip_bad_lines=skip_bad_lines, **options)
+    scan_native_output(out, fmt, report, source=data)
+    report.content_hash = sha256_hex(out)
+    return out
+
+
+def scan_native_output(out: bytes, fmt: str, report: RedactionReport, *, source: bytes | None) -> None:
+    """Run the native leak scan on `out`; record its verdicts in `report`; LeakFound on any finding."""
+    from audit.native import scan_native
+
+    kept = {cat: sorted(vals) for cat, vals in report.idents.kept.items()}
+    result = scan_native(out, fmt, path_mode=report.path_mode, kept_identifiers=kept, source=source)
+    report.scanner = dict(result.verdicts)
+    report.findings = [f.as_dict() for f in result.findings]
+    if not result.clean:
+        raise LeakFound(blocked_message(len(result.findings), report.findings, what="native output"),
+                        where=report.source, report=report)
+
+
+def scrub_file(path: str | Path, out: str | Path | None = None, *, policy: str | EffectivePolicy = "default",
+               key: Key | None = None, mode: str | None = None, input_format: str | None = None,
+               skip_bad_lines: bool = False, **options: Any) -> NativeResult:
+    """`--to native`: scrub the raw log at `path` (`-` for stdin) in its own format; write it to `out`
+    atomically when given (gzip when the name ends in `.gz`).
+
+    The native leak scan checks the output before anything is written (LeakFound, with the report,
+    when it finds anything). `options` are format-specific (teaagent: `level`, `chain_key`); the
+    flag rules of `redact.options.RunOptions` apply, so a bad combination is refused here exactly as
+    the CLI refuses it. A session map is refused: it is redacted as a map (`redact_file`).
+    """
+    from redact.options import RunOptions
+
+    RunOptions(to="native", mode=mode, input_format=input_format, level=options.get("level"),
+               chain_key=options.get("chain_key"))
+    name = display_name(path)
+    if out is not None:
+        check_output_path(out, [path])
+    data = read_input(path)
+    fmt = input_format or detect(data, name)
+    if fmt == MAP:
+        raise UsageError("--to native is for raw logs; a map is redacted as a map")
+    report = RedactionReport(source=name, input_format=fmt)
+    scrubbed = scrub_native(data, fmt, name=name, policy=_policy(policy, mode), key=key, mode=mode,
+                            report=report, skip_bad_lines=skip_bad_lines, **options)
+    if out is not None:
+        write_atomic(out, encode_output(scrubbed, str(out)))
+    return NativeResult(scrubbed, fmt, report)

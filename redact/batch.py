@@ -290,13 +290,9 @@ def _context() -> Any:
 def warm_up(settings: Settings) -> None:
     """Load once what every input needs (the scanner and its detect-secrets plugins, the verb
     vocabulary, the compiled field tables), so forked workers share it instead of each loading it."""
-    from audit.grammar import compiled_table
-    from audit.scan import scan_map  # noqa: F401  (imports the secrets layer)
-    from redact.verbs import default_vocabulary
+    from redact import api
 
-    default_vocabulary()
-    compiled_table()
-    _ = settings.policy.vocabulary
+    api.warm_up(settings.policy)
 
 
 _WORKER: list[Settings] = []  # in a worker process only: its settings, set once by _start_worker

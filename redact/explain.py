@@ -280,7 +280,9 @@ def explain_file(path: str | Path, *, policy: str | EffectivePolicy = "default",
     scanner blocks raises LeakFound, as `redact` does.
     """
     from redact import api
+    from redact.options import RunOptions
 
+    RunOptions(mode=mode, input_format=options.get("input_format"))  # refused before anything is read
     eff = policy if isinstance(policy, EffectivePolicy) else load_policy(policy, mode=mode)
     result = api.redact_file(path, None, policy=eff, mode=mode, **options)
     return explain_map(result.session_map, result.report, eff, explicit_mode=mode)

@@ -24,7 +24,7 @@ from redact.policy.load import load_policy
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
-from gen_claude_code import generate
+from gen_claude_code import generate  # noqa: E402 - importable once sys.path has the folder
 
 KEY_HEX = "5e" * 32
 LEAKY_POLICY = 'name = "keep-tasks"\nextends = "default"\n[text]\nkeep_task_names = true\n'

@@ -22,7 +22,7 @@ distributed = pytest.importorskip("distributed", reason="dask[distributed] is no
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
-from gen_claude_code import generate
+from gen_claude_code import generate  # noqa: E402 - importable once sys.path has the folder
 
 
 def _example() -> object:

@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from redact.cli.common import app, load_key
-from redact.detect import FORMATS
+from redact.options import RunOptions
 from redact.errors import UsageError
 from redact.explain import Explanation, explain_file
 
@@ -53,10 +53,7 @@ def explain(
         "--unsafe-key-permissions", help="Accept a key file readable by others (unsafe).")] = False,
 ) -> None:
     """Say, for each output field, which rule of which policy produced it (never a value)."""
-    if mode is not None and mode not in ("relative", "dirs_only", "hashed"):
-        raise UsageError("--mode must be relative, dirs_only or hashed")
-    if input_format is not None and input_format not in FORMATS:
-        raise UsageError(f"--format must be one of: {', '.join(sorted(FORMATS))}")
+    RunOptions(mode=mode, input_format=input_format)  # the library's flag rules (redact/options.py)
     key = load_key(key_file, unsafe_key_permissions)
     exp = explain_file(input, policy=policy, mode=mode, key=key, input_format=input_format)
     if pointer is not None and not exp.select(pointer) and not exp.dropped_at(pointer):

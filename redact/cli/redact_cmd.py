@@ -18,10 +18,10 @@ import typer
 from audit.render import format_for_path, write_report
 from redact import api, batch
 from redact.cli.common import app, err, load_key
-from redact.detect import FORMATS
 from redact.errors import LeakFound, UsageError
 from redact.io.write import check_output_path
 from redact.keys import Key
+from redact.options import FOLDER, MANY, ONE, RunOptions
 from redact.policy.load import EffectivePolicy, load_policy
 
 
@@ -91,49 +91,33 @@ def redact(
                         "upload it).")] = None,
 ) -> None:
     """Redact INPUT under a policy and write the map (the default command)."""
-    if mode is not None and mode not in ("relative", "dirs_only", "hashed"):
-        raise UsageError("--mode must be relative, dirs_only or hashed")
-    if input_format is not None and input_format not in FORMATS:
-        raise UsageError(f"--format must be one of: {', '.join(sorted(FORMATS))}")
-    eff = load_policy(policy, mode=mode)
     key = load_key(key_file, unsafe_key_permissions)
+    # every flag rule is the library's (redact/options.py): the API refuses the same combinations
+    RunOptions(to=to, mode=mode, input_format=input_format, inputs=_inputs(inputs), output=output,
+               out_dir=out_dir, report=report, level=level, chain_key=chain_key_file, receipt=receipt,
+               signing_key=signing_key, vault=vault, keyed=key is not None)
+    eff = load_policy(policy, mode=mode)
     options = Options(eff, key, batch.KeySource.for_loaded(key, key_file,
                                                            allow_unsafe_permissions=unsafe_key_permissions),
                       mode, input_format, skip_bad_lines)
-    if to not in ("map", "native"):
-        raise UsageError("--to must be map or native")
     extras = Extras(receipt, signing_key, vault, unsafe_key_permissions)
     if _is_batch(inputs):
-        if to != "map" or extras.any():
-            raise UsageError("--to native, --receipt and --vault are for one input")
-        if out_dir is None:
-            raise UsageError(_needs_out_dir(inputs))
-        if output != "-":
-            raise UsageError("-o names one output file; with several inputs or a folder, use --out-dir")
-        if report is not None:
-            raise UsageError("--report is for one input; `agentplay-redact audit MAP` reports on each map")
+        assert out_dir is not None
         _many(inputs, out_dir, options, jobs or batch.default_jobs())
-        return
-    if out_dir is not None:
-        raise UsageError("--out-dir is for several inputs, a folder or a glob; for one file use -o")
-    if to == "native":
-        if extras.any():
-            raise UsageError("--receipt and --vault are for maps, not --to native")
+    elif to == "native":
         _native(inputs[0], output, options, report, level, chain_key_file, unsafe_key_permissions)
-        return
-    if level is not None or chain_key_file is not None:
-        raise UsageError("--level and --chain-key-file go with --to native")
-    _one(inputs[0], output, options, report, extras)
+    else:
+        _one(inputs[0], output, options, report, extras)
+
+
+def _inputs(inputs: list[str]) -> str:
+    if not _is_batch(inputs):
+        return ONE
+    return FOLDER if len(inputs) == 1 and Path(inputs[0]).is_dir() else MANY
 
 
 def _is_batch(inputs: list[str]) -> bool:
     return len(inputs) > 1 or (inputs[0] != "-" and (Path(inputs[0]).is_dir() or batch.is_pattern(inputs[0])))
-
-
-def _needs_out_dir(inputs: list[str]) -> str:
-    if len(inputs) == 1 and Path(inputs[0]).is_dir():
-        return "INPUT is a folder: give --out-dir DIR for the maps (one per session)"
-    return "several inputs (or a glob): give --out-dir DIR for the maps (one per input)"
 
 
 # -- one input ----------------------------------------------------------------------------------------
@@ -147,19 +131,14 @@ class Extras:
     vault: Path | None
     unsafe: bool
 
-    def any(self) -> bool:
-        return self.receipt is not None or self.signing_key is not None or self.vault is not None
-
 
 def _one(input: str, output: str, options: Options, report: Path | None,
          extras: Extras = Extras(None, None, None, False)) -> None:
     if report is not None:
         format_for_path(report)  # an unsupported extension fails now, before anything is written
         check_output_path(report, [input, output])
-    # Everything the side outputs need is checked and loaded before redacting: a bad flag or key
-    # fails with nothing written.
-    if (extras.receipt is None) != (extras.signing_key is None):
-        raise UsageError("--receipt and --signing-key go together")
+    # Everything the side outputs need is loaded before redacting (the flags were checked by
+    # RunOptions): a bad key fails with nothing written.
     signer = None
     if extras.signing_key is not None:
         from redact.keys import load_signing_key
@@ -169,8 +148,6 @@ def _one(input: str, output: str, options: Options, report: Path | None,
         signer = load_signing_key(extras.signing_key, allow_unsafe_permissions=extras.unsafe)
     recorder = None
     if extras.vault is not None:
-        if options.key is None:
-            raise UsageError("--vault needs a key (--key-file): the vault is encrypted under it")
         check_output_path(extras.vault, [input, output])
         from redact.recorder import TokenLog
 
@@ -208,42 +185,29 @@ def _one(input: str, output: str, options: Options, report: Path | None,
 
 def _native(input: str, output: str, options: Options, report: Path | None, level: str | None,
             chain_key_file: Path | None, unsafe: bool) -> None:
-    """`--to native`: the input's own format, every field handled by its class, scanned."""
-    from redact.detect import MAP, detect
-    from redact.io.read import display_name, read_input
-    from redact.io.write import encode_output, write_atomic
+    """`--to native`: the input's own format, every field handled by its class, scanned (by the API)."""
     from redact.keys import load_key_file
-    from redact.native import scrub_native
-    from redact.report import RedactionReport
 
-    name = display_name(input)
-    check_output_path(output, [input])
     if report is not None:
         format_for_path(report)
         check_output_path(report, [input, output])
-    data = read_input(input)
-    fmt = options.input_format or detect(data, name)
-    if fmt == MAP:
-        raise UsageError("--to native is for raw logs; a map is redacted as a map")
     # the chain key is its own file: never the redaction key from the environment
     chain_key = load_key_file(chain_key_file, allow_unsafe_permissions=unsafe) if chain_key_file else None
-    rep = RedactionReport(source=name, input_format=fmt)
     try:
-        out = scrub_native(data, fmt, name=name, policy=options.policy, key=options.key, mode=options.mode,
-                           report=rep, skip_bad_lines=options.skip_bad_lines, level=level,
-                           chain_key=chain_key)
+        result = api.scrub_file(input, output, policy=options.policy, key=options.key, mode=options.mode,
+                                input_format=options.input_format, skip_bad_lines=options.skip_bad_lines,
+                                level=level, chain_key=chain_key)
     except LeakFound as exc:
         _print_findings(exc)
-        if report is not None:
-            write_report(rep, None, report)
+        if report is not None and exc.report is not None:
+            write_report(exc.report, None, report)
         raise
-    write_atomic(output, encode_output(out, str(output)))
     if report is not None:
-        write_report(rep, None, report)
-    for warning in rep.warnings:
+        write_report(result.report, None, report)
+    for warning in result.report.warnings:
         err(f"warning: {warning}")
     if output != "-":
-        err(f"wrote {output} ({fmt}, scrubbed natively)")
+        err(f"wrote {output} ({result.input_format}, scrubbed natively)")
 
 
 def _print_findings(exc: LeakFound) -> None:

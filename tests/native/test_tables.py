@@ -12,7 +12,8 @@ import re
 import pytest
 
 from redact.errors import UsageError
-from redact.native import native_formats, scrub_native
+from redact.api import scrub_native
+from redact.native import native_formats
 from redact.native.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table, walk_leaves
 from redact.native.tables import formats, table
 from redact.policy.load import load_policy

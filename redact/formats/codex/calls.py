@@ -12,7 +12,7 @@ from redact.formats.codex import tools
 from redact.formats.common import parse_json_string
 
 if TYPE_CHECKING:
-    from redact.formats.codex.reader import CodexReader
+    from redact.formats.codex.state import CodexReader
 
 
 def verb_of(command: str | tuple[str, ...]) -> str:

@@ -16,7 +16,7 @@ from redact.formats.codex.calls import end_event
 from redact.formats.common import as_float, as_int, is_model_name, label, status_tag
 
 if TYPE_CHECKING:
-    from redact.formats.codex.reader import CodexReader
+    from redact.formats.codex.state import CodexReader
 
 _ERROR_INFO = {
     "context_window_exceeded": "bad_request", "usage_limit_exceeded": "usage_limit",
