@@ -1,4 +1,4 @@
-"""Benchmark the secrets layer (audit/secrets.py) against detect-secrets' own file scan.
+"""Benchmark the secrets layer (redact/contract/secrets/) against detect-secrets' own file scan.
 
     .venv/bin/python bench/bench_secrets.py [--runs 5] [--data PATH] [--json]
 
@@ -93,7 +93,7 @@ def ours(texts: Sequence[str]) -> set[int]:
 
 def detect_secrets_file_scan(paths: Sequence[str]) -> set[int]:
     """Rows on which detect-secrets' own file scan reports anything (call inside default_settings)."""
-    # The reference we compare with. Besides audit/secrets.py, only this benchmark imports detect_secrets.
+    # The reference we compare with. Besides redact/contract/secrets/plugins.py, only this benchmark imports detect_secrets.
     from detect_secrets.core.scan import scan_file
 
     return {i for i, path in enumerate(paths) if list(scan_file(path))}  # all findings, as a scan would

@@ -1,4 +1,5 @@
-"""Tests for audit/secrets.py, the secrets layer of the leak scanner.
+"""Tests for the secrets layer of the leak scanner (redact/contract/secrets/, re-exported by
+audit/secrets.py).
 
 Every fake credential here is assembled at run time from a prefix and a seeded random body, so the
 repository itself holds no credential-shaped literal for other scanners to trip on.
@@ -20,6 +21,8 @@ from hypothesis import strategies as st
 
 from audit import secrets
 from audit.secrets import SecretHit, find_secrets, is_exempt, mask
+from redact.contract.secrets import plugins
+from redact.contract.secrets import scan as secrets_scan
 
 ALNUM = string.ascii_letters + string.digits
 LOWER_ALNUM = string.ascii_lowercase + string.digits
@@ -331,13 +334,13 @@ def test_own_tokens_are_never_flagged(kind: str, hexes: str) -> None:
 
 def test_duplicates_are_scanned_once_and_reported_for_every_index(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    real_scan = secrets._scan
+    real_scan = secrets_scan._scan
 
     def counting(text: str) -> list[tuple[int, int, str]]:
         calls.append(text)
         return real_scan(text)
 
-    monkeypatch.setattr(secrets, "_scan", counting)
+    monkeypatch.setattr(secrets_scan, "_scan", counting)
     token = PROVIDER_TOKENS["npm-token"]
     hits = find_secrets([token, "git log", token])
     assert calls.count(token) == 1
@@ -368,9 +371,9 @@ def test_empty_input() -> None:
 
 
 def plugin_classes() -> set[type]:
-    """Every detect-secrets plugin class loaded by audit.secrets (reached without importing it here:
-    only audit/secrets.py may import detect_secrets)."""
-    some_plugin = secrets._PLUGINS[0][0]
+    """Every detect-secrets plugin class loaded by the secrets layer (reached without importing it
+    here: only redact/contract/secrets/plugins.py may import detect_secrets)."""
+    some_plugin = plugins._PLUGINS[0][0]
     base = next(c for c in type(some_plugin).__mro__ if c.__name__ == "BasePlugin")
 
     def walk(cls: type) -> Iterator[type]:
@@ -406,7 +409,7 @@ def test_scan_works_when_every_verify_raises(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_plugin_instances_cannot_verify() -> None:
-    for plugin, *_ in secrets._PLUGINS:
+    for plugin, *_ in plugins._PLUGINS:
         with pytest.raises(secrets.VerificationForbidden):
             plugin.verify("anything")
 
@@ -467,14 +470,14 @@ DS_SAMPLES: dict[str, str] = {
 }
 
 
-@pytest.mark.parametrize(("plugin", "rule", "hints"), [(p, r, h) for p, r, _, h in secrets._PLUGINS])
+@pytest.mark.parametrize(("plugin", "rule", "hints"), [(p, r, h) for p, r, _, h in plugins._PLUGINS])
 def test_detect_secrets_hints_admit_what_the_plugin_finds(
     plugin: object, rule: str, hints: tuple[str, ...]
 ) -> None:
     sample = DS_SAMPLES[type(plugin).__name__]
     assert list(plugin.analyze_string(sample))  # type: ignore[attr-defined]
     assert any(hint in sample.lower() for hint in hints)
-    assert rule in {r for _, _, r in secrets._detect_secrets_findings(sample, sample.lower())}
+    assert rule in {r for _, _, r in plugins.detect_secrets_findings(sample, sample.lower())}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -501,5 +504,5 @@ def test_pathological_input_does_not_hang(text: str) -> None:
 
 def test_rule_names_are_kebab_case() -> None:
     names = [name for name, _ in secrets.PROVIDER_RULES] + [name for name, *_ in secrets.CONTEXT_RULES]
-    names += [rule for _, rule, _, _ in secrets._PLUGINS]
+    names += [rule for _, rule, _, _ in plugins._PLUGINS]
     assert all(re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", name) for name in names)

@@ -1,0 +1,38 @@
+"""Context rules: a credential named by what surrounds it (`password=...`, `Authorization: Bearer
+...`, `scheme://user:pass@host`, `curl -u user:pass`), kept as data in context.toml and reported
+when the value is not a placeholder, a variable reference or an ordinary word."""
+
+from __future__ import annotations
+
+import re
+
+from redact.contract.secrets.rules import expand, load
+from redact.contract.secrets.values import value_ok
+
+_DATA = load("context.toml")
+CONTEXT_RULES: tuple[tuple[str, tuple[str, ...], str, str], ...] = tuple(
+    (rule["name"], tuple(rule["hints"]), expand(rule["regex"], _DATA["fragments"]), rule["check"])
+    for rule in _DATA["rule"]
+)
+_CONTEXT = tuple((name, hints, re.compile(pattern), check) for name, hints, pattern, check in CONTEXT_RULES)
+# A key ending in one of these names something about the secret, not the secret: `key_name: ...`.
+_KEY_ABOUT = re.compile(
+    r"(?:name|id|ids|type|file|path|url|uri|len|length|size|count|format|version|alias|ref|hint|prefix"
+    r"|env|var|field|header|param|dir|mode|policy|ttl|timeout|expiry|expires|expires_at)[\"'\]]*$",
+    re.IGNORECASE,
+)
+
+
+def context_findings(text: str, lowered: str) -> list[tuple[int, int, str]]:
+    """(start, end, rule) of each value a context rule reports in `text` (`lowered` is text.lower())."""
+    found = []
+    for name, hints, pattern, check in _CONTEXT:
+        if not any(hint in lowered for hint in hints):
+            continue
+        for m in pattern.finditer(text):
+            groups = m.groupdict()
+            if groups.get("k") and _KEY_ABOUT.search(groups["k"]):
+                continue
+            if value_ok(m.group("v"), check, groups.get("u")):
+                found.append((m.start("v"), m.end("v"), name))
+    return found

@@ -1,0 +1,160 @@
+"""detect-secrets' regex plugins, as an independent second opinion on the other detectors.
+
+Safety. This is the only module that imports detect_secrets (tests/test_boundaries.py). It never
+touches its global settings, never calls its ad-hoc `scan_line` (which flags nearly every word), and
+never calls a plugin's `analyze_line` or `verify` (which can send the secret to its provider): the
+plugin instances made here have `verify` replaced by a function that raises, so even a future code
+path that tried would fail closed, offline. The denylists run as `analyze_string` runs them, with
+positions.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NoReturn
+
+from detect_secrets.plugins.artifactory import ArtifactoryDetector
+from detect_secrets.plugins.aws import AWSKeyDetector
+from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
+from detect_secrets.plugins.base import RegexBasedDetector
+from detect_secrets.plugins.basic_auth import BasicAuthDetector
+from detect_secrets.plugins.cloudant import CloudantDetector
+from detect_secrets.plugins.discord import DiscordBotTokenDetector
+from detect_secrets.plugins.github_token import GitHubTokenDetector
+from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
+from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
+from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
+from detect_secrets.plugins.jwt import JwtTokenDetector
+from detect_secrets.plugins.mailchimp import MailchimpDetector
+from detect_secrets.plugins.npm import NpmDetector
+from detect_secrets.plugins.openai import OpenAIDetector
+from detect_secrets.plugins.private_key import PrivateKeyDetector
+from detect_secrets.plugins.pypi_token import PypiTokenDetector
+from detect_secrets.plugins.sendgrid import SendGridDetector
+from detect_secrets.plugins.slack import SlackDetector
+from detect_secrets.plugins.softlayer import SoftlayerDetector
+from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+from detect_secrets.plugins.stripe import StripeDetector
+from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
+from detect_secrets.plugins.twilio import TwilioKeyDetector
+
+from redact.contract.secrets.values import value_ok
+
+__all__ = ["VerificationForbidden", "detect_secrets_findings"]
+
+# detect-secrets' regex plugins: (class, rule name, whether the value must look random, hints).
+# The hints are literals that every match of the plugin's denylist contains (read from its source,
+# detect-secrets==1.5.0 is pinned; compared lowercased): a string with none of them skips the
+# plugin, which keeps the plugins' unanchored regexes off most strings.
+# Left out on purpose: KeywordDetector (on the benchmark it found nothing the context rules do
+# not, at 60% of the scan time), the two HighEntropyString plugins (they need quoted strings, and
+# the ad-hoc unquoted mode flags every word: the entropy check replaces them), and IPPublicDetector
+# (an IP address is an identifier for the host policy, not a credential).
+
+_DS_PLUGINS: tuple[tuple[type[RegexBasedDetector], str, bool, tuple[str, ...]], ...] = (
+    (ArtifactoryDetector, "artifactory-token", True, ("akc", "ap")),
+    (AWSKeyDetector, "aws-access-key", False, ("a3t", "abia", "acca", "akia", "asia", "aws")),
+    (AzureStorageKeyDetector, "azure-storage-key", False, ("accountkey=",)),
+    (BasicAuthDetector, "url-credentials", False, ("://",)),
+    (CloudantDetector, "cloudant-credentials", True, ("cl",)),
+    (DiscordBotTokenDetector, "discord-bot-token", True, (".",)),
+    (GitHubTokenDetector, "github-token", False, ("gh",)),
+    (GitLabTokenDetector, "gitlab-token", False, ("gl", "gr1348941")),
+    (IbmCloudIamDetector, "ibm-cloud-iam-key", True, ("key", "pwd", "pass", "token")),
+    (IbmCosHmacDetector, "ibm-cos-hmac", False, ("secret",)),
+    (JwtTokenDetector, "jwt", False, ("eyj",)),
+    (MailchimpDetector, "mailchimp-api-key", False, ("-us",)),
+    (NpmDetector, "npm-token", False, ("_authtoken=",)),
+    (OpenAIDetector, "openai-api-key", False, ("t3blbkfj",)),
+    (PrivateKeyDetector, "private-key", False, ("begin", "putty")),
+    (PypiTokenDetector, "pypi-token", False, ("pypi-",)),
+    (SendGridDetector, "sendgrid-api-key", False, ("sg.",)),
+    (SlackDetector, "slack-token", False, ("xox", "hooks.slack.com")),
+    (SoftlayerDetector, "softlayer-credentials", True, ("softlayer", "sl")),
+    (SquareOAuthDetector, "square-oauth-secret", False, ("sq0csp-",)),
+    (StripeDetector, "stripe-key", False, ("k_live_",)),
+    (TelegramBotTokenDetector, "telegram-bot-token", True, (":",)),
+    (TwilioKeyDetector, "twilio-api-key", True, ("ac", "sk")),
+)
+
+
+class VerificationForbidden(RuntimeError):
+    """Raised if anything tries to verify a secret with its provider (a network call)."""
+
+
+def _no_verify(*_args: Any, **_kwargs: Any) -> NoReturn:
+    raise VerificationForbidden("secret verification is disabled in agentplay-redact")
+
+
+def _make_plugins() -> tuple[tuple[RegexBasedDetector, str, bool, tuple[str, ...]], ...]:
+    """One instance per plugin class, made here rather than through detect-secrets' settings, with
+    `verify` replaced so that nothing can ever send a finding to its provider."""
+    made = []
+    for cls, rule, needs_random, hints in _DS_PLUGINS:
+        plugin = cls()
+        plugin.verify = _no_verify  # type: ignore[method-assign]
+        made.append((plugin, rule, needs_random, hints))
+    return tuple(made)
+
+
+_PLUGINS = _make_plugins()
+# Every detect-secrets regex finding contains a run of 10 alphanumerics, a URL or a key header;
+# strings without one skip the plugins (most identifiers, verbs and short paths).
+_DS_GATE = re.compile(r"[A-Za-z0-9]{10}|://|PRIVATE KEY|PuTTY")
+
+_TOKEN_CHAR = re.compile(r"[A-Za-z0-9_\-+/=.]")
+_DELIMITERS = frozenset(" \t\r\n\"'=:`")
+_USERINFO = re.compile(r"//([^\s:/?#@\"'<>]*):$")
+
+
+def _expand(text: str, start: int, end: int) -> tuple[int, int]:
+    """Widen a too-short finding (detect-secrets' GitHub plugin reports only `ghp`) to its token."""
+    while start > 0 and _TOKEN_CHAR.match(text[start - 1]):
+        start -= 1
+    while end < len(text) and _TOKEN_CHAR.match(text[end]):
+        end += 1
+    return start, end
+
+
+def detect_secrets_findings(text: str, lowered: str) -> list[tuple[int, int, str]]:
+    """detect-secrets' plugins over one string (`lowered` is text.lower()): `analyze_string` with
+    positions. Each denylist regex runs as the plugin runs it; the finding is the last group that
+    matched (the secret, for plugins whose regex also matches a keyword or a URL), else the match,
+    trimmed of the delimiters some denylists include, and then checked like a context rule's value.
+    No settings, no verification."""
+    found: list[tuple[int, int, str]] = []
+    if not _DS_GATE.search(text):
+        return found
+    for plugin, rule, needs_random, hints in _PLUGINS:
+        if not any(hint in lowered for hint in hints):
+            continue
+        for regex in plugin.denylist:
+            for m in regex.finditer(text):
+                span = _plugin_span(text, m)
+                if span is None:
+                    continue
+                start, end = span
+                value = text[start:end]
+                if isinstance(plugin, JwtTokenDetector) and not plugin.is_formally_valid(value):
+                    continue
+                user = _USERINFO.search(text, max(0, start - 256), start)  # `//user:` before a password
+                if value_ok(value, "random" if needs_random else "any", user and user.group(1)):
+                    found.append((start, end, rule))
+    return found
+
+
+def _plugin_span(text: str, m: re.Match[str]) -> tuple[int, int] | None:
+    """The secret in a denylist match: its last group that matched, else the match, without the
+    delimiters some denylists include; widened to the whole token when too short (the GitHub
+    plugin's `ghp`), dropped when glued inside a longer word (`TODAYINASIAASACK...` is no AWS id)."""
+    matched = [g for g in range(1, len(m.groups()) + 1) if m.group(g)]
+    start, end = m.span(matched[-1]) if matched else m.span()
+    while start < end and text[start] in _DELIMITERS:
+        start += 1
+    while end > start and (text[end - 1] in _DELIMITERS or text[end - 1] == "."):
+        end -= 1
+    if end - start < 8:
+        return _expand(text, start, end)
+    if (start > 0 and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
+        return None
+    return start, end
