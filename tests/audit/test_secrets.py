@@ -477,7 +477,8 @@ def test_detect_secrets_hints_admit_what_the_plugin_finds(
     sample = DS_SAMPLES[type(plugin).__name__]
     assert list(plugin.analyze_string(sample))  # type: ignore[attr-defined]
     assert any(hint in sample.lower() for hint in hints)
-    assert rule in {r for _, _, r in plugins.detect_secrets_findings(sample, sample.lower())}
+    present = secrets_scan._HINTS.present(sample.lower())
+    assert rule in {r for _, _, r in plugins.detect_secrets_findings(sample, present)}
 
 
 # ---------------------------------------------------------------------------------------------

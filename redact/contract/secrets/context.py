@@ -14,7 +14,10 @@ CONTEXT_RULES: tuple[tuple[str, tuple[str, ...], str, str], ...] = tuple(
     (rule["name"], tuple(rule["hints"]), expand(rule["regex"], _DATA["fragments"]), rule["check"])
     for rule in _DATA["rule"]
 )
-_CONTEXT = tuple((name, hints, re.compile(pattern), check) for name, hints, pattern, check in CONTEXT_RULES)
+_CONTEXT = tuple(
+    (name, frozenset(hints), re.compile(pattern), check) for name, hints, pattern, check in CONTEXT_RULES
+)
+HINTS = frozenset(hint for _, hints, _, _ in CONTEXT_RULES for hint in hints)
 # A key ending in one of these names something about the secret, not the secret: `key_name: ...`.
 _KEY_ABOUT = re.compile(
     r"(?:name|id|ids|type|file|path|url|uri|len|length|size|count|format|version|alias|ref|hint|prefix"
@@ -23,16 +26,18 @@ _KEY_ABOUT = re.compile(
 )
 
 
-def context_findings(text: str, lowered: str) -> list[tuple[int, int, str]]:
-    """(start, end, rule) of each value a context rule reports in `text` (`lowered` is text.lower())."""
+def context_findings(text: str, present: frozenset[str]) -> list[tuple[int, int, str]]:
+    """(start, end, rule) of each value a context rule reports in `text` (`present`: the `HINTS` it
+    contains, lowercased; a rule none of whose hints is present is skipped)."""
     found = []
     for name, hints, pattern, check in _CONTEXT:
-        if not any(hint in lowered for hint in hints):
+        if present.isdisjoint(hints):
             continue
         for m in pattern.finditer(text):
             groups = m.groupdict()
             if groups.get("k") and _KEY_ABOUT.search(groups["k"]):
                 continue
-            if value_ok(m.group("v"), check, groups.get("u")):
-                found.append((m.start("v"), m.end("v"), name))
+            group = "vq" if groups.get("vq") is not None else "v"
+            if value_ok(m.group(group), check, groups.get("u")):
+                found.append((m.start(group), m.end(group), name))
     return found

@@ -34,12 +34,31 @@ def is_opaque(token: str) -> bool:
     return near_random_entropy(part, 0.5)
 
 
+# A character no token alphabet or token format holds (unlike `%` of URL encoding, `|` of Facebook
+# app tokens, `@` of URLs, `\` of escapes): a run glued to one is a fragment of a longer word
+# (`8q?vq8517nx58ja9e7jrhe4uom3qbo3v`, `abc#def...`), not a token. A `?` before `name=` starts a
+# URL query parameter instead, whose value is judged on its own.
+_FOREIGN = frozenset("?!#$^*~")
+_QUERY_PARAM = re.compile(r"[\w.\-]+=")
+
+
+def _glued(text: str, start: int, end: int) -> bool:
+    """Whether the run text[start:end] touches a foreign character on either side."""
+    if start > 0 and text[start - 1] in _FOREIGN:
+        return not (text[start - 1] == "?" and _QUERY_PARAM.match(text, start))
+    if end < len(text) and text[end] in _FOREIGN:
+        return not (text[end] == "?" and _QUERY_PARAM.match(text, end + 1))
+    return False
+
+
 def _opaque_spans(text: str) -> list[tuple[int, int]]:
     """Spans of long opaque tokens. A run with `/` whose segments are mostly words, numbers or hashes
     is a path: its segments are judged one by one, so hashed paths and source paths stay quiet, while
     a base64 blob with slashes is judged whole."""
     spans = []
     for m in _RUN.finditer(text):
+        if _glued(text, m.start(), m.end()):
+            continue
         run = m.group()
         parts = [(run, 0)]
         if "/" in run:

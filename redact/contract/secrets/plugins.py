@@ -42,7 +42,10 @@ from redact.contract.secrets.values import value_ok
 
 __all__ = ["VerificationForbidden", "detect_secrets_findings"]
 
-# detect-secrets' regex plugins: (class, rule name, whether the value must look random, hints).
+# detect-secrets' regex plugins: (class, rule name, the value check, hints). The check is a context
+# rule's (values.value_ok): `any` for a plugin whose regex pins the format, `password` for one that
+# pins a credential-specific key name and the value's length (IBM Cloud IAM: a 44-character value
+# after an `ibm`/`cloud`/`iam` key), `random` for one whose regex alone is weak evidence.
 # The hints are literals that every match of the plugin's denylist contains (read from its source,
 # detect-secrets==1.5.0 is pinned; compared lowercased): a string with none of them skips the
 # plugin, which keeps the plugins' unanchored regexes off most strings.
@@ -51,30 +54,30 @@ __all__ = ["VerificationForbidden", "detect_secrets_findings"]
 # the ad-hoc unquoted mode flags every word: the entropy check replaces them), and IPPublicDetector
 # (an IP address is an identifier for the host policy, not a credential).
 
-_DS_PLUGINS: tuple[tuple[type[RegexBasedDetector], str, bool, tuple[str, ...]], ...] = (
-    (ArtifactoryDetector, "artifactory-token", True, ("akc", "ap")),
-    (AWSKeyDetector, "aws-access-key", False, ("a3t", "abia", "acca", "akia", "asia", "aws")),
-    (AzureStorageKeyDetector, "azure-storage-key", False, ("accountkey=",)),
-    (BasicAuthDetector, "url-credentials", False, ("://",)),
-    (CloudantDetector, "cloudant-credentials", True, ("cl",)),
-    (DiscordBotTokenDetector, "discord-bot-token", True, (".",)),
-    (GitHubTokenDetector, "github-token", False, ("gh",)),
-    (GitLabTokenDetector, "gitlab-token", False, ("gl", "gr1348941")),
-    (IbmCloudIamDetector, "ibm-cloud-iam-key", True, ("key", "pwd", "pass", "token")),
-    (IbmCosHmacDetector, "ibm-cos-hmac", False, ("secret",)),
-    (JwtTokenDetector, "jwt", False, ("eyj",)),
-    (MailchimpDetector, "mailchimp-api-key", False, ("-us",)),
-    (NpmDetector, "npm-token", False, ("_authtoken=",)),
-    (OpenAIDetector, "openai-api-key", False, ("t3blbkfj",)),
-    (PrivateKeyDetector, "private-key", False, ("begin", "putty")),
-    (PypiTokenDetector, "pypi-token", False, ("pypi-",)),
-    (SendGridDetector, "sendgrid-api-key", False, ("sg.",)),
-    (SlackDetector, "slack-token", False, ("xox", "hooks.slack.com")),
-    (SoftlayerDetector, "softlayer-credentials", True, ("softlayer", "sl")),
-    (SquareOAuthDetector, "square-oauth-secret", False, ("sq0csp-",)),
-    (StripeDetector, "stripe-key", False, ("k_live_",)),
-    (TelegramBotTokenDetector, "telegram-bot-token", True, (":",)),
-    (TwilioKeyDetector, "twilio-api-key", True, ("ac", "sk")),
+_DS_PLUGINS: tuple[tuple[type[RegexBasedDetector], str, str, tuple[str, ...]], ...] = (
+    (ArtifactoryDetector, "artifactory-token", "random", ("akc", "ap")),
+    (AWSKeyDetector, "aws-access-key", "any", ("a3t", "abia", "acca", "akia", "asia", "aws")),
+    (AzureStorageKeyDetector, "azure-storage-key", "any", ("accountkey=",)),
+    (BasicAuthDetector, "url-credentials", "any", ("://",)),
+    (CloudantDetector, "cloudant-credentials", "random", ("cl",)),
+    (DiscordBotTokenDetector, "discord-bot-token", "random", (".",)),
+    (GitHubTokenDetector, "github-token", "any", ("gh",)),
+    (GitLabTokenDetector, "gitlab-token", "any", ("gl", "gr1348941")),
+    (IbmCloudIamDetector, "ibm-cloud-iam-key", "password", ("key", "pwd", "pass", "token")),
+    (IbmCosHmacDetector, "ibm-cos-hmac", "any", ("secret",)),
+    (JwtTokenDetector, "jwt", "any", ("eyj",)),
+    (MailchimpDetector, "mailchimp-api-key", "any", ("-us",)),
+    (NpmDetector, "npm-token", "any", ("_authtoken=",)),
+    (OpenAIDetector, "openai-api-key", "any", ("t3blbkfj",)),
+    (PrivateKeyDetector, "private-key", "any", ("begin", "putty")),
+    (PypiTokenDetector, "pypi-token", "any", ("pypi-",)),
+    (SendGridDetector, "sendgrid-api-key", "any", ("sg.",)),
+    (SlackDetector, "slack-token", "any", ("xox", "hooks.slack.com")),
+    (SoftlayerDetector, "softlayer-credentials", "random", ("softlayer", "sl")),
+    (SquareOAuthDetector, "square-oauth-secret", "any", ("sq0csp-",)),
+    (StripeDetector, "stripe-key", "any", ("k_live_",)),
+    (TelegramBotTokenDetector, "telegram-bot-token", "random", (":",)),
+    (TwilioKeyDetector, "twilio-api-key", "random", ("ac", "sk")),
 )
 
 
@@ -86,18 +89,19 @@ def _no_verify(*_args: Any, **_kwargs: Any) -> NoReturn:
     raise VerificationForbidden("secret verification is disabled in agentplay-redact")
 
 
-def _make_plugins() -> tuple[tuple[RegexBasedDetector, str, bool, tuple[str, ...]], ...]:
+def _make_plugins() -> tuple[tuple[RegexBasedDetector, str, str, frozenset[str]], ...]:
     """One instance per plugin class, made here rather than through detect-secrets' settings, with
     `verify` replaced so that nothing can ever send a finding to its provider."""
     made = []
-    for cls, rule, needs_random, hints in _DS_PLUGINS:
+    for cls, rule, check, hints in _DS_PLUGINS:
         plugin = cls()
         plugin.verify = _no_verify  # type: ignore[method-assign]
-        made.append((plugin, rule, needs_random, hints))
+        made.append((plugin, rule, check, frozenset(hints)))
     return tuple(made)
 
 
 _PLUGINS = _make_plugins()
+HINTS = frozenset(hint for *_, hints in _PLUGINS for hint in hints)
 # Every detect-secrets regex finding contains a run of 10 alphanumerics, a URL or a key header;
 # strings without one skip the plugins (most identifiers, verbs and short paths).
 _DS_GATE = re.compile(r"[A-Za-z0-9]{10}|://|PRIVATE KEY|PuTTY")
@@ -116,8 +120,9 @@ def _expand(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def detect_secrets_findings(text: str, lowered: str) -> list[tuple[int, int, str]]:
-    """detect-secrets' plugins over one string (`lowered` is text.lower()): `analyze_string` with
+def detect_secrets_findings(text: str, present: frozenset[str]) -> list[tuple[int, int, str]]:
+    """detect-secrets' plugins over one string (`present`: the `HINTS` it contains, lowercased,
+    see rules.HintIndex; a plugin none of whose hints is present is skipped): `analyze_string` with
     positions. Each denylist regex runs as the plugin runs it; the finding is the last group that
     matched (the secret, for plugins whose regex also matches a keyword or a URL), else the match,
     trimmed of the delimiters some denylists include, and then checked like a context rule's value.
@@ -125,8 +130,8 @@ def detect_secrets_findings(text: str, lowered: str) -> list[tuple[int, int, str
     found: list[tuple[int, int, str]] = []
     if not _DS_GATE.search(text):
         return found
-    for plugin, rule, needs_random, hints in _PLUGINS:
-        if not any(hint in lowered for hint in hints):
+    for plugin, rule, check, hints in _PLUGINS:
+        if present.isdisjoint(hints):
             continue
         for regex in plugin.denylist:
             for m in regex.finditer(text):
@@ -138,7 +143,7 @@ def detect_secrets_findings(text: str, lowered: str) -> list[tuple[int, int, str
                 if isinstance(plugin, JwtTokenDetector) and not plugin.is_formally_valid(value):
                     continue
                 user = _USERINFO.search(text, max(0, start - 256), start)  # `//user:` before a password
-                if value_ok(value, "random" if needs_random else "any", user and user.group(1)):
+                if value_ok(value, check, user and user.group(1)):
                     found.append((start, end, rule))
     return found
 

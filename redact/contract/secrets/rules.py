@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from typing import Any
+
+import ahocorasick
 
 _FRAGMENT = re.compile(r"\$\{(\w+)\}")
 
@@ -21,3 +24,18 @@ def load(name: str) -> dict[str, Any]:
 def expand(regex: str, fragments: dict[str, str]) -> str:
     """`regex` with each `${name}` replaced by fragments[name]; an unknown name is an error."""
     return _FRAGMENT.sub(lambda m: fragments[m.group(1)], regex)
+
+
+class HintIndex:
+    """Which of a fixed set of literal hints occur in a lowercased string, in one pass (an
+    Aho-Corasick automaton, overlapping matches included). Detectors whose hints are all absent
+    skip their regexes: most strings carry none of them."""
+
+    def __init__(self, hints: Iterable[str]) -> None:
+        self._automaton = ahocorasick.Automaton()
+        for hint in sorted(set(hints)):
+            self._automaton.add_word(hint, hint)
+        self._automaton.make_automaton()
+
+    def present(self, lowered: str) -> frozenset[str]:
+        return frozenset(hint for _, hint in self._automaton.iter(lowered))

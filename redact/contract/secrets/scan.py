@@ -7,11 +7,16 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 
+from redact.contract.secrets import context, plugins
 from redact.contract.secrets.context import context_findings
 from redact.contract.secrets.entropy import entropy_findings
 from redact.contract.secrets.plugins import detect_secrets_findings
 from redact.contract.secrets.providers import provider_findings
+from redact.contract.secrets.rules import HintIndex
 from redact.contract.secrets.values import SecretHit, is_exempt, mask
+
+
+_HINTS = HintIndex(plugins.HINTS | context.HINTS)
 
 
 def _scan(text: str) -> list[tuple[int, int, str]]:
@@ -19,13 +24,13 @@ def _scan(text: str) -> list[tuple[int, int, str]]:
     overlapping findings the one of the family with precedence wins, then the earlier one."""
     if len(text) < 8 or is_exempt(text):
         return []
-    lowered = text.lower()
+    present = _HINTS.present(text.lower())
     candidates: list[tuple[int, int, int, str]] = []  # (priority, start, end, rule)
     for priority, found in enumerate(
         (
             provider_findings(text),
-            detect_secrets_findings(text, lowered),
-            context_findings(text, lowered),
+            detect_secrets_findings(text, present),
+            context_findings(text, present),
             entropy_findings(text),
         )
     ):

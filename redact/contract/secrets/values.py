@@ -62,9 +62,11 @@ def is_exempt(value: str) -> bool:
 # ---------------------------------------------------------------------------------------------
 # Value heuristics.
 
+# Templates count when well formed (`${DB_PASS}`, `$(pass show db)`, `{{ .Values.token }}`): a value
+# that merely contains `${` or `{{` among other symbols is a literal.
 _PLACEHOLDER = re.compile(
-    r"x{4}|\*{3}|\.{3}|(.)\1{5}|\$\{|\$\(|\{\{|%[sd(]|<[^>]*>|example|placeholder|changeme|change_me"
-    r"|redacted|dummy|your[_-]|insert[_-]|replace[_-]|fake",
+    r"x{4}|\*{3}|\.{3}|(.)\1{5}|\$\{[A-Za-z_#!][^{}\s()\[\]]*\}|\$\([^()]*\)|\{\{[^{}]*\}\}|%[sd(]|<[^>]*>|example"
+    r"|placeholder|changeme|change_me|redacted|dummy|your[_-]|insert[_-]|replace[_-]|fake",
     re.IGNORECASE,
 )
 # A variable, template, path or call rather than a literal value; and an attribute chain.
@@ -177,4 +179,19 @@ def value_ok(value: str, check: str, user: str | None = None) -> bool:
         return False
     if check == "password":
         return len(value) >= 6 and _password_like(value)
+    if _symbolic(value):
+        return True
+    # a token is written in a token alphabet: one or two stray symbols make a fragment of a longer
+    # word or a mangled value, neither a token nor a symbol-rich password
+    if _SYMBOL.search(value):
+        return False
     return (looks_random(value) and near_random_entropy(value, 1.0)) or unpronounceable(value)
+
+
+_SYMBOL = re.compile(r"[^\w\s.\-/:+=~]")
+
+
+def _symbolic(value: str) -> bool:
+    """Letters mixed with three or more symbols that no identifier, path, URL or version holds
+    (`m{{h}o)p${e]nob(ody...`): a literal password, not a name."""
+    return len(value) >= 8 and len(_SYMBOL.findall(value)) >= 3 and any(c.isalpha() for c in value)
