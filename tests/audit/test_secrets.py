@@ -80,6 +80,13 @@ PROVIDER_TOKENS: dict[str, str] = {
     "jwt": fake_jwt(),
     "private-key": "-----BEGIN " + "RSA PRIVATE KEY-----",
     "huggingface-token": "hf" + "_" + body(string.ascii_letters, 34, 30),
+    "jwt-base64": __import__("base64").b64encode(fake_jwt().encode()).decode(),
+    "twitter-bearer-token": "A" * 22 + body(ALNUM, 90, 31),
+    "square-access-token": "EA" + "AA" + body(ALNUM + "-_", 40, 32),
+    "square-oauth-secret": "sq0" + "csp-" + body(ALNUM + "-_", 43, 33),
+    "facebook-access-token/page": "EA" + "AM" + body(ALNUM, 120, 34),
+    "facebook-access-token/app": body(string.digits, 15, 35) + "|" + body(ALNUM + "-_", 27, 36),
+    "easypost-api-token": "EZ" + "AK" + body(ALNUM, 54, 37),
 }
 
 
@@ -100,6 +107,14 @@ CONTEXT_CASES: list[tuple[str, str, str]] = [
     (f"CLIENT_SECRET={(sec := body(ALNUM, 28, 56))}", "secret-assignment", sec),
     (f"curl -u admin:{(pw4 := 'pw' + body(ALNUM, 10, 57))} https://api.example.org", "cli-credentials", pw4),
     (f"mytool --api-token {(tok3 := body(ALNUM, 30, 58))} --verbose", "secret-flag", tok3),
+    # a symbol-rich literal (detect-secrets' KeywordDetector cases): quoted, compared, passed to a call
+    (f'api_key = "{(sym := "Qx{" + body(ALNUM, 8, 59) + ")p$#" + body(ALNUM, 4, 60))}"', "secret-assignment", sym),
+    (f'if (db_pass != "{sym}") {{', "password-assignment", sym),
+    (f'if ("{sym}" === my_password) {{', "password-comparison", sym),
+    (f'if ("{sym}" == private_key) {{', "secret-comparison", sym),
+    (f'std::string secret("{sym}");', "secret-assignment", sym),
+    (f'char secret[25] = "{sym}";', "secret-assignment", sym),
+    (f'password "{sym}";', "password-assignment", sym),
 ]
 
 HIGH_ENTROPY = body(ALNUM, 40, 60)  # no prefix: only the entropy check can see it
@@ -121,6 +136,7 @@ OWN_TOKENS = [
     "2025-11-29T19:24:03.123Z",
     "2025-11-29T19:24:03+01:00",
     "2025-11-29",
+    body(HEX, 128, 96),  # a sha512 digest (lock-file checksums)
 ]
 
 ORDINARY = [
@@ -154,6 +170,9 @@ ORDINARY = [
     "gh" + "p_" + "x" * 36,  # placeholders are not secrets
     "AK" + "IA" + "Z" * 16,
     "key_name: prod-eu-west-1",
+    'api_key = "{{ .Values.apiKey }}"',  # well-formed templates are references
+    'token: "${{ secrets.GITHUB_TOKEN }}"',
+    "password = '${DB_PASSWORD}'",
 ]
 
 
@@ -193,6 +212,20 @@ def test_context_rule_finds_value(text: str, rule: str, secret: str) -> None:
 def test_high_entropy_token_without_prefix() -> None:
     assert [h.rule for h in hits_for(HIGH_ENTROPY)] == ["high-entropy-base64"]
     assert [h.rule for h in hits_for(f"the key is {HIGH_ENTROPY}, keep it safe")] == ["high-entropy-base64"]
+
+
+def test_random_run_glued_to_a_stray_symbol_is_a_fragment() -> None:
+    # trufflehog's near-miss rows: a token of a valid shape with a character no token holds inside
+    fragment = body(LOWER_ALNUM, 12, 111) + "?" + body(LOWER_ALNUM, 30, 112)
+    assert hits_for(f"service = '{fragment}'") == []
+    # but a token that is a URL's query parameter, after `?name=`, is judged on its own
+    assert hits_for(f"https://cdn.example.org/file.zip?sig={HIGH_ENTROPY}&v=2")
+
+
+def test_template_markers_inside_a_literal_do_not_hide_it() -> None:
+    # `${` and `{{` count as a template only when well formed
+    literal = "m{{h}o)p${e]" + body(ALNUM, 10, 113) + "$#x}}"
+    assert "secret-assignment" in {h.rule for h in hits_for(f"api_key = '{literal}'")}
 
 
 def test_detect_secrets_plugins_add_their_own_findings() -> None:

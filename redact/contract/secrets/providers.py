@@ -18,6 +18,7 @@ PROVIDER_RULES: tuple[tuple[str, str], ...] = tuple((rule["name"], rule["regex"]
 _PROVIDER_RULES = tuple((name, re.compile(pattern)) for name, pattern in PROVIDER_RULES)
 _PROVIDER = re.compile("(?<![A-Za-z0-9])(?:" + "|".join(pattern for _, pattern in PROVIDER_RULES) + ")")
 _RULES_WITHOUT_SANITY = frozenset(rule["name"] for rule in _DATA if not rule.get("sanity", True))
+_SKIP = {rule["name"]: rule["skip"] for rule in _DATA if "skip" in rule}
 
 
 def _provider_rule(text: str, start: int, end: int) -> str:
@@ -39,7 +40,9 @@ def _wordy(value: str) -> bool:
 
 
 def _plausible_token(value: str, rule: str) -> bool:
-    """A provider match that is not a placeholder and is not made of words."""
+    """A provider match that is not a placeholder and is not made of words (after the characters
+    its format fixes, when the rule says how many)."""
+    value = value[_SKIP.get(rule, 0) :]
     if is_placeholder(value):
         return False
     return rule in _RULES_WITHOUT_SANITY or (entropy(value) >= 3.0 and not _wordy(value))

@@ -46,7 +46,8 @@ _OWN_TOKEN = (
     rf"h:[0-9a-f]{{12}}|\u2022[0-9a-f]{{6}}|<script:[0-9a-f]{{10}}>|sa-[0-9a-f]{{6,32}}"
     rf"|local:(?:{'|'.join(LOCAL_ID_TOOLS)}):{_UUID}"
 )
-_HEX_DIGEST = r"[0-9a-f]{7,64}|[0-9A-F]{7,64}"  # sha1/sha256/git short shas; 10-hex hashed segments
+# sha1/sha256/sha512/git short shas; 10-hex hashed segments
+_HEX_DIGEST = r"[0-9a-f]{128}|[0-9A-F]{128}|[0-9a-f]{7,64}|[0-9A-F]{7,64}"
 _ATOM = rf"(?:{_OWN_TOKEN}|{_UUID}|{_HEX_DIGEST}|{_ISO_TIME})"
 _EXEMPT = re.compile(rf"{_ATOM}(?:/{_ATOM})*")  # an atom, or a hashed path made of atoms
 OWN_OR_TIME = re.compile(rf"(?:{_OWN_TOKEN}|{_ISO_TIME})")
@@ -55,7 +56,7 @@ OWN_OR_TIME = re.compile(rf"(?:{_OWN_TOKEN}|{_ISO_TIME})")
 def is_exempt(value: str) -> bool:
     """True when `value` is proven harmless: one of this tool's own tokens (`h:` + 12 hex, 10-hex
     path segments, `•` + 6 hex, `<script:` + 10 hex + `>`, `sa-` + hex, `local:<tool>:<uuid>`), a
-    UUID, a hex digest of 7-64 characters, an ISO-8601 timestamp, or a `/`-path made only of these."""
+    UUID, a hex digest of 7-64 or 128 characters, an ISO-8601 timestamp, or a `/`-path made only of these."""
     return _EXEMPT.fullmatch(value) is not None
 
 
@@ -65,8 +66,8 @@ def is_exempt(value: str) -> bool:
 # Templates count when well formed (`${DB_PASS}`, `$(pass show db)`, `{{ .Values.token }}`): a value
 # that merely contains `${` or `{{` among other symbols is a literal.
 _PLACEHOLDER = re.compile(
-    r"x{4}|\*{3}|\.{3}|(.)\1{5}|\$\{[A-Za-z_#!][^{}\s()\[\]]*\}|\$\([^()]*\)|\{\{[^{}]*\}\}|%[sd(]|<[^>]*>|example"
-    r"|placeholder|changeme|change_me|redacted|dummy|your[_-]|insert[_-]|replace[_-]|fake",
+    r"x{4}|\*{3}|\.{3}|(.)\1{5}|\$\{[A-Za-z_#!][^{}\s()\[\]]*\}|\$\([^()]*\)|\{\{[^{}]*\}\}|%[sd(]|<[^>]*>"
+    r"|example|placeholder|changeme|change_me|redacted|dummy|your[_-]|insert[_-]|replace[_-]|fake",
     re.IGNORECASE,
 )
 # A variable, template, path or call rather than a literal value; and an attribute chain.
