@@ -5,8 +5,9 @@ when the value is not a placeholder, a variable reference or an ordinary word.""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from redact.contract.secrets.rules import expand, load
+from redact.contract.secrets.rules import admitted, by_hint, expand, load
 from redact.contract.secrets.values import value_ok
 
 _DATA = load("context.toml")
@@ -18,6 +19,7 @@ _CONTEXT = tuple(
     (name, frozenset(hints), re.compile(pattern), check) for name, hints, pattern, check in CONTEXT_RULES
 )
 HINTS = frozenset(hint for _, hints, _, _ in CONTEXT_RULES for hint in hints)
+_BY_HINT = by_hint(hints for _, hints, _, _ in CONTEXT_RULES)
 # A key ending in one of these names something about the secret, not the secret: `key_name: ...`.
 _KEY_ABOUT = re.compile(
     r"(?:name|id|ids|type|file|path|url|uri|len|length|size|count|format|version|alias|ref|hint|prefix"
@@ -26,18 +28,25 @@ _KEY_ABOUT = re.compile(
 )
 
 
-def context_findings(text: str, present: frozenset[str]) -> list[tuple[int, int, str]]:
+def _never(_start: int, _end: int) -> bool:
+    return False
+
+
+def context_findings(
+    text: str, present: frozenset[str], skip: Callable[[int, int], bool] = _never
+) -> list[tuple[int, int, str]]:
     """(start, end, rule) of each value a context rule reports in `text` (`present`: the `HINTS` it
-    contains, lowercased; a rule none of whose hints is present is skipped)."""
+    contains, lowercased; a rule none of whose hints is present is skipped). A value whose span
+    `skip` names (one the caller would drop) is not checked."""
     found = []
-    for name, hints, pattern, check in _CONTEXT:
-        if present.isdisjoint(hints):
-            continue
+    for i in admitted(_BY_HINT, present):
+        name, _, pattern, check = _CONTEXT[i]
         for m in pattern.finditer(text):
             groups = m.groupdict()
             if groups.get("k") and _KEY_ABOUT.search(groups["k"]):
                 continue
             group = "vq" if groups.get("vq") is not None else "v"
-            if value_ok(m.group(group), check, groups.get("u")):
-                found.append((m.start(group), m.end(group), name))
+            start, end = m.span(group)
+            if not skip(start, end) and value_ok(m.group(group), check, groups.get("u")):
+                found.append((start, end, name))
     return found

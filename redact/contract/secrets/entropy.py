@@ -4,6 +4,7 @@ names, paths and this tool's own hash tokens stay quiet."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from redact.contract.secrets.values import HEX_CHARS, is_exempt, is_placeholder, looks_random
 from redact.contract.secrets.values import near_random_entropy
@@ -51,7 +52,11 @@ def _glued(text: str, start: int, end: int) -> bool:
     return False
 
 
-def _opaque_spans(text: str) -> list[tuple[int, int]]:
+def _never(_start: int, _end: int) -> bool:
+    return False
+
+
+def _opaque_spans(text: str, skip: Callable[[int, int], bool]) -> list[tuple[int, int]]:
     """Spans of long opaque tokens. A run with `/` whose segments are mostly words, numbers or hashes
     is a path: its segments are judged one by one, so hashed paths and source paths stay quiet, while
     a base64 blob with slashes is judged whole."""
@@ -72,15 +77,18 @@ def _opaque_spans(text: str) -> list[tuple[int, int]]:
                 parts = pieces
         for part, offset in parts:
             token = part.strip("=-_+")
-            if is_opaque(token):
-                start = m.start() + offset + part.index(token)
+            if len(token) < 20:
+                continue
+            start = m.start() + offset + part.index(token)
+            if not skip(start, start + len(token)) and is_opaque(token):
                 spans.append((start, start + len(token)))
     return spans
 
 
-def entropy_findings(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, rule) of each long opaque token: `high-entropy-hex` or `high-entropy-base64`."""
+def entropy_findings(text: str, skip: Callable[[int, int], bool] = _never) -> list[tuple[int, int, str]]:
+    """(start, end, rule) of each long opaque token: `high-entropy-hex` or `high-entropy-base64`;
+    a token whose span `skip` names (one the caller would drop) is not checked."""
     return [
         (start, end, "high-entropy-hex" if HEX_CHARS.issuperset(text[start:end]) else "high-entropy-base64")
-        for start, end in _opaque_spans(text)
+        for start, end in _opaque_spans(text, skip)
     ]

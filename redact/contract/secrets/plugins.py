@@ -11,6 +11,7 @@ positions.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from detect_secrets.plugins.artifactory import ArtifactoryDetector
@@ -38,6 +39,7 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
+from redact.contract.secrets.rules import admitted, by_hint
 from redact.contract.secrets.values import value_ok
 
 __all__ = ["VerificationForbidden", "detect_secrets_findings"]
@@ -102,6 +104,7 @@ def _make_plugins() -> tuple[tuple[RegexBasedDetector, str, str, frozenset[str]]
 
 _PLUGINS = _make_plugins()
 HINTS = frozenset(hint for *_, hints in _PLUGINS for hint in hints)
+_BY_HINT = by_hint(hints for *_, hints in _PLUGINS)
 # Every detect-secrets regex finding contains a run of 10 alphanumerics, a URL or a key header;
 # strings without one skip the plugins (most identifiers, verbs and short paths).
 _DS_GATE = re.compile(r"[A-Za-z0-9]{10}|://|PRIVATE KEY|PuTTY")
@@ -120,25 +123,32 @@ def _expand(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def detect_secrets_findings(text: str, present: frozenset[str]) -> list[tuple[int, int, str]]:
+def _never(_start: int, _end: int) -> bool:
+    return False
+
+
+def detect_secrets_findings(
+    text: str, present: frozenset[str], skip: Callable[[int, int], bool] = _never
+) -> list[tuple[int, int, str]]:
     """detect-secrets' plugins over one string (`present`: the `HINTS` it contains, lowercased,
     see rules.HintIndex; a plugin none of whose hints is present is skipped): `analyze_string` with
     positions. Each denylist regex runs as the plugin runs it; the finding is the last group that
     matched (the secret, for plugins whose regex also matches a keyword or a URL), else the match,
-    trimmed of the delimiters some denylists include, and then checked like a context rule's value.
-    No settings, no verification."""
+    trimmed of the delimiters some denylists include, and then checked like a context rule's value
+    (unless `skip(start, end)`: a span the caller would drop). No settings, no verification."""
     found: list[tuple[int, int, str]] = []
     if not _DS_GATE.search(text):
         return found
-    for plugin, rule, check, hints in _PLUGINS:
-        if present.isdisjoint(hints):
-            continue
+    for i in admitted(_BY_HINT, present):
+        plugin, rule, check, _ = _PLUGINS[i]
         for regex in plugin.denylist:
             for m in regex.finditer(text):
                 span = _plugin_span(text, m)
                 if span is None:
                     continue
                 start, end = span
+                if skip(start, end):
+                    continue
                 value = text[start:end]
                 if isinstance(plugin, JwtTokenDetector) and not plugin.is_formally_valid(value):
                     continue

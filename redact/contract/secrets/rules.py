@@ -39,3 +39,19 @@ class HintIndex:
 
     def present(self, lowered: str) -> frozenset[str]:
         return frozenset(hint for _, hint in self._automaton.iter(lowered))
+
+
+def by_hint(hint_sets: Iterable[Iterable[str]]) -> dict[str, tuple[int, ...]]:
+    """For each hint, the indices of the detectors it admits (those whose hints include it)."""
+    index: dict[str, list[int]] = {}
+    for i, hints in enumerate(hint_sets):
+        for hint in hints:
+            index.setdefault(hint, []).append(i)
+    return {hint: tuple(indices) for hint, indices in index.items()}
+
+
+def admitted(index: dict[str, tuple[int, ...]], present: frozenset[str]) -> list[int]:
+    """Indices, in order, of the detectors admitted by the hints `present` in a string."""
+    if not present:
+        return []
+    return sorted({i for hint in present for i in index.get(hint, ())})

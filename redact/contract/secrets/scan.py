@@ -19,31 +19,42 @@ from redact.contract.secrets.values import SecretHit, is_exempt, mask
 _HINTS = HintIndex(plugins.HINTS | context.HINTS)
 
 
+class _Accepted:
+    """Disjoint findings of one string, by start. A finding that overlaps one already accepted is
+    dropped; the families run in order of precedence, and each skips the value checks of what
+    this would drop anyway (`overlaps`), which changes no result."""
+
+    def __init__(self) -> None:
+        self.findings: list[tuple[int, int, str]] = []
+        self._starts: list[int] = []
+
+    def overlaps(self, start: int, end: int) -> bool:
+        i = bisect.bisect_right(self._starts, start)
+        return (i > 0 and self.findings[i - 1][1] > start) or (
+            i < len(self.findings) and self.findings[i][0] < end
+        )
+
+    def add_all(self, found: list[tuple[int, int, str]]) -> None:
+        """Add one family's findings, earlier (then shorter) first, each unless it overlaps."""
+        for start, end, rule in sorted(found):
+            if not self.overlaps(start, end):
+                i = bisect.bisect_right(self._starts, start)
+                self.findings.insert(i, (start, end, rule))
+                self._starts.insert(i, start)
+
+
 def _scan(text: str) -> list[tuple[int, int, str]]:
     """All findings in one string as (start, end, rule), disjoint and ordered by start; of
     overlapping findings the one of the family with precedence wins, then the earlier one."""
     if len(text) < 8 or is_exempt(text):
         return []
     present = _HINTS.present(text.lower())
-    candidates: list[tuple[int, int, int, str]] = []  # (priority, start, end, rule)
-    for priority, found in enumerate(
-        (
-            provider_findings(text),
-            detect_secrets_findings(text, present),
-            context_findings(text, present),
-            entropy_findings(text),
-        )
-    ):
-        candidates.extend((priority, start, end, rule) for start, end, rule in found)
-    accepted: list[tuple[int, int, str]] = []  # disjoint, by start
-    starts: list[int] = []
-    for _, start, end, rule in sorted(candidates):
-        i = bisect.bisect_right(starts, start)
-        if (i > 0 and accepted[i - 1][1] > start) or (i < len(accepted) and accepted[i][0] < end):
-            continue  # overlaps a finding already accepted
-        accepted.insert(i, (start, end, rule))
-        starts.insert(i, start)
-    return accepted
+    accepted = _Accepted()
+    accepted.add_all(provider_findings(text))
+    accepted.add_all(detect_secrets_findings(text, present, accepted.overlaps))
+    accepted.add_all(context_findings(text, present, accepted.overlaps))
+    accepted.add_all(entropy_findings(text, accepted.overlaps))
+    return accepted.findings
 
 
 def find_secrets(strings: Sequence[str]) -> list[SecretHit]:

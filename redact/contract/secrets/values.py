@@ -64,11 +64,11 @@ def is_exempt(value: str) -> bool:
 # Value heuristics.
 
 # Templates count when well formed (`${DB_PASS}`, `$(pass show db)`, `{{ .Values.token }}`): a value
-# that merely contains `${` or `{{` among other symbols is a literal.
+# that merely contains `${` or `{{` among other symbols is a literal. Matched against the lowercased
+# value (the same as ignoring case, and about twice as fast).
 _PLACEHOLDER = re.compile(
-    r"x{4}|\*{3}|\.{3}|(.)\1{5}|\$\{[A-Za-z_#!][^{}\s()\[\]]*\}|\$\([^()]*\)|\{\{[^{}]*\}\}|%[sd(]|<[^>]*>"
-    r"|example|placeholder|changeme|change_me|redacted|dummy|your[_-]|insert[_-]|replace[_-]|fake",
-    re.IGNORECASE,
+    r"x{4}|\*{3}|\.{3}|(.)\1{5}|\$\{[a-z_#!][^{}\s()\[\]]*\}|\$\([^()]*\)|\{\{[^{}]*\}\}|%[sd(]|<[^>]*>"
+    r"|example|placeholder|changeme|change_me|redacted|dummy|your[_-]|insert[_-]|replace[_-]|fake"
 )
 # A variable, template, path or call rather than a literal value; and an attribute chain.
 _REFERENCE = re.compile(r"[$%@&*<{\[(]|~?\.{0,2}/|[A-Za-z_][\w.]*[(\[]")
@@ -88,7 +88,7 @@ _KEBAB_OR_SNAKE = re.compile(r"[a-z]+(?:[_-][a-z]+)+")
 
 
 def is_placeholder(value: str) -> bool:
-    return _PLACEHOLDER.search(value) is not None
+    return _PLACEHOLDER.search(value.lower()) is not None
 
 
 def is_reference(value: str) -> bool:
@@ -101,9 +101,15 @@ def is_reference(value: str) -> bool:
     return not any(len(part) > 32 or looks_random(part) for part in value.split("."))
 
 
+_C_LOG_C = tuple(c * math.log2(c) if c else 0.0 for c in range(4097))
+
+
 def entropy(value: str) -> float:
+    """Shannon entropy in bits per character: log2(n) - sum(c log2 c) / n over the counts c."""
     n = len(value)
-    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+    if n > 4096:
+        return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+    return math.log2(n) - sum(map(_C_LOG_C.__getitem__, Counter(value).values())) / n
 
 
 def looks_random(value: str) -> bool:
