@@ -503,13 +503,16 @@ DS_SAMPLES: dict[str, str] = {
 }
 
 
-@pytest.mark.parametrize(("plugin", "rule", "hints"), [(p, r, h) for p, r, _, h in plugins._PLUGINS])
+@pytest.mark.parametrize(
+    ("plugin", "rule", "hints", "gate"), [(p, r, h, g) for p, r, _, h, g in plugins._PLUGINS]
+)
 def test_detect_secrets_hints_admit_what_the_plugin_finds(
-    plugin: object, rule: str, hints: tuple[str, ...]
+    plugin: object, rule: str, hints: tuple[str, ...], gate: re.Pattern[str] | None
 ) -> None:
     sample = DS_SAMPLES[type(plugin).__name__]
     assert list(plugin.analyze_string(sample))  # type: ignore[attr-defined]
     assert any(hint in sample.lower() for hint in hints)
+    assert gate is None or gate.search(sample)
     present = secrets_scan._HINTS.present(sample.lower())
     assert rule in {r for _, _, r in plugins.detect_secrets_findings(sample, present)}
 
@@ -538,5 +541,5 @@ def test_pathological_input_does_not_hang(text: str) -> None:
 
 def test_rule_names_are_kebab_case() -> None:
     names = [name for name, _ in secrets.PROVIDER_RULES] + [name for name, *_ in secrets.CONTEXT_RULES]
-    names += [rule for _, rule, _, _ in plugins._PLUGINS]
+    names += [rule for _, rule, *_ in plugins._PLUGINS]
     assert all(re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", name) for name in names)

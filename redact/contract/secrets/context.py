@@ -18,6 +18,12 @@ CONTEXT_RULES: tuple[tuple[str, tuple[str, ...], str, str], ...] = tuple(
 _CONTEXT = tuple(
     (name, frozenset(hints), re.compile(pattern), check) for name, hints, pattern, check in CONTEXT_RULES
 )
+# A case-insensitive rule also runs, about twice as fast, as the same regex without `(?i)` over the
+# lowercased string, when lowercasing keeps every character's position: spans are the same, and the
+# values are read from the original string. The case-sensitive rules run on the original string.
+_LOWERED = tuple(
+    re.compile(pattern[4:]) if pattern.startswith("(?i)") else None for _, _, pattern, _ in CONTEXT_RULES
+)
 HINTS = frozenset(hint for _, hints, _, _ in CONTEXT_RULES for hint in hints)
 _BY_HINT = by_hint(hints for _, hints, _, _ in CONTEXT_RULES)
 # A key ending in one of these names something about the secret, not the secret: `key_name: ...`.
@@ -33,20 +39,29 @@ def _never(_start: int, _end: int) -> bool:
 
 
 def context_findings(
-    text: str, present: frozenset[str], skip: Callable[[int, int], bool] = _never
+    text: str,
+    present: frozenset[str],
+    skip: Callable[[int, int], bool] = _never,
+    lowered: str | None = None,
 ) -> list[tuple[int, int, str]]:
     """(start, end, rule) of each value a context rule reports in `text` (`present`: the `HINTS` it
-    contains, lowercased; a rule none of whose hints is present is skipped). A value whose span
-    `skip` names (one the caller would drop) is not checked."""
+    contains, lowercased; a rule none of whose hints is present is skipped; `lowered`: text.lower(),
+    when the caller has it). A value whose span `skip` names (one the caller would drop) is not
+    checked."""
     found = []
+    if lowered is None:
+        lowered = text.lower()
+    same_positions = len(lowered) == len(text)
     for i in admitted(_BY_HINT, present):
         name, _, pattern, check = _CONTEXT[i]
-        for m in pattern.finditer(text):
-            groups = m.groupdict()
-            if groups.get("k") and _KEY_ABOUT.search(groups["k"]):
+        fast = _LOWERED[i]
+        matches = fast.finditer(lowered) if fast is not None and same_positions else pattern.finditer(text)
+        for m in matches:
+            spans = {g: m.span(g) for g, v in m.groupdict().items() if v is not None}
+            if "k" in spans and _KEY_ABOUT.search(text, *spans["k"]):
                 continue
-            group = "vq" if groups.get("vq") is not None else "v"
-            start, end = m.span(group)
-            if not skip(start, end) and value_ok(m.group(group), check, groups.get("u")):
+            start, end = spans["vq"] if "vq" in spans else spans["v"]
+            user = text[slice(*spans["u"])] if "u" in spans else None
+            if not skip(start, end) and value_ok(text[start:end], check, user):
                 found.append((start, end, name))
     return found

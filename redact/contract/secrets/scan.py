@@ -48,11 +48,12 @@ def _scan(text: str) -> list[tuple[int, int, str]]:
     overlapping findings the one of the family with precedence wins, then the earlier one."""
     if len(text) < 8 or is_exempt(text):
         return []
-    present = _HINTS.present(text.lower())
+    lowered = text.lower()
+    present = _HINTS.present(lowered)
     accepted = _Accepted()
     accepted.add_all(provider_findings(text))
     accepted.add_all(detect_secrets_findings(text, present, accepted.overlaps))
-    accepted.add_all(context_findings(text, present, accepted.overlaps))
+    accepted.add_all(context_findings(text, present, accepted.overlaps, lowered))
     accepted.add_all(entropy_findings(text, accepted.overlaps))
     return accepted.findings
 
