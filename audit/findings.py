@@ -56,7 +56,7 @@ RULES: dict[str, Rule] = _rules(
     ("grammar.content-hash", "grammar", "contentHash is not the SHA-256 of the map's canonical JSON"),
     ("grammar.not-object", "grammar", "expected a JSON object here"),
     ("grammar.not-list", "grammar", "expected a JSON list here"),
-    # layer 2: secrets (audit/secrets.py detectors; the rule suffix is the detector's name)
+    # layer 2: secrets (redact/contract/secrets/ detectors; the rule suffix is the detector's name)
     ("secrets.secret", "secrets", "a credential-shaped value"),
     # layer 3: taint against the source (audit/taint.py)
     ("taint.source-token", "taint", "a distinctive token of the source's free text"),

@@ -8,7 +8,7 @@
     result.verdicts     # {"grammar": "pass", "secrets": "pass", "taint": "skipped", "language": "pass"}
     result.identifiers  # identifiers in clear, by category, for the report to list
 
-Layers (docs/scanner.md): grammar proof (audit/grammar.py), secrets (audit/secrets.py) over the
+Layers (docs/scanner.md): grammar proof (audit/grammar.py), secrets (redact/contract/secrets/) over the
 strings the grammar did not prove closed or opaque, taint against the source when one is given
 (audit/taint.py), natural-language shape (redact/contract/language.py). Pure and deterministic: the same map,
 source and options give the same result, in the same order.

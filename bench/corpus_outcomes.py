@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from redact.api import redact_file
-from redact.errors import LeakFound, RedactError
-from redact.keys import Key
+from redact.api import redact_file  # noqa: E402  (after the sys.path insert)
+from redact.errors import LeakFound, RedactError  # noqa: E402  (after the sys.path insert)
+from redact.keys import Key  # noqa: E402  (after the sys.path insert)
 
 POLICIES = ("default", "internal", "public")
 FORMATS = ("claude-code", "codex")

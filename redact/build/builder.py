@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime, timezone
+from functools import cache
 from typing import Any
 
 from redact.build.events import Ev, EventMaker, Hasher, num
@@ -25,6 +26,7 @@ EVENT_CAP = 20_000
 SYNTHETIC_MODELS = frozenset({"<synthetic>"})
 
 
+@cache  # the installed version does not change in a process; reading it costs about 1 ms
 def producer_version() -> str:
     try:
         from importlib.metadata import version

@@ -41,8 +41,7 @@ def rule_of(value: str, *, command: bool = True) -> str | None:
 
 def secret_rules(values: Sequence[str]) -> list[tuple[str, ...]]:
     """For each of `values`, the ids of the secrets layer's detectors that fire on it ((): none)."""
-    # to repoint when the secrets package moves to redact/contract
-    from audit.secrets import find_secrets
+    from redact.contract.secrets import find_secrets  # the secrets layer loads on first use
 
     out: list[list[str]] = [[] for _ in values]
     for hit in find_secrets(values):

@@ -1,4 +1,5 @@
-"""Tests for audit/secrets.py, the secrets layer of the leak scanner.
+"""Tests for the secrets layer of the leak scanner (redact/contract/secrets/, re-exported by
+audit/secrets.py).
 
 Every fake credential here is assembled at run time from a prefix and a seeded random body, so the
 repository itself holds no credential-shaped literal for other scanners to trip on.
@@ -20,6 +21,8 @@ from hypothesis import strategies as st
 
 from audit import secrets
 from audit.secrets import SecretHit, find_secrets, is_exempt, mask
+from redact.contract.secrets import plugins
+from redact.contract.secrets import scan as secrets_scan
 
 ALNUM = string.ascii_letters + string.digits
 LOWER_ALNUM = string.ascii_lowercase + string.digits
@@ -77,6 +80,13 @@ PROVIDER_TOKENS: dict[str, str] = {
     "jwt": fake_jwt(),
     "private-key": "-----BEGIN " + "RSA PRIVATE KEY-----",
     "huggingface-token": "hf" + "_" + body(string.ascii_letters, 34, 30),
+    "jwt-base64": __import__("base64").b64encode(fake_jwt().encode()).decode(),
+    "twitter-bearer-token": "A" * 22 + body(ALNUM, 90, 31),
+    "square-access-token": "EA" + "AA" + body(ALNUM + "-_", 40, 32),
+    "square-oauth-secret": "sq0" + "csp-" + body(ALNUM + "-_", 43, 33),
+    "facebook-access-token/page": "EA" + "AM" + body(ALNUM, 120, 34),
+    "facebook-access-token/app": body(string.digits, 15, 35) + "|" + body(ALNUM + "-_", 27, 36),
+    "easypost-api-token": "EZ" + "AK" + body(ALNUM, 54, 37),
 }
 
 
@@ -97,6 +107,14 @@ CONTEXT_CASES: list[tuple[str, str, str]] = [
     (f"CLIENT_SECRET={(sec := body(ALNUM, 28, 56))}", "secret-assignment", sec),
     (f"curl -u admin:{(pw4 := 'pw' + body(ALNUM, 10, 57))} https://api.example.org", "cli-credentials", pw4),
     (f"mytool --api-token {(tok3 := body(ALNUM, 30, 58))} --verbose", "secret-flag", tok3),
+    # a symbol-rich literal (detect-secrets' KeywordDetector cases): quoted, compared, passed to a call
+    (f'api_key = "{(sym := "Qx{" + body(ALNUM, 8, 59) + ")p$#" + body(ALNUM, 4, 60))}"', "secret-assignment", sym),
+    (f'if (db_pass != "{sym}") {{', "password-assignment", sym),
+    (f'if ("{sym}" === my_password) {{', "password-comparison", sym),
+    (f'if ("{sym}" == private_key) {{', "secret-comparison", sym),
+    (f'std::string secret("{sym}");', "secret-assignment", sym),
+    (f'char secret[25] = "{sym}";', "secret-assignment", sym),
+    (f'password "{sym}";', "password-assignment", sym),
 ]
 
 HIGH_ENTROPY = body(ALNUM, 40, 60)  # no prefix: only the entropy check can see it
@@ -118,6 +136,7 @@ OWN_TOKENS = [
     "2025-11-29T19:24:03.123Z",
     "2025-11-29T19:24:03+01:00",
     "2025-11-29",
+    body(HEX, 128, 96),  # a sha512 digest (lock-file checksums)
 ]
 
 ORDINARY = [
@@ -151,6 +170,9 @@ ORDINARY = [
     "gh" + "p_" + "x" * 36,  # placeholders are not secrets
     "AK" + "IA" + "Z" * 16,
     "key_name: prod-eu-west-1",
+    'api_key = "{{ .Values.apiKey }}"',  # well-formed templates are references
+    'token: "${{ secrets.GITHUB_TOKEN }}"',
+    "password = '${DB_PASSWORD}'",
 ]
 
 
@@ -190,6 +212,20 @@ def test_context_rule_finds_value(text: str, rule: str, secret: str) -> None:
 def test_high_entropy_token_without_prefix() -> None:
     assert [h.rule for h in hits_for(HIGH_ENTROPY)] == ["high-entropy-base64"]
     assert [h.rule for h in hits_for(f"the key is {HIGH_ENTROPY}, keep it safe")] == ["high-entropy-base64"]
+
+
+def test_random_run_glued_to_a_stray_symbol_is_a_fragment() -> None:
+    # trufflehog's near-miss rows: a token of a valid shape with a character no token holds inside
+    fragment = body(LOWER_ALNUM, 12, 111) + "?" + body(LOWER_ALNUM, 30, 112)
+    assert hits_for(f"service = '{fragment}'") == []
+    # but a token that is a URL's query parameter, after `?name=`, is judged on its own
+    assert hits_for(f"https://cdn.example.org/file.zip?sig={HIGH_ENTROPY}&v=2")
+
+
+def test_template_markers_inside_a_literal_do_not_hide_it() -> None:
+    # `${` and `{{` count as a template only when well formed
+    literal = "m{{h}o)p${e]" + body(ALNUM, 10, 113) + "$#x}}"
+    assert "secret-assignment" in {h.rule for h in hits_for(f"api_key = '{literal}'")}
 
 
 def test_detect_secrets_plugins_add_their_own_findings() -> None:
@@ -331,13 +367,13 @@ def test_own_tokens_are_never_flagged(kind: str, hexes: str) -> None:
 
 def test_duplicates_are_scanned_once_and_reported_for_every_index(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    real_scan = secrets._scan
+    real_scan = secrets_scan._scan
 
     def counting(text: str) -> list[tuple[int, int, str]]:
         calls.append(text)
         return real_scan(text)
 
-    monkeypatch.setattr(secrets, "_scan", counting)
+    monkeypatch.setattr(secrets_scan, "_scan", counting)
     token = PROVIDER_TOKENS["npm-token"]
     hits = find_secrets([token, "git log", token])
     assert calls.count(token) == 1
@@ -368,9 +404,9 @@ def test_empty_input() -> None:
 
 
 def plugin_classes() -> set[type]:
-    """Every detect-secrets plugin class loaded by audit.secrets (reached without importing it here:
-    only audit/secrets.py may import detect_secrets)."""
-    some_plugin = secrets._PLUGINS[0][0]
+    """Every detect-secrets plugin class loaded by the secrets layer (reached without importing it
+    here: only redact/contract/secrets/plugins.py may import detect_secrets)."""
+    some_plugin = plugins._PLUGINS[0][0]
     base = next(c for c in type(some_plugin).__mro__ if c.__name__ == "BasePlugin")
 
     def walk(cls: type) -> Iterator[type]:
@@ -406,7 +442,7 @@ def test_scan_works_when_every_verify_raises(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_plugin_instances_cannot_verify() -> None:
-    for plugin, *_ in secrets._PLUGINS:
+    for plugin, *_ in plugins._PLUGINS:
         with pytest.raises(secrets.VerificationForbidden):
             plugin.verify("anything")
 
@@ -467,14 +503,18 @@ DS_SAMPLES: dict[str, str] = {
 }
 
 
-@pytest.mark.parametrize(("plugin", "rule", "hints"), [(p, r, h) for p, r, _, h in secrets._PLUGINS])
+@pytest.mark.parametrize(
+    ("plugin", "rule", "hints", "gate"), [(p, r, h, g) for p, r, _, h, g in plugins._PLUGINS]
+)
 def test_detect_secrets_hints_admit_what_the_plugin_finds(
-    plugin: object, rule: str, hints: tuple[str, ...]
+    plugin: object, rule: str, hints: tuple[str, ...], gate: re.Pattern[str] | None
 ) -> None:
     sample = DS_SAMPLES[type(plugin).__name__]
     assert list(plugin.analyze_string(sample))  # type: ignore[attr-defined]
     assert any(hint in sample.lower() for hint in hints)
-    assert rule in {r for _, _, r in secrets._detect_secrets_findings(sample, sample.lower())}
+    assert gate is None or gate.search(sample)
+    present = secrets_scan._HINTS.present(sample.lower())
+    assert rule in {r for _, _, r in plugins.detect_secrets_findings(sample, present)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -501,5 +541,5 @@ def test_pathological_input_does_not_hang(text: str) -> None:
 
 def test_rule_names_are_kebab_case() -> None:
     names = [name for name, _ in secrets.PROVIDER_RULES] + [name for name, *_ in secrets.CONTEXT_RULES]
-    names += [rule for _, rule, _, _ in secrets._PLUGINS]
+    names += [rule for _, rule, *_ in plugins._PLUGINS]
     assert all(re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", name) for name in names)

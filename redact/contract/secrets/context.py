@@ -1,0 +1,67 @@
+"""Context rules: a credential named by what surrounds it (`password=...`, `Authorization: Bearer
+...`, `scheme://user:pass@host`, `curl -u user:pass`), kept as data in context.toml and reported
+when the value is not a placeholder, a variable reference or an ordinary word."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from redact.contract.secrets.rules import admitted, by_hint, expand, load
+from redact.contract.secrets.values import value_ok
+
+_DATA = load("context.toml")
+CONTEXT_RULES: tuple[tuple[str, tuple[str, ...], str, str], ...] = tuple(
+    (rule["name"], tuple(rule["hints"]), expand(rule["regex"], _DATA["fragments"]), rule["check"])
+    for rule in _DATA["rule"]
+)
+_CONTEXT = tuple(
+    (name, frozenset(hints), re.compile(pattern), check) for name, hints, pattern, check in CONTEXT_RULES
+)
+# A case-insensitive rule also runs, about twice as fast, as the same regex without `(?i)` over the
+# lowercased string, when lowercasing keeps every character's position: spans are the same, and the
+# values are read from the original string. The case-sensitive rules run on the original string.
+_LOWERED = tuple(
+    re.compile(pattern[4:]) if pattern.startswith("(?i)") else None for _, _, pattern, _ in CONTEXT_RULES
+)
+HINTS = frozenset(hint for _, hints, _, _ in CONTEXT_RULES for hint in hints)
+_BY_HINT = by_hint(hints for _, hints, _, _ in CONTEXT_RULES)
+# A key ending in one of these names something about the secret, not the secret: `key_name: ...`.
+_KEY_ABOUT = re.compile(
+    r"(?:name|id|ids|type|file|path|url|uri|len|length|size|count|format|version|alias|ref|hint|prefix"
+    r"|env|var|field|header|param|dir|mode|policy|ttl|timeout|expiry|expires|expires_at)[\"'\]]*$",
+    re.IGNORECASE,
+)
+
+
+def _never(_start: int, _end: int) -> bool:
+    return False
+
+
+def context_findings(
+    text: str,
+    present: frozenset[str],
+    skip: Callable[[int, int], bool] = _never,
+    lowered: str | None = None,
+) -> list[tuple[int, int, str]]:
+    """(start, end, rule) of each value a context rule reports in `text` (`present`: the `HINTS` it
+    contains, lowercased; a rule none of whose hints is present is skipped; `lowered`: text.lower(),
+    when the caller has it). A value whose span `skip` names (one the caller would drop) is not
+    checked."""
+    found = []
+    if lowered is None:
+        lowered = text.lower()
+    same_positions = len(lowered) == len(text)
+    for i in admitted(_BY_HINT, present):
+        name, _, pattern, check = _CONTEXT[i]
+        fast = _LOWERED[i]
+        matches = fast.finditer(lowered) if fast is not None and same_positions else pattern.finditer(text)
+        for m in matches:
+            spans = {g: m.span(g) for g, v in m.groupdict().items() if v is not None}
+            if "k" in spans and _KEY_ABOUT.search(text, *spans["k"]):
+                continue
+            start, end = spans["vq"] if "vq" in spans else spans["v"]
+            user = text[slice(*spans["u"])] if "u" in spans else None
+            if not skip(start, end) and value_ok(text[start:end], check, user):
+                found.append((start, end, name))
+    return found
