@@ -60,6 +60,10 @@ def redact(
         "--policy", help="Preset name or policy TOML path.")] = "default",
     unsafe_key_permissions: Annotated[bool, typer.Option(
         "--unsafe-key-permissions", help="Accept a key file readable by others (unsafe).")] = False,
+    link_scope: Annotated[Optional[str], typer.Option(
+        "--link-scope", help="How far keyed tokens link: global (every map made with the key), "
+                             "dataset:NAME (the maps of one release) or session (no two maps); "
+                             "default: the policy's (public: session).")] = None,
     input_format: Annotated[Optional[str], typer.Option(
         "--format", help="Force the input format (see `formats`); by default it is detected "
                          "from the content.")] = None,
@@ -95,7 +99,7 @@ def redact(
         raise UsageError("--mode must be relative, dirs_only or hashed")
     if input_format is not None and input_format not in FORMATS:
         raise UsageError(f"--format must be one of: {', '.join(sorted(FORMATS))}")
-    eff = load_policy(policy, mode=mode)
+    eff = load_policy(policy, mode=mode, link_scope=link_scope)
     key = load_key(key_file, unsafe_key_permissions)
     options = Options(eff, key, batch.KeySource.for_loaded(key, key_file,
                                                            allow_unsafe_permissions=unsafe_key_permissions),

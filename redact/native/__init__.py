@@ -19,6 +19,7 @@ from typing import Any
 from redact.apply import resolve_mode
 from redact.errors import LeakFound, UsageError
 from redact.keys import Key, sha256_hex
+from redact.linkscope import scoped_key
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 
@@ -63,6 +64,7 @@ def scrub_native(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy, k
         if option not in accepted:
             raise UsageError(f"--{option.replace('_', '-')} does not apply to format {fmt}")
     report.input_format = fmt
+    key = scoped_key(key, policy, data, report)
     out_mode = resolve_mode(policy, key, "relative", mode, report)
     report.path_mode = out_mode
     report.key_fingerprint = key.fingerprint() if key else None

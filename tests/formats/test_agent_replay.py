@@ -30,7 +30,7 @@ def step(step_id: str, kind: str, at: int, **extra: Any) -> dict[str, Any]:
 
 
 def test_matches_the_golden_files() -> None:
-    for name in ("agent-replay.default.json", "agent-replay.public.json"):
+    for name in ("agent-replay.default.json", "agent-replay.public.json", "agent-replay.public-global.json"):
         expected = (golden_formats.GOLDEN / name).read_text(encoding="utf-8")
         assert golden_formats.render(golden_formats.produce(name)) == expected, name
 
