@@ -74,8 +74,8 @@ def _native_names(out: set[str]) -> None:
                 walk(sub, seen)
             walk(node.default, seen)
         elif isinstance(node, sp.ByType):
-            for sub in (node.text, node.items, node.obj, node.scalar):
-                walk(sub, seen)
+            for part in (node.text, node.items, node.obj, node.scalar):
+                walk(part, seen)
         elif isinstance(node, sp.JsonText):
             walk(node.inner, seen)
             walk(node.text, seen)
@@ -87,8 +87,8 @@ def _native_names(out: set[str]) -> None:
         seen: set[int] = set()
         walk(tab.root, seen)
         walk(tab.document, seen)
-        for name, sub in tab.named.items():
-            walk(sub, seen)
+        for named in tab.named.values():
+            walk(named, seen)
 
 
 def _raw_names(out: set[str]) -> None:

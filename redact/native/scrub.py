@@ -217,8 +217,8 @@ class Scrubber:
         if cls == "id":
             return self.opaque_id(value) if t is str else self.dropped(pat)
         if cls == "timestamp":
-            out = to_utc(value) if t is str and ng.is_native_timestamp(value) else None
-            return self.dropped(pat) if out is None else out
+            utc = to_utc(value) if t is str and ng.is_native_timestamp(value) else None
+            return self.dropped(pat) if utc is None else utc
         if cls == "version":
             return value if t is str and VERSION_RE.fullmatch(value) else self.dropped(pat)
         if cls == "path":

@@ -49,7 +49,7 @@ def _zoned(data: bytes, offset: bytes) -> bytes:
 def _instants(text: str) -> list[datetime]:
     stamps = []
     for s in _ANY_STAMP.findall(text):
-        dt = datetime.fromisoformat(s.replace(" ", "T").replace("Z", "+00:00"))
+        dt = datetime.fromisoformat(s.replace(" ", "T"))
         stamps.append(dt if dt.tzinfo else dt.replace(tzinfo=UTC))
     return stamps
 
