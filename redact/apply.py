@@ -18,6 +18,7 @@ from redact.model import grammar
 from redact.model.fieldclass import Kind
 from redact.model.table import TOP_LEVEL_ORDER, Leaf, Nested, Node, event_nodes, map_node
 from redact.names import is_shown, shown
+from redact.path_fallbacks import without_emails
 from redact.paths import apply_mode, bucket, clean_relative, hashed, is_absolute
 from redact.policy.load import EffectivePolicy
 from redact.recorder import TokenRecorder, recording_hasher
@@ -242,7 +243,7 @@ class MapRedactor:
     def path(self, value: str) -> str:
         cached = self._path_cache.get(value)
         if cached is None:
-            cached = self._path(value)
+            cached = without_emails(self._path(value))
             self._path_cache[value] = cached
         return cached
 

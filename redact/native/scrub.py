@@ -23,6 +23,7 @@ from redact.model.grammar import VERSION_RE
 from redact.names import shown
 from redact.native import grammar as ng
 from redact.native.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table
+from redact.path_fallbacks import without_emails
 from redact.paths import apply_mode, clean_relative, is_absolute, locate, normalize, resolve_abs
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
@@ -266,7 +267,7 @@ class Scrubber:
         cached = self._paths.get(k)
         if cached is None:
             loc = locate(value, self.roots, self.cwd)
-            cached = apply_mode(loc.rel, self.mode, self.key) if loc.rel is not None else \
+            cached = without_emails(apply_mode(loc.rel, self.mode, self.key)) if loc.rel is not None else \
                 (loc.label or "outside-repo")
             self._paths[k] = cached
         return cached
@@ -284,7 +285,7 @@ class Scrubber:
         cached = self._paths.get(k)
         if cached is None:
             loc = locate(value, self.roots, None)
-            cached = apply_mode(loc.rel, self.mode, self.key) if loc.rel is not None else \
+            cached = without_emails(apply_mode(loc.rel, self.mode, self.key)) if loc.rel is not None else \
                 (loc.label or "outside-repo")
             self._paths[k] = cached
         return cached
