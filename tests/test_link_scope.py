@@ -110,6 +110,16 @@ def test_same_input_twice_gives_the_same_bytes(scope: str) -> None:
     assert first.data == second.data
 
 
+def test_the_public_api_takes_the_scope() -> None:
+    import redact
+
+    got = redact.redact_bytes(A, name="s.jsonl", policy="default", key=KEY, mode="hashed", link_scope="session")
+    assert got.report.link_scope == "session"
+    assert got.data == redact_bytes(A, name="s.jsonl", policy="default", key=KEY, mode="hashed",
+                                    link_scope="session").data
+    assert got.data != redact_bytes(A, name="s.jsonl", policy="default", key=KEY, mode="hashed").data
+
+
 def test_dataset_scope_links_one_release_only() -> None:
     a1, b1 = tokens(run(A, "dataset:r1")), tokens(run(B, "dataset:r1"))
     a2 = tokens(run(A, "dataset:r2"))
