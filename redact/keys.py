@@ -53,7 +53,8 @@ IDENT_TOKEN_HEX = 12
 class Key:
     """A redaction key. Its bytes never leave this module in any printable form."""
 
-    __slots__ = ("_bytes", "_root", "_subkeys", "_seg_cache", "_ident_cache", "source", "link_scope")
+    __slots__ = ("_bytes", "_root", "_subkeys", "_seg_cache", "_ident_cache", "_datasets", "source",
+                 "link_scope")
 
     def __init__(self, material: bytes, *, source: str) -> None:
         if len(material) < MIN_KEY_BYTES:
@@ -64,6 +65,7 @@ class Key:
         self._subkeys: dict[str, bytes] = {}
         self._seg_cache: dict[str, str] = {}
         self._ident_cache: dict[tuple[str, str], str] = {}
+        self._datasets: dict[str, Key] = {}  # one dataset's key serves every input of a batch
         self.source = source
         self.link_scope = "global"
 
@@ -86,6 +88,9 @@ class Key:
             raise ValueError("a scoped key is not scoped again")
         if scope == "global":
             return self
+        cached = self._datasets.get(scope)
+        if cached is not None:
+            return cached
         if scope == "session":
             if session_digest is None or len(session_digest) != 32:
                 raise ValueError("the session scope needs the input's SHA-256 digest")
@@ -98,7 +103,9 @@ class Key:
                     info=(_SCOPE_INFO + scope).encode("ascii"))
         out = Key(hkdf.derive(self._bytes), source=self.source)
         out._root = self._root
-        out.link_scope = "session" if scope == "session" else scope
+        out.link_scope = scope
+        if scope != "session" and len(self._datasets) < 64:
+            self._datasets[scope] = out
         return out
 
     def segment_token(self, segment: str) -> str:
