@@ -240,3 +240,15 @@ def test_native_session_scope() -> None:
     g = scrub_native(A, "claude-code", name="a", policy=load_policy("public", link_scope="global"), key=KEY,
                      mode=None, report=RedactionReport(source="a"))
     assert set(re.findall(rb"h:[0-9a-f]{12}|(?<=/)[0-9a-f]{10}(?=[/\"])", g)) != ta
+
+
+def test_batch_output_names_follow_a_dataset_scope(tmp_path: Path) -> None:
+    from redact.batch import plan
+
+    src = tmp_path / "acme-layoffs-notes.jsonl"
+    src.write_bytes(A)
+    names = {scope: Path(plan([str(src)], tmp_path / scope.replace(":", "-"), KEY, scope)[0][0].output).name
+             for scope in ("global", "session", "dataset:r1", "dataset:r2")}
+    assert names["global"] == names["session"]  # keyed by the key file (docs/threat-model.md)
+    assert len({names["global"], names["dataset:r1"], names["dataset:r2"]}) == 3
+    assert all("acme" not in n for n in names.values())

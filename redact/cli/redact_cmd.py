@@ -262,7 +262,7 @@ _FINDINGS_PER_INPUT = 5
 def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None:
     from redact.cli import batch_view
 
-    tasks, unusable = batch.plan(inputs, out_dir, options.key)
+    tasks, unusable = batch.plan(inputs, out_dir, options.key, options.policy.policy.tokens.link_scope)
     if not tasks and not unusable:
         raise UsageError("no sessions found in this folder", where=inputs[0])
     if not tasks and len(unusable) == 1 and len(inputs) == 1:
