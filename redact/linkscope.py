@@ -32,6 +32,9 @@ def scoped_key(key: Key | None, policy: EffectivePolicy, data: bytes | BinaryIO 
         digest = _input_digest(data)
     out = key.scoped(scope, digest)
     report.link_scope = out.link_scope
+    if scope == "global" and policy.policy.publish:
+        report.warn("link scope global under a publish policy: this map's tokens equal those of every "
+                    "other map made with this key (a known file tree in one decodes the others)")
     return out
 
 

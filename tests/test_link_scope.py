@@ -252,3 +252,9 @@ def test_batch_output_names_follow_a_dataset_scope(tmp_path: Path) -> None:
     assert names["global"] == names["session"]  # keyed by the key file (docs/threat-model.md)
     assert len({names["global"], names["dataset:r1"], names["dataset:r2"]}) == 3
     assert all("acme" not in n for n in names.values())
+
+
+def test_global_under_a_publish_policy_warns() -> None:
+    warned = redact_bytes(A, name="s", policy="public", key=KEY, link_scope="global").report.warnings
+    assert any("link scope global" in w for w in warned)
+    assert not any("link scope" in w for w in redact_bytes(A, name="s", policy="public", key=KEY).report.warnings)
