@@ -14,8 +14,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
-from redact.keys import Key
 from redact.contract.emails import has_email
+from redact.keys import Key
 from redact.model.grammar import is_clean_identifier
 from redact.policy.load import EffectivePolicy
 from redact.policy.model import Allowlist
