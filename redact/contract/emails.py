@@ -11,6 +11,8 @@ string is decoded on a copy before matching, so every spelling below is caught:
 - spelled out: `name(at)example(dot)com`, `name[at]example.com`, `name {at} example {dot} com`,
   `name at example dot com` (a bare ` at ` only with a spelled-out dot, so `look at example.com`
   and ordinary words do not count).
+
+One shape is not an address: an image's pixel-density suffix, `icon@2x.png`, `logo@3x.webp`.
 """
 from __future__ import annotations
 
@@ -33,6 +35,8 @@ _BRACKETED = re.compile(rf"(?<![A-Za-z0-9._%+-]){_LOCAL}{_AT}{_LABEL}(?:{_DOT}{_
 #: `name at example dot com`: a bare "at" only together with a spelled-out "dot".
 _WORDS = re.compile(rf"(?<![A-Za-z0-9._%+-]){_LOCAL}\s+at\s+{_LABEL}(?:(?:{_WORD_DOT}|{_DOT}){_LABEL})*"
                     rf"{_WORD_DOT}[A-Za-z]{{2,}}\b", re.IGNORECASE)
+# `icon@2x.png`: a pixel-density suffix before an image extension, not a mail domain.
+_DENSITY = re.compile(r"@[1-4](?:\.5)?x\.(?:png|jpe?g|gif|webp|svg|avif|bmp|ico|tiff?)", re.IGNORECASE)
 # Cheap test for "might hide one": anything to decode, or a spelled-out "at".
 _HINT = re.compile(r"[%&]|[\(\[\{<\s]at[\)\]\}>\s]", re.IGNORECASE)
 
@@ -54,13 +58,21 @@ def decoded(value: str) -> str:
     return text
 
 
+def _plain(text: str) -> bool:
+    if "@" not in text:
+        return False
+    for m in EMAIL_RE.finditer(text):
+        at = m.group().index("@")
+        if not _DENSITY.fullmatch(m.group(), at):
+            return True
+    return False
+
+
 def has_email(value: str) -> bool:
     """Whether `value` holds an e-mail address in any spelling the module's notes list."""
-    if "@" in value and EMAIL_RE.search(value):
+    if _plain(value):
         return True
     if value.isascii() and not _HINT.search(value):
         return False
     text = decoded(value)
-    if "@" in text and EMAIL_RE.search(text):
-        return True
-    return bool(_BRACKETED.search(text) or _WORDS.search(text))
+    return _plain(text) or bool(_BRACKETED.search(text) or _WORDS.search(text))

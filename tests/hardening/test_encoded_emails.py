@@ -52,10 +52,13 @@ _HAND = ("zqalice", "globexmail", "com")
 def test_the_detector_sees_every_form(form: str) -> None:
     assert has_email(FORMS[form](*_HAND))
     assert has_email(f"invoices-{FORMS[form](*_HAND)}.csv")
+    assert has_email(f"icon@2x.png {FORMS[form](*_HAND)}")  # an image suffix before does not hide it
+    assert has_email("name@2x.png.globexmail.com")  # nor does a domain that starts like one
 
 
 @pytest.mark.parametrize("plain", ["README.md", "data at rest.md", "look at example.com", "100%.txt",
-                                   "a%2Fb", "format(at)", "src/app.py", "café.md", "what dot com"])
+                                   "a%2Fb", "format(at)", "src/app.py", "café.md", "what dot com",
+                                   "icon@2x.png", "assets/logo@3x.webp", "node_modules/@types/node/index.d.ts"])
 def test_the_detector_leaves_ordinary_names(plain: str) -> None:
     assert not has_email(plain)
 
