@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from audit.secrets import mask
-from redact.names import is_shown
+from redact.names import is_plain_name
 
 LAYERS: tuple[str, ...] = ("grammar", "secrets", "taint", "language")
 EXCERPT_KEEP = 4
@@ -127,6 +127,6 @@ def safe_key(name: str) -> str:
     """
     if not isinstance(name, str):  # a caller's dict (not JSON) may have other keys
         name = str(name)
-    if is_shown(name):
+    if is_plain_name(name):
         return escape_token(name)
     return f"<key:{mask(name, keep=EXCERPT_KEEP)}>"

@@ -245,7 +245,7 @@ class _Walk:
         if cls == "id":
             return _PROVEN if ng.is_native_id(value) else self._rejected(value, "grammar.id")
         if cls == "timestamp":
-            return _PROVEN if ng.is_native_timestamp(value) else self._rejected(value, "grammar.timestamp")
+            return _PROVEN if ng.is_native_utc_timestamp(value) else self._rejected(value, "grammar.timestamp")
         if cls == "version":
             return _PROVEN if g.VERSION_RE.fullmatch(value) else self._rejected(value, "grammar.version")
         if cls == "verb":

@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any, Protocol
 
 from redact.canonical import content_hash
+from redact.contract.emails import has_email
 from redact.contract.shapes import COMMAND_RE, has_home
 from redact.model import grammar as g
 from redact.model.fieldclass import Kind
@@ -65,7 +66,7 @@ def url_rules(value: str) -> tuple[str, ...]:
 def extra_rules(value: str) -> tuple[str, ...]:
     """Checks every string that is not proven gets, whatever its field: e-mail, home folders."""
     rules: tuple[str, ...] = ()
-    if "@" in value and g.EMAIL_RE.search(value):
+    if has_email(value):  # also percent-encoded, full-width, `(at)` spellings (redact/contract/emails.py)
         rules += ("grammar.email",)
     if has_home(value):
         rules += ("grammar.path-home",)

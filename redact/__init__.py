@@ -32,7 +32,8 @@ __all__ = ["redact_file", "redact_bytes", "scan", "audit", "load_key_file"]
 
 def redact_file(path: str | Path, out: str | Path | None = None, *,
                 policy: str | EffectivePolicy = "default", key: Key | None = None, mode: str | None = None,
-                input_format: str | None = None, skip_bad_lines: bool = False) -> Result:
+                input_format: str | None = None, skip_bad_lines: bool = False,
+                link_scope: str | None = None) -> Result:
     """Redact the file at `path` (a session map or a raw agent log; `-` reads stdin) into `out`.
 
     The input's format is detected from its content unless `input_format` names it (see
@@ -41,7 +42,9 @@ def redact_file(path: str | Path, out: str | Path | None = None, *,
     path mode; `key` (from `load_key_file`) makes the keyed tokens of hashed mode and hashed
     identifiers. A raw Claude Code transcript's subagent transcripts are found next to it. With
     `skip_bad_lines`, lines of a raw log that are not JSON objects are skipped (and counted in the
-    report's warnings) instead of failing the input.
+    report's warnings) instead of failing the input. `link_scope` (`global`, `session` or
+    `dataset:NAME`) overrides the policy's: how far keyed tokens link across maps (docs/policies.md);
+    the report records it (`linkScope`).
 
     The leak scanner checks the output before anything is written. When `out` is given the map is
     written there atomically (gzip when the name ends in `.gz`); otherwise nothing is written. A
@@ -57,22 +60,22 @@ def redact_file(path: str | Path, out: str | Path | None = None, *,
     from redact import api
 
     return api.redact_file(path, out, policy=policy, key=key, mode=mode, input_format=input_format,
-                           skip_bad_lines=skip_bad_lines)
+                           skip_bad_lines=skip_bad_lines, link_scope=link_scope)
 
 
 def redact_bytes(data: bytes, *, name: str = "<bytes>", policy: str | EffectivePolicy = "default",
                  key: Key | None = None, mode: str | None = None, input_format: str | None = None,
-                 skip_bad_lines: bool = False) -> Result:
+                 skip_bad_lines: bool = False, link_scope: str | None = None) -> Result:
     """Redact `data`, one input held in memory (uncompressed bytes); nothing is read or written.
 
     `name` is how errors and the report name the input. The other options (`policy`, `key`,
-    `mode`, `input_format`, `skip_bad_lines`) are `redact_file`'s, and so are the result and the
+    `mode`, `input_format`, `skip_bad_lines`, `link_scope`) are `redact_file`'s, and so are the result and the
     errors. Pure: the same bytes, policy and key give byte-identical `Result.data`.
     """
     from redact import api
 
     return api.redact_bytes(data, name=name, policy=policy, key=key, mode=mode, input_format=input_format,
-                            skip_bad_lines=skip_bad_lines)
+                            skip_bad_lines=skip_bad_lines, link_scope=link_scope)
 
 
 def scan(session_map: str | Path | dict[str, Any], *, source: str | Path | bytes | None = None) -> ScanResult:

@@ -33,6 +33,7 @@ from redact.formats.registry import raw_format
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json, read_input
 from redact.io.write import check_output_path, encode_output, write_atomic
 from redact.keys import Key
+from redact.linkscope import scoped_key
 from redact.policy.load import EffectivePolicy, load_policy
 from redact.report import RedactionReport
 
@@ -44,10 +45,10 @@ class Result:
     report: RedactionReport
 
 
-def _policy(policy: str | EffectivePolicy, mode: str | None) -> EffectivePolicy:
+def _policy(policy: str | EffectivePolicy, mode: str | None, link_scope: str | None = None) -> EffectivePolicy:
     if isinstance(policy, EffectivePolicy):
-        return policy
-    return load_policy(policy, mode=mode)
+        return policy.with_link_scope(link_scope)
+    return load_policy(policy, mode=mode, link_scope=link_scope)
 
 
 def serialize(session_map: dict[str, Any]) -> bytes:
@@ -98,29 +99,31 @@ def redact_bytes(data: bytes, *, name: str = "<bytes>", policy: str | EffectiveP
                  key: Key | None = None, mode: str | None = None,
                  input_format: str | None = None, skip_bad_lines: bool = False,
                  companions: list[Any] | None = None, file_stem: str | None = None,
-                 recorder: Any = None) -> Result:
+                 recorder: Any = None, link_scope: str | None = None) -> Result:
     """Redact one input held in memory (already gunzipped) under `policy`.
 
     A raw log (`input_format` or the detected format) is first built into a map; `companions` are
-    files of the same session found next to it (Claude Code subagent transcripts).
+    files of the same session found next to it (Claude Code subagent transcripts). `link_scope`
+    (`global`, `session`, `dataset:NAME`) overrides the policy's `tokens.link_scope`.
     """
     _check_map_options({"mode": mode, "input_format": input_format, "key": key, "recorder": recorder})
     return _redact(data, name=name, policy=policy, key=key, mode=mode, input_format=input_format,
                    skip_bad_lines=skip_bad_lines, companions=companions, file_stem=file_stem,
-                   recorder=recorder)
+                   recorder=recorder, link_scope=link_scope)
 
 
 def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy, key: Key | None,
             mode: str | None, input_format: str | None, skip_bad_lines: bool,
             companions: list[Any] | None, file_stem: str | None, scan: bool = True,
-            recorder: Any = None) -> Result:
-    eff = _policy(policy, None)
+            recorder: Any = None, link_scope: str | None = None) -> Result:
+    eff = _policy(policy, None, link_scope)
     if input_format is not None and input_format not in FORMATS:
         raise UsageError(f"unknown format {input_format!r} (known: {', '.join(sorted(FORMATS))})")
     if not isinstance(data, bytes) and input_format is None:
         raise UsageError("a streamed input needs its format")  # pragma: no cover - internal use
     fmt = input_format or detect(data, name)  # type: ignore[arg-type]
     report = RedactionReport(source=name, input_format=fmt)
+    key = scoped_key(key, eff, data, report)
     if fmt == MAP:
         if not isinstance(data, bytes):
             data = data.read()
@@ -274,7 +277,7 @@ def _companions(raw: Any, path: str | Path, kwargs: dict[str, Any]) -> None:
 def _options(kwargs: dict[str, Any]) -> dict[str, Any]:
     defaults: dict[str, Any] = {"policy": "default", "key": None, "mode": None, "input_format": None,
                                 "skip_bad_lines": False, "companions": None, "file_stem": None,
-                                "recorder": None}
+                                "recorder": None, "link_scope": None}
     unknown = set(kwargs) - set(defaults)
     if unknown:
         raise TypeError(f"unexpected option {sorted(unknown)[0]!r}")

@@ -204,9 +204,14 @@ def output_name(path: Path, key: Key | None = None) -> str:
     return name + ".json.gz"
 
 
-def plan(inputs: Sequence[str], out_dir: str | Path, key: Key | None = None) -> tuple[list[Task], list[Outcome]]:
+def plan(inputs: Sequence[str], out_dir: str | Path, key: Key | None = None,
+         link_scope: str = "global") -> tuple[list[Task], list[Outcome]]:
     """Tasks for every input named by `inputs`, writing into `out_dir` (made when missing); `key`
-    (when given) keys the digest that names an output whose input name the harness did not choose."""
+    (when given) keys the digest that names an output whose input name the harness did not choose.
+    Under a `dataset:NAME` link scope that digest is keyed by the dataset's key, so output names link
+    only within the release too; under `session` and `global`, by the key file's."""
+    if key is not None and link_scope.startswith("dataset:"):
+        key = key.scoped(link_scope)
     out = Path(out_dir)
     if not out.exists() and not out.is_symlink():
         try:

@@ -65,6 +65,7 @@ class Explanation:
     key_fingerprint: str | None
     fields: list[FieldExplanation] = field(default_factory=list)
     dropped: list[DroppedExplanation] = field(default_factory=list)
+    link_scope: str | None = None
 
     def select(self, pointer: str) -> list[FieldExplanation]:
         """The fields at `pointer`, or under it; `*` in a pointer matches any one array index."""
@@ -90,7 +91,7 @@ class Explanation:
     def header(self) -> dict[str, Any]:
         return {"policy": {"name": self.policy_name, "source": self.policy_source, "hash": self.policy_hash},
                 "pathMode": self.path_mode, "requestedMode": self.requested_mode,
-                "keyFingerprint": self.key_fingerprint}
+                "keyFingerprint": self.key_fingerprint, "linkScope": self.link_scope}
 
 
 def _pattern(ptr: str) -> str:
@@ -269,7 +270,7 @@ def explain_map(session_map: dict[str, Any], report: RedactionReport, policy: Ef
     if "contentHash" in session_map:
         ex.add("/contentHash", "hash", *_FIXED[Kind.HASH])
     return Explanation(policy.name, policy.source, policy.hash(), report.path_mode, report.requested_mode,
-                       report.key_fingerprint, ex.out, _dropped(report, policy))
+                       report.key_fingerprint, ex.out, _dropped(report, policy), report.link_scope)
 
 
 def explain_file(path: str | Path, *, policy: str | EffectivePolicy = "default", mode: str | None = None,
@@ -283,6 +284,8 @@ def explain_file(path: str | Path, *, policy: str | EffectivePolicy = "default",
     from redact.options import RunOptions
 
     RunOptions(mode=mode, input_format=options.get("input_format"))  # refused before anything is read
+    scope = options.pop("link_scope", None)
     eff = policy if isinstance(policy, EffectivePolicy) else load_policy(policy, mode=mode)
+    eff = eff.with_link_scope(scope)
     result = api.redact_file(path, None, policy=eff, mode=mode, **options)
     return explain_map(result.session_map, result.report, eff, explicit_mode=mode)

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
 from redact.contract.detectors import rule_of, secret_rules
+from redact.contract.emails import has_email
 from redact.keys import Key
-from redact.model.grammar import EMAIL_RE, is_clean_identifier
+from redact.model.grammar import is_clean_identifier
 from redact.policy.load import EffectivePolicy
 from redact.policy.model import Allowlist
 from redact.recorder import TokenRecorder
@@ -243,7 +244,7 @@ class IdentScrubber:
         if not clean:
             self.report.dropped[category] += 1
             return None
-        if EMAIL_RE.search(clean) or not is_clean_identifier(clean):
+        if has_email(clean) or not is_clean_identifier(clean):
             return self._hash(category, clean)
         host_rule = self._forge_host_rule(category, clean)
         if host_rule == "drop":

@@ -9,6 +9,12 @@ Byte-level choices (pinned by test vectors in docs/paths.md and tests/test_keys.
   + category, length 32); the token is "h:" + HMAC-SHA256(subkey, UTF-8 value) hex, first 12 chars.
   The same string in two categories gives unlinked tokens.
 - Fingerprint: HMAC-SHA256(key, "agentplay-redact/v1/fingerprint") hex, first 16 characters.
+- Link scope (docs/threat-model.md): every token above is made with the scope's key. `global` is the
+  key itself (today's tokens, byte for byte). `dataset:NAME`: HKDF-SHA256(key, salt=None,
+  info="agentplay-redact/v1/link-scope/dataset:" + NAME, length 32). `session`: HKDF-SHA256(key,
+  salt=SHA-256 of the input's bytes (gunzipped), info="agentplay-redact/v1/link-scope/session",
+  length 32). A scoped key keeps the root key's fingerprint (which key made a map) and the vault is
+  sealed under the root key, so `reveal` needs only the key file.
 - Reveal vault (docs/receipts.md): AES-256-GCM under HKDF-SHA256(key, salt=16 random bytes stored in
   the vault, info="agentplay-redact/v1/vault", length 32), a 12-byte random nonce, the vault's header
   as associated data. The vault's own label keeps its key unrelated to every token's.
@@ -39,6 +45,7 @@ ENV_KEY = "AGENTPLAY_REDACT_KEY"
 ENV_KEY_FILE = "AGENTPLAY_REDACT_KEY_FILE"
 _FINGERPRINT_LABEL = b"agentplay-redact/v1/fingerprint"
 _IDENT_INFO = "agentplay-redact/v1/ident/"
+_SCOPE_INFO = "agentplay-redact/v1/link-scope/"
 PATH_TOKEN_HEX = 10
 IDENT_TOKEN_HEX = 12
 
@@ -46,20 +53,24 @@ IDENT_TOKEN_HEX = 12
 class Key:
     """A redaction key. Its bytes never leave this module in any printable form."""
 
-    __slots__ = ("_bytes", "_subkeys", "_seg_cache", "_ident_cache", "source")
+    __slots__ = ("_bytes", "_root", "_subkeys", "_seg_cache", "_ident_cache", "_datasets", "source",
+                 "link_scope")
 
     def __init__(self, material: bytes, *, source: str) -> None:
         if len(material) < MIN_KEY_BYTES:
             raise KeyError_(f"key is {len(material)} bytes; at least {MIN_KEY_BYTES} are required",
                             where=source)
         self._bytes = bytes(material)
+        self._root = self._bytes  # the key file's key: fingerprint and vault; tokens use _bytes
         self._subkeys: dict[str, bytes] = {}
         self._seg_cache: dict[str, str] = {}
         self._ident_cache: dict[tuple[str, str], str] = {}
+        self._datasets: dict[str, Key] = {}  # one dataset's key serves every input of a batch
         self.source = source
+        self.link_scope = "global"
 
     def __repr__(self) -> str:
-        return f"Key(fingerprint={self.fingerprint()})"
+        return f"Key(fingerprint={self.fingerprint()}, linkScope={self.link_scope})"
 
     __str__ = __repr__
 
@@ -67,7 +78,35 @@ class Key:
         raise TypeError("a Key cannot be pickled")
 
     def fingerprint(self) -> str:
-        return hmac.new(self._bytes, _FINGERPRINT_LABEL, hashlib.sha256).hexdigest()[:16]
+        """Which key file made a map: the same for every link scope of one key."""
+        return hmac.new(self._root, _FINGERPRINT_LABEL, hashlib.sha256).hexdigest()[:16]
+
+    def scoped(self, scope: str, session_digest: bytes | None = None) -> "Key":
+        """The key whose tokens link only within `scope` (see the module's notes); `global` is this
+        key itself. `session` needs `session_digest`: SHA-256 of the input's bytes (32 bytes)."""
+        if self._root is not self._bytes:
+            raise ValueError("a scoped key is not scoped again")
+        if scope == "global":
+            return self
+        cached = self._datasets.get(scope)
+        if cached is not None:
+            return cached
+        if scope == "session":
+            if session_digest is None or len(session_digest) != 32:
+                raise ValueError("the session scope needs the input's SHA-256 digest")
+            salt: bytes | None = session_digest
+        elif scope.startswith("dataset:") and len(scope) > len("dataset:"):
+            salt = None
+        else:
+            raise ValueError("link scope must be global, session or dataset:NAME")
+        hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=salt,
+                    info=(_SCOPE_INFO + scope).encode("ascii"))
+        out = Key(hkdf.derive(self._bytes), source=self.source)
+        out._root = self._root
+        out.link_scope = scope
+        if scope != "session" and len(self._datasets) < 64:
+            self._datasets[scope] = out
+        return out
 
     def segment_token(self, segment: str) -> str:
         """The `hashed` path-mode token of one path segment."""
@@ -226,7 +265,7 @@ VAULT_NONCE_BYTES = 12
 
 def _vault_key(key: Key, salt: bytes) -> AESGCM:
     hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=salt, info=VAULT_INFO)
-    return AESGCM(hkdf.derive(key._bytes))
+    return AESGCM(hkdf.derive(key._root))
 
 
 def vault_seal(key: Key, plaintext: bytes, associated: bytes) -> bytes:

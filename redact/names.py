@@ -1,12 +1,14 @@
 """Which names from the input a report, an error or a finding may show.
 
-Field names and record types are mostly schema (`hostName`, `file-history-snapshot`), and showing
-them is what makes a report useful: "dropped 3 x /events/*/debugInfo". But the input chooses them,
-and a producer can put a token, a path or a customer's name in a key. One rule, used everywhere a
-name from the input is shown: a name is shown in full only when it is 1-32 characters of ASCII
-letters, `_` and `-`, starting with a letter or `_`. No digits (most tokens have them: `sk_live_4eC3`,
-a hex digest), no white space (no sentences), no `.`, `/` or `@` (no hosts, paths or e-mail). Any
-other name is replaced by a placeholder chosen by the caller.
+Field names and record types are mostly schema (`file-history-snapshot`, `turn_duration`), and
+showing them is what makes a report useful: "skipped 3 x queue-operation". But the input chooses
+them, and a producer can put a token, a path or a customer's name in a key or a `type` value
+(`globex-merger-layoffs` has the shape of a record type). One rule, used everywhere a name from the
+input is shown: a name is shown only when it is one this tool knows, a record type, subtype, enum
+value or field name of one of the formats it reads (the closed list `redact/vocabulary.py` derives
+from the formats' tables), and also has the plain shape: 1-32 characters of ASCII letters, `_` and
+`-`, starting with a letter or `_`. Any other name is replaced by a placeholder chosen by the caller,
+so the report counts it without naming it.
 """
 from __future__ import annotations
 
@@ -18,9 +20,20 @@ MAX_SHOWN = 32
 _SHOWN = re.compile(rf"[A-Za-z_][A-Za-z_-]{{0,{MAX_SHOWN - 1}}}")
 
 
-def is_shown(name: object) -> bool:
-    """Whether `name` (a key or type name taken from the input) may be shown as it is."""
+def is_plain_name(name: object) -> bool:
+    """Whether `name` has the plain shape of a name (see above). A filter, not a licence to show it:
+    a report shows only names that are also known (`is_shown`)."""
     return isinstance(name, str) and _SHOWN.fullmatch(name) is not None
+
+
+def is_shown(name: object) -> bool:
+    """Whether `name` (a key or type name taken from the input) may be shown as it is: a plain name
+    on the closed list of names this tool knows."""
+    if not is_plain_name(name):
+        return False
+    from redact.vocabulary import known_names  # the tables import this module
+
+    return name in known_names()
 
 
 def shown(name: object, placeholder: str) -> str:

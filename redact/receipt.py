@@ -10,6 +10,7 @@ A receipt is a small JSON object (docs/receipts.md):
     {"format": "agentplay-redact/receipt/v1",
      "map": {"contentHash": <the map's contentHash>, "sha256": <SHA-256 of the map's JSON bytes, gunzipped>},
      "policy": {"name": ..., "hash": ...},  "pathMode": ...,  "keyFingerprint": ... | null,
+     "linkScope": "global" | "session" | "dataset:NAME" | null,   (how far the map's tokens link)
      "scanner": {"grammar": "pass", "secrets": "pass", "taint": "pass" | "skipped", "language": "pass"},
      "tool": {"name": "agentplay-redact", "version": ...},
      "signer": {"alg": "Ed25519", "keyId": <SHA-256 of the raw public key, 16 hex>},
@@ -43,6 +44,8 @@ _LAYERS = frozenset({"grammar", "secrets", "taint", "language"})
 _VERDICTS = frozenset({PASS, SKIPPED, "fail"})
 _FIELDS = frozenset({"format", "map", "policy", "pathMode", "keyFingerprint", "scanner", "tool", "signer",
                      "signature"})
+# Added with link scopes (issue 13); a receipt made before has no such field and still verifies.
+_OPTIONAL_FIELDS = frozenset({"linkScope"})
 
 
 def tool_version() -> str:
@@ -66,7 +69,7 @@ def _check_verdicts(scanner: dict[str, str], where: str) -> dict[str, str]:
 
 def make_receipt(map_bytes: bytes, *, content_hash: str, policy_name: str | None, policy_hash: str | None,
                  path_mode: str, key_fingerprint: str | None, scanner: dict[str, str],
-                 signing_key: SigningKey, where: str = "<map>") -> dict[str, Any]:
+                 signing_key: SigningKey, where: str = "<map>", link_scope: str | None = None) -> dict[str, Any]:
     """A signed receipt for the map whose serialized (gunzipped) bytes are `map_bytes`.
 
     Refuses (LeakFound) when a scanner layer did not pass or was not skipped.
@@ -79,6 +82,7 @@ def make_receipt(map_bytes: bytes, *, content_hash: str, policy_name: str | None
         "policy": {"name": policy_name or None, "hash": policy_hash or None},
         "pathMode": path_mode,
         "keyFingerprint": key_fingerprint or None,
+        "linkScope": link_scope if grammar.is_link_scope(link_scope) else None,
         "scanner": _check_verdicts(scanner, where),
         "tool": {"name": TOOL, "version": tool_version()},
         "signer": {"alg": SIGNATURE_ALG, "keyId": signing_key.verify_key().key_id},
@@ -107,7 +111,7 @@ def write_receipt(result: Any, signing_key_path: str | Path | SigningKey, out_pa
     receipt = make_receipt(result.data, content_hash=report.content_hash, policy_name=report.policy_name,
                            policy_hash=report.policy_hash, path_mode=report.path_mode,
                            key_fingerprint=report.key_fingerprint, scanner=dict(report.scanner),
-                           signing_key=key, where=report.source)
+                           signing_key=key, where=report.source, link_scope=report.link_scope)
     write_atomic(out_path, receipt_bytes(receipt))
     return receipt
 
@@ -126,9 +130,12 @@ def _report_facts(report_path: str | Path, map_hash: str) -> dict[str, Any]:
     scanner = report["scanner"]
     if not (_str_or_none(name, r"[A-Za-z0-9._-]{1,64}") and _str_or_none(digest, r"[0-9a-f]{64}")
             and _str_or_none(fingerprint, r"[0-9a-f]{16}")
+            and (report.get("linkScope") is None or grammar.is_link_scope(report.get("linkScope")))
             and all(k in _LAYERS and v in _VERDICTS for k, v in scanner.items())):
-        raise BadInput("the report's policy, key fingerprint or verdicts are not of their form", where=where)
-    return {"policy_name": name, "policy_hash": digest, "key_fingerprint": fingerprint, "scanner": scanner}
+        raise BadInput("the report's policy, key fingerprint, link scope or verdicts are not of their form",
+                       where=where)
+    return {"policy_name": name, "policy_hash": digest, "key_fingerprint": fingerprint, "scanner": scanner,
+            "link_scope": report.get("linkScope")}
 
 
 def _str_or_none(value: Any, pattern: str) -> bool:
@@ -154,7 +161,7 @@ def sign_map_file(map_path: str | Path, signing_key: SigningKey, *, report_json:
         raise LeakFound(f"the scanner found {len(fresh.findings)} problem(s) in this map; no receipt "
                         "is given (run `agentplay-redact scan` to see them)", where=where)
     facts: dict[str, Any] = {"policy_name": None, "policy_hash": None, "key_fingerprint": None,
-                             "scanner": {}}
+                             "scanner": {}, "link_scope": None}
     if report_json is not None:
         facts = _report_facts(report_json, computed)
     verdicts = dict(fresh.verdicts)
@@ -168,7 +175,7 @@ def sign_map_file(map_path: str | Path, signing_key: SigningKey, *, report_json:
     return make_receipt(data, content_hash=computed, policy_name=facts["policy_name"],
                         policy_hash=facts["policy_hash"], path_mode=mode,
                         key_fingerprint=facts["key_fingerprint"], scanner=verdicts,
-                        signing_key=signing_key, where=where)
+                        signing_key=signing_key, where=where, link_scope=facts["link_scope"])
 
 
 def write_map_receipt(map_path: str | Path, signing_key: SigningKey, out_path: str | Path, **kwargs: Any
@@ -194,7 +201,9 @@ def _bad(reason: str, receipt: dict[str, Any] | None = None) -> Verification:
 
 def _shape_ok(receipt: dict[str, Any]) -> bool:
     m, p, t, s = (receipt.get(k) for k in ("map", "policy", "tool", "signer"))
-    return (set(receipt) == _FIELDS and isinstance(m, dict) and set(m) == {"contentHash", "sha256"}
+    scope = receipt.get("linkScope")
+    return (_FIELDS <= set(receipt) <= _FIELDS | _OPTIONAL_FIELDS and isinstance(m, dict)
+            and (scope is None or grammar.is_link_scope(scope)) and set(m) == {"contentHash", "sha256"}
             and all(isinstance(v, str) for v in m.values())
             and isinstance(p, dict) and set(p) == {"name", "hash"} and isinstance(t, dict)
             and isinstance(s, dict) and set(s) == {"alg", "keyId"} and isinstance(receipt["signature"], str)
@@ -256,7 +265,9 @@ def _hex(value: Any) -> str:
 def summary(receipt: dict[str, Any]) -> str:
     policy = receipt["policy"]
     verdicts = ", ".join(f"{layer} {v}" for layer, v in receipt["scanner"].items())
+    scope = receipt.get("linkScope")
     return (f"contentHash {receipt['map']['contentHash'][:16]}, {receipt['pathMode']} paths, "
+            + (f"tokens link {scope}, " if scope else "") +
             f"policy {policy['name'] or 'not recorded'}, scanner: {verdicts}; "
             f"signed by key {receipt['signer']['keyId']}")
 

@@ -15,6 +15,7 @@ class RedactionReport:
     path_mode: str = "relative"
     requested_mode: str = "relative"
     key_fingerprint: str | None = None
+    link_scope: str | None = None  # how far keyed tokens link: global, session, dataset:NAME; None: no key
     policy_name: str = ""
     policy_hash: str = ""
     content_hash: str = ""
@@ -43,6 +44,7 @@ class RedactionReport:
             "pathMode": self.path_mode,
             "requestedMode": self.requested_mode,
             "keyFingerprint": self.key_fingerprint,
+            "linkScope": self.link_scope,
             "policy": {"name": self.policy_name, "hash": self.policy_hash},
             "contentHash": self.content_hash,
             "eventsByKind": dict(sorted(self.events_by_kind.items())),

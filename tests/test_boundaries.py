@@ -61,7 +61,11 @@ SCANNER_READS = {
     "redact.verbs", "redact.verbs.vocab", "redact.verbs.grammar", "redact.verbs.classify",
     "redact.native", "redact.native.spec", "redact.native.grammar", "redact.native.tables",
     "redact.native.tables.tools", "redact.formats", "redact.formats.registry", "redact.formats.toolnames",
+    "redact.vocabulary",  # the closed list of names the format tables know (read from those tables)
 }
+#: The one read up from the shared layer: which input names a report may show is the closed list of
+#: names the format tables know (issue 13), and that list is read from the tables on first use.
+UPWARD_READS = {("redact.names", "redact.vocabulary")}
 #: A format's folder (its registry entry) and its field tables, which the native proof reads.
 FORMAT_FOLDERS = sorted(p.parent.name for p in (ROOT / "redact" / "formats").glob("*/__init__.py"))
 FORMAT_TABLE = re.compile(rf"redact\.formats\.(?:{'|'.join(FORMAT_FOLDERS)})(?:\.table|\.native_table)?")
@@ -176,7 +180,8 @@ def test_banned_imports_stay_in_their_module() -> None:
 
 def test_imports_go_down_the_layers() -> None:
     upward = [f"{src} (layer {layer(src)}) imports {dst} (layer {layer(dst)})"
-              for src, targets in GRAPH.items() for dst in targets if layer(dst) > layer(src)]
+              for src, targets in GRAPH.items() for dst in targets
+              if layer(dst) > layer(src) and (src, dst) not in UPWARD_READS]
     assert not upward, upward
 
 

@@ -1,6 +1,7 @@
 """The test vectors printed in docs/ are checked here, so the docs and the code cannot drift."""
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -57,6 +58,17 @@ def test_normalisation_vectors() -> None:
 def test_fingerprint_vector() -> None:
     for key_hex, expected in _section_rows("paths.md", "## Keys"):
         assert parse_key_text(key_hex.encode(), source="doc").fingerprint() == expected
+
+
+def test_link_scope_vectors() -> None:
+    key = _doc_key()
+    rows = [r for r in _section_rows("paths.md", "## Link scopes") if r[0] != "scope"]
+    assert {r[0] for r in rows} == {"global", "dataset:release-1", "session"}
+    for scope, digest, expected in rows:
+        if scope == "session":
+            assert digest == hashlib.sha256(b"{}\n").hexdigest()
+        scoped = key.scoped(scope, bytes.fromhex(digest) if digest != "-" else None)
+        assert scoped.segment_token("README.md") == expected, scope
 
 
 def test_identifier_token_vectors() -> None:

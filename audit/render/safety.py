@@ -21,7 +21,8 @@ from typing import Any
 
 from audit.secrets import find_secrets, is_exempt
 from audit.secrets import mask as _mask
-from redact.model.grammar import EMAIL_RE, has_invisible
+from redact.contract.emails import has_email
+from redact.model.grammar import has_invisible
 from redact.names import is_shown
 
 MAX_IDENT = 80
@@ -65,7 +66,7 @@ def ident_mask_reason(value: str) -> str | None:
         return "contains white space or invisible characters"
     if _URL_USERINFO.search(value):
         return "contains URL credentials"
-    if EMAIL_RE.search(value):
+    if has_email(value):
         return "contains an e-mail address"
     if _secret_shaped(value):
         return "looks like a secret"

@@ -24,6 +24,7 @@ from audit.render.safety import (
     show_source_field,
 )
 from audit.render.timeline import build_timeline
+from redact.model.grammar import is_link_scope
 
 REPORT_FORMAT = "agentplay-redact.audit/1"
 CLEAN_VERDICTS = frozenset({"clean", "pass", "passed", "ok"})
@@ -141,6 +142,7 @@ def build_view(report: dict[str, Any], session_map: dict[str, Any] | None = None
         "pathModeDeclared": report.get("pathModeDeclared") if isinstance(report.get("pathModeDeclared"),
                                                                           bool) else None,
         "keyFingerprint": show_hex(report.get("keyFingerprint")),
+        "linkScope": report.get("linkScope") if is_link_scope(report.get("linkScope")) else None,
         "policy": {"name": show_name(policy["name"]) if policy.get("name") else None,
                    "hash": show_hex(policy.get("hash"))},
         "contentHash": show_hex(report.get("contentHash")),
@@ -180,6 +182,17 @@ def _fingerprint_text(view: dict[str, Any]) -> str:
     return "none (no key was used)"
 
 
+_SCOPE_TEXT = {"global": "global (the same token in every map made with this key)",
+               "session": "session (no token in common with any other map)"}
+
+
+def _scope_text(view: dict[str, Any]) -> str:
+    scope = view["linkScope"]
+    if scope is None:
+        return "not recorded in the map" if view["auditOf"] == "map" else "no keyed tokens (no key)"
+    return _SCOPE_TEXT.get(scope, f"{scope} (only the maps of this release)")
+
+
 def _hash_text(view: dict[str, Any]) -> str:
     shown = view["contentHash"] or "(could not be computed)"
     match = view["contentHashMatches"]
@@ -213,6 +226,7 @@ def facts(view: dict[str, Any]) -> list[tuple[str, str]]:
         ("Format", view["inputFormat"]),
         ("Path mode", mode),
         ("Key fingerprint", _fingerprint_text(view)),
+        ("Tokens link", _scope_text(view)),
         ("Policy", policy_text),
         ("contentHash", _hash_text(view)),
         ("Events", events),

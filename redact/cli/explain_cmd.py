@@ -22,8 +22,9 @@ from redact.explain import Explanation, explain_file
 
 def _text(exp: Explanation, pointer: str | None) -> list[str]:
     fp = exp.key_fingerprint or "none"
+    scope = f", tokens link {exp.link_scope}" if exp.link_scope else ""
     lines = [(f"policy {exp.policy_name} ({exp.policy_source}, hash {exp.policy_hash[:16]}); "
-              f"{exp.path_mode} paths; key fingerprint {fp}")]
+              f"{exp.path_mode} paths; key fingerprint {fp}{scope}")]
     if pointer is not None:
         for f in exp.select(pointer):
             lines.append(f"{f.pointer}  [{f.field_class}]  {f.rule}  ->  {f.outcome}")
@@ -49,13 +50,15 @@ def explain(
     key_file: Annotated[Path | None, typer.Option("--key-file", help="As for redact.")] = None,
     policy: Annotated[str, typer.Option("--policy", help="As for redact.")] = "default",
     input_format: Annotated[str | None, typer.Option("--format", help="As for redact.")] = None,
+    link_scope: Annotated[str | None, typer.Option("--link-scope", help="As for redact.")] = None,
     unsafe_key_permissions: Annotated[bool, typer.Option(
         "--unsafe-key-permissions", help="Accept a key file readable by others (unsafe).")] = False,
 ) -> None:
     """Say, for each output field, which rule of which policy produced it (never a value)."""
     RunOptions(mode=mode, input_format=input_format)  # the library's flag rules (redact/options.py)
     key = load_key(key_file, unsafe_key_permissions)
-    exp = explain_file(input, policy=policy, mode=mode, key=key, input_format=input_format)
+    exp = explain_file(input, policy=policy, mode=mode, key=key, input_format=input_format,
+                       link_scope=link_scope)
     if pointer is not None and not exp.select(pointer) and not exp.dropped_at(pointer):
         raise UsageError("no field of the output is at this pointer, and nothing was dropped there",
                          where=pointer)

@@ -60,6 +60,10 @@ def redact(
         "--policy", help="Preset name or policy TOML path.")] = "default",
     unsafe_key_permissions: Annotated[bool, typer.Option(
         "--unsafe-key-permissions", help="Accept a key file readable by others (unsafe).")] = False,
+    link_scope: Annotated[Optional[str], typer.Option(
+        "--link-scope", help="How far keyed tokens link: global (every map made with the key), "
+                             "dataset:NAME (the maps of one release) or session (no two maps); "
+                             "default: the policy's (public: session).")] = None,
     input_format: Annotated[Optional[str], typer.Option(
         "--format", help="Force the input format (see `formats`); by default it is detected "
                          "from the content.")] = None,
@@ -96,7 +100,7 @@ def redact(
     RunOptions(to=to, mode=mode, input_format=input_format, inputs=_inputs(inputs), output=output,
                out_dir=out_dir, report=report, level=level, chain_key=chain_key_file, receipt=receipt,
                signing_key=signing_key, vault=vault, keyed=key is not None)
-    eff = load_policy(policy, mode=mode)
+    eff = load_policy(policy, mode=mode, link_scope=link_scope)
     options = Options(eff, key, batch.KeySource.for_loaded(key, key_file,
                                                            allow_unsafe_permissions=unsafe_key_permissions),
                       mode, input_format, skip_bad_lines)
@@ -226,7 +230,7 @@ _FINDINGS_PER_INPUT = 5
 def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None:
     from redact.cli import batch_view
 
-    tasks, unusable = batch.plan(inputs, out_dir, options.key)
+    tasks, unusable = batch.plan(inputs, out_dir, options.key, options.policy.policy.tokens.link_scope)
     if not tasks and not unusable:
         raise UsageError("no sessions found in this folder", where=inputs[0])
     if not tasks and len(unusable) == 1 and len(inputs) == 1:

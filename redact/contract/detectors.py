@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from redact.contract.language import looks_like_text
 from redact.contract.phrases import has_phrase
 from redact.contract.shapes import COMMAND_RE, has_home
-from redact.model.grammar import EMAIL_RE
+from redact.contract.emails import has_email
 
 SECRETS, HOME, EMAIL, COMMAND, LANGUAGE, PHRASE = (
     "secrets", "home", "email", "command", "language", "taint-phrase")
@@ -28,7 +28,7 @@ def rule_of(value: str, *, command: bool = True) -> str | None:
     `command`: also command-line syntax (paths; an identifier has no such rule)."""
     if has_home(value):
         return HOME
-    if "@" in value and EMAIL_RE.search(value):
+    if has_email(value):  # also percent-encoded, full-width, `(at)` spellings
         return EMAIL
     if command and COMMAND_RE.search(value):
         return COMMAND

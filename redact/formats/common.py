@@ -17,7 +17,7 @@ import orjson
 
 from redact.formats.claude_code.table import label
 from redact.formats.claude_code.tools import byte_len, count_urls, host_of
-from redact.names import is_shown
+from redact.names import is_plain_name
 
 __all__ = [
     "MODEL_NAME", "as_float", "as_int", "byte_len", "canonical_variants", "count_urls", "epoch_ms",
@@ -127,7 +127,7 @@ def is_model_name(value: object) -> bool:
 def safe_name(value: object) -> str | None:
     """`value` when it is a plain name (redact/names.py), else None: the first filter for an enum
     value (a stop reason, a status tag) before the model's closed set of values."""
-    return value if is_shown(value) else None
+    return value if is_plain_name(value) else None
 
 
 def parse_json_string(value: object) -> Any:

@@ -47,6 +47,11 @@ class Format(Protocol):
         """One line for `agentplay-redact formats`."""
 
     @property
+    def package(self) -> str:
+        """The folder's module (`redact.formats.claude_code`): its `table` module holds the field
+        tables the closed list of known names (redact/vocabulary.py) is read from."""
+
+    @property
     def jsonl(self) -> bool:
         """The taint source reader reads a source of this format line by line, never parsed whole
         (False: it decides by the content, as for a one-document trace)."""

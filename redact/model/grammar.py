@@ -33,6 +33,18 @@ _DRIVE = re.compile(r"[A-Za-z]:(?:/|$)")
 LOCAL_ID_TOOLS = ("claude-code", "codex", "cursor", "copilot", "copilot-vscode", "opencode", "kiro",
                   "gemini-cli", "aider", "cline", "windsurf", "amp", "teaagent", "agent-replay", "other")
 
+# How far hashed tokens link (docs/threat-model.md): `global`, `session`, or `dataset:NAME` where NAME
+# is 1-64 characters of lowercase letters, digits, `.`, `_` and `-`, starting and ending with a letter
+# or digit (a release label such as `2026-q1` or `evals.v2`; no spaces, slashes or upper case).
+LINK_SCOPES = ("global", "dataset", "session")
+DATASET_NAME_RE = re.compile(r"[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?")
+LINK_SCOPE_RE = re.compile(r"global|session|dataset:[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?")
+
+
+def is_link_scope(value: object) -> bool:
+    return isinstance(value, str) and LINK_SCOPE_RE.fullmatch(value) is not None
+
+
 ID_RE = re.compile(
     r"(?:main|r\d{1,6}|t\d{1,6}"
     r"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # uuid

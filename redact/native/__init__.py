@@ -56,6 +56,7 @@ def scrub_unproven(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy,
     write or return this output to a user without the scan: call `redact.api.scrub_native`.
     """
     from redact.apply import resolve_mode
+    from redact.linkscope import scoped_key
 
     scrub = _scrubber(fmt)
     accepted = inspect.signature(scrub).parameters
@@ -64,6 +65,7 @@ def scrub_unproven(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy,
         if option not in accepted:
             raise UsageError(f"--{option.replace('_', '-')} does not apply to format {fmt}")
     report.input_format = fmt
+    key = scoped_key(key, policy, data, report)
     out_mode = resolve_mode(policy, key, "relative", mode, report)
     report.path_mode = out_mode
     report.key_fingerprint = key.fingerprint() if key else None

@@ -42,6 +42,11 @@ HASH_TOKEN_RE = re.compile(r"h:[0-9a-f]{12}|id-[0-9a-f]{12}")
 NATIVE_TIMESTAMP_RE = re.compile(
     r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?"
 )
+# What a native output may hold: the same, in UTC (`Z`) or with no zone. An offset (`+05:30`) says
+# where the user lives, so the scrubber moves every timestamp with one to UTC, as the map does.
+NATIVE_UTC_TIMESTAMP_RE = re.compile(
+    r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z?"
+)
 
 # Branch names common enough to say nothing about a project; every other branch is hashed or dropped.
 KNOWN_BRANCHES: frozenset[str] = frozenset({"main", "master", "develop", "dev", "trunk", "HEAD", "gh-pages"})
@@ -62,7 +67,13 @@ def is_native_id(value: str) -> bool:
 
 
 def is_native_timestamp(value: str) -> bool:
+    """A timestamp as an input log may write it (any zone)."""
     return NATIVE_TIMESTAMP_RE.fullmatch(value) is not None
+
+
+def is_native_utc_timestamp(value: str) -> bool:
+    """A timestamp as a native output may hold it: UTC `Z` or no zone, never an offset."""
+    return NATIVE_UTC_TIMESTAMP_RE.fullmatch(value) is not None
 
 
 def is_shape(value: Any) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,6 +31,27 @@ from redact.verbs import extract, extract_argv
 DROP: Any = object()  # "write nothing here"
 MAX_NESTING = 16  # records inside records (Claude Code's agent_progress) kept at most this deep
 _NOT_JSON: Any = object()
+
+
+_ZONED = re.compile(r"(\d{4}-\d{2}-\d{2})([T ])(\d{2}:\d{2}:\d{2})(\.\d{1,9})?([+-])(\d{2}):?(\d{2})")
+
+
+def to_utc(value: str) -> str | None:
+    """A native timestamp with its offset moved to UTC `Z` (fraction and separator as written);
+    one in UTC or without a zone as it is; None when the zoned one is not a real time."""
+    m = _ZONED.fullmatch(value)
+    if m is None:
+        return value
+    date, sep, clock, frac, sign, hours, minutes = m.groups()
+    if int(hours) > 23 or int(minutes) > 59:
+        return None
+    try:
+        local = datetime.fromisoformat(f"{date}T{clock}")
+        offset = timedelta(hours=int(hours), minutes=int(minutes))
+        utc = local - offset if sign == "+" else local + offset
+    except (ValueError, OverflowError):
+        return None
+    return f"{utc.date().isoformat()}{sep}{utc.time().isoformat('seconds')}{frac or ''}Z"
 
 
 class Scrubber:
@@ -195,7 +217,8 @@ class Scrubber:
         if cls == "id":
             return self.opaque_id(value) if t is str else self.dropped(pat)
         if cls == "timestamp":
-            return value if t is str and ng.is_native_timestamp(value) else self.dropped(pat)
+            utc = to_utc(value) if t is str and ng.is_native_timestamp(value) else None
+            return self.dropped(pat) if utc is None else utc
         if cls == "version":
             return value if t is str and VERSION_RE.fullmatch(value) else self.dropped(pat)
         if cls == "path":

@@ -14,7 +14,8 @@ Nodes:
   |---|---|---|
   | enum | the value when it is one of `values`, else nothing | one of `values` |
   | id | the id when it has an opaque-id shape (`redact/native/grammar.py`) and the policy keeps ids, else a hash token | the opaque-id grammar |
-  | timestamp, number, bool, version | the value when it has its type/shape, else nothing | the same |
+  | timestamp | the value in UTC: an offset is moved to `Z` (it says where the user lives); else nothing | UTC `Z` or no zone |
+  | number, bool, version | the value when it has its type/shape, else nothing | the same |
   | path | the path mode, or a bucket label | the path-mode grammar or a bucket label |
   | cwd | a working directory: `.` for the repository root, else as path | the same |
   | verb | the command's verb (`redact.verbs`) | a verb of the vocabulary |

@@ -116,15 +116,27 @@ class EffectivePolicy:
 
         return extend_vocabulary(extra)
 
+    def with_link_scope(self, link_scope: str | None) -> "EffectivePolicy":
+        """This policy with `tokens.link_scope` set (None: unchanged); PolicyError on a bad scope."""
+        if link_scope is None or link_scope == self.policy.tokens.link_scope:
+            return self
+        raw = _merge(self.as_dict(), {"tokens": {"link_scope": link_scope}})
+        return EffectivePolicy(_validate(raw, "--link-scope"), self.source, self.allowlists)
+
     def hash(self) -> str:
         blob = json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-def load_policy(name_or_path: str = "default", *, mode: str | None = None) -> EffectivePolicy:
+def load_policy(name_or_path: str = "default", *, mode: str | None = None,
+                link_scope: str | None = None) -> EffectivePolicy:
+    """The policy `name_or_path` (a preset or a TOML file) after `extends`, with the CLI's overrides:
+    `mode` (paths.mode) and `link_scope` (tokens.link_scope)."""
     raw, where = _resolve(name_or_path)
     if mode is not None:
         raw = _merge(raw, {"paths": {"mode": mode}})
+    if link_scope is not None:
+        raw = _merge(raw, {"tokens": {"link_scope": link_scope}})
     policy = _validate(raw, where)
     lists = shipped_allowlists()
     for category, extra in policy.allowlists.items():

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from redact.model.fieldclass import IDENT_CATEGORIES
+from redact.model.grammar import is_link_scope
 
 Action = Literal["keep", "drop", "hash", "allowlist", "generalize"]
 PathMode = Literal["relative", "dirs_only", "hashed"]
@@ -70,6 +71,20 @@ class Ids(_Strict):
     action: Literal["keep", "hash"] = "keep"
 
 
+class Tokens(_Strict):
+    # How far keyed tokens link (docs/policies.md, docs/threat-model.md): `global` (one key, the same
+    # token in every map), `dataset:NAME` (only maps made for one release) or `session` (tokens of
+    # two maps share nothing).
+    link_scope: str = "global"
+
+    @model_validator(mode="after")
+    def _scope_grammar(self) -> "Tokens":
+        if not is_link_scope(self.link_scope):
+            raise ValueError("link_scope must be global, session or dataset:NAME (NAME: 1-64 of a-z 0-9 . _ -, "
+                             "starting and ending with a letter or digit)")
+        return self
+
+
 class Verbs(_Strict):
     extra_programs: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
@@ -85,6 +100,7 @@ class Policy(_Strict):
     allowlists: dict[str, Allowlist] = Field(default_factory=dict)
     text: Text = Text()
     ids: Ids = Ids()
+    tokens: Tokens = Tokens()
     verbs: Verbs = Verbs()
 
     @model_validator(mode="after")

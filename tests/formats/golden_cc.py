@@ -22,13 +22,18 @@ KEY = Key(bytes(range(32)), source="golden")
 CASES: dict[str, tuple[Path, str]] = {
     "claude-code-example.default.json": (make_example.paths()[0], "default"),
     "claude-code-example.public.json": (make_example.paths()[0], "public"),
+    "claude-code-example.public-global.json": (make_example.paths()[0], "public"),
     "claude-code-legacy.default.json": (legacy_fixture.DIR / f"{legacy_fixture.SESSION}.jsonl", "default"),
 }
 
 
 def produce(name: str) -> dict[str, Any]:
     path, policy = CASES[name]
-    m = redact_file(path, policy=policy, key=KEY if policy == "public" else None).session_map
+    # `*.public-global.json`: public with `--link-scope global`, the tokens every map had before link
+    # scopes (these files are byte for byte the public goldens made before them); `*.public.json`:
+    # public's own scope, session
+    scope = "global" if name.endswith(".public-global.json") else None
+    m = redact_file(path, policy=policy, key=KEY if policy == "public" else None, link_scope=scope).session_map
     m["session"]["cliVersion"] = "<version>"
     return m
 

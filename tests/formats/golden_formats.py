@@ -20,6 +20,7 @@ KEY = Key(bytes(range(32)), source="golden")
 CASES: dict[str, tuple[Path, str]] = {
     "codex-modern.default.json": (make_codex.MODERN, "default"),
     "codex-modern.public.json": (make_codex.MODERN, "public"),
+    "codex-modern.public-global.json": (make_codex.MODERN, "public"),
     "codex-legacy.default.json": (make_codex.LEGACY, "default"),
     "codex-legacy-json.default.json": (make_codex.LEGACY_JSON, "default"),
     "session-record.default.json": (make_seed_formats.SR_MAIN, "default"),
@@ -28,12 +29,17 @@ CASES: dict[str, tuple[Path, str]] = {
     "teaagent-l0.default.json": (make_seed_formats.TEA_L0, "default"),
     "agent-replay.default.json": (make_seed_formats.AR_TRACE, "default"),
     "agent-replay.public.json": (make_seed_formats.AR_TRACE, "public"),
+    "agent-replay.public-global.json": (make_seed_formats.AR_TRACE, "public"),
 }
 
 
 def produce(name: str) -> dict[str, Any]:
     path, policy = CASES[name]
-    m = redact_file(path, policy=policy, key=KEY if policy == "public" else None).session_map
+    # `*.public-global.json`: public with `--link-scope global`, the tokens every map had before link
+    # scopes (these files are byte for byte the public goldens made before them); `*.public.json`:
+    # public's own scope, session
+    scope = "global" if name.endswith(".public-global.json") else None
+    m = redact_file(path, policy=policy, key=KEY if policy == "public" else None, link_scope=scope).session_map
     m["session"]["cliVersion"] = "<version>"
     return m
 

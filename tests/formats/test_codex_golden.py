@@ -139,7 +139,7 @@ def test_modern_report_counts_skipped_records() -> None:
         "message:developer": 1, "event_msg:task_started": 1, "event_msg:agent_reasoning": 2,
         "event_msg:web_search_end": 1, "event_msg:collab_agent_spawn_begin": 1, "<output without call>": 1,
         "response_item:ghost_snapshot": 1, "event_msg:task_complete": 1, "event_msg:turn_diff": 1,
-        "future_record": 1, "event_msg:brand_new_event": 1, "<other>": 1,
+        "event_msg:<other>": 1, "<other>": 2,  # future_record, brand_new_event: names this tool does not know
     }
 
 

@@ -97,7 +97,7 @@ def test_same_records_in_the_same_order_with_the_chain_kept() -> None:
     assert [r["type"] for r in got] == [r["type"] for r in src]
     assert [r.get("uuid") for r in got] == [r.get("uuid") for r in src]
     assert [r.get("parentUuid") for r in got] == [r.get("parentUuid") for r in src]
-    assert report.skipped_records["future-record"] == 1
+    assert report.skipped_records["<other>"] == 1  # future-record: a type this tool does not know
     assert report.scanner == {"grammar": "pass", "secrets": "pass", "taint": "pass", "language": "pass"}
 
 
