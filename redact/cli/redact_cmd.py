@@ -171,8 +171,10 @@ def _one(input: str, output: str, options: Options, report: Path | None,
     if extras.vault is not None:
         if options.key is None:
             raise UsageError("--vault needs a key (--key-file): the vault is encrypted under it")
-        check_output_path(extras.vault, [input, output])
         from redact.recorder import TokenLog
+        from redact.vault import check_vault_path
+
+        check_vault_path(extras.vault, [input, output])
 
         recorder = TokenLog()
     try:
