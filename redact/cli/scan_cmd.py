@@ -1,7 +1,8 @@
-"""`agentplay-redact scan FILE... [--source RAW] [--format text|json|sarif] [--self-test]`.
+"""`agentplay-redact scan FILE... [--source RAW] [--format text|json|sarif] [-o OUT] [--self-test]`.
 
-Scans agentplay/v1 maps (this tool's or another producer's) for leaks. Exit 0: every file is clean;
-1: findings (or a failed self-test: then nothing is scanned); 2: bad input or usage. The report goes
+Scans agentplay/v1 maps (this tool's or another producer's) for leaks. Every file is scanned; the
+exit code is the worst outcome: 0 every file is clean; 1 findings (or a failed self-test: then
+nothing is scanned); 2 a file that is not a readable map (the others are still scanned), or usage. The report goes
 to stdout; the self-test's verdict and one closing line on findings go to stderr. Nothing printed ever holds more than four
 characters of an offending value.
 """
@@ -15,11 +16,11 @@ import typer
 
 from audit import scan as scanner
 from audit import selftest
-from audit.sarif import to_sarif
 from audit.scan import ScanResult
 from redact.cli.common import app, err
-from redact.errors import LeakFound, UsageError
+from redact.errors import LeakFound, RedactError, UsageError
 from redact.io.read import display_name, parse_json, read_input
+from redact.io.write import check_output_path, write_atomic
 
 FORMATS = ("text", "json", "sarif")
 
@@ -46,19 +47,41 @@ def scan(
     source: Annotated[str | None, typer.Option("--source", help="The raw log the maps were made "
                                                   "from (JSON or JSONL, gzip ok): adds the taint layer.")] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or sarif.")] = "text",
+    output: Annotated[str | None, typer.Option("-o", "--output", help="Write the report here instead "
+                                                  "of stdout.")] = None,
     run_self_test: Annotated[bool, typer.Option("--self-test", help="First plant known leaks in a copy "
                                                 "of each file and fail (exit 1) if any is missed.")] = False,
 ) -> None:
-    """Prove a map holds no free text, secret or unsanctioned identifier (exit 1 on findings)."""
+    """Prove a map holds no free text, secret or unsanctioned identifier (exit 1 on findings).
+
+    Every file is scanned: one that cannot be read or is not a map is a line of the report (a tool
+    execution notification in SARIF), and the exit code is the worst: 3 a bug, 2 a bad file, 1 findings.
+    """
     if fmt not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)}")
+    if output not in (None, "-"):
+        check_output_path(output, list(files) + ([source] if source else []))
     maps: list[tuple[str, dict[str, Any]]] = []
+    texts: dict[str, bytes] = {}
+    failures: list[tuple[str, str, int]] = []  # (file, diagnostic, exit code)
     for path in files:
         name = display_name(path)
-        doc = parse_json(read_input(path), name)
-        scanner.check_map_shape(doc, name)
+        try:
+            data = read_input(path)
+            doc = parse_json(data, name)
+            scanner.check_map_shape(doc, name)
+        except RedactError as exc:
+            failures.append((name, exc.diagnostic(), exc.exit_code))
+            continue
         maps.append((name, doc))
-    raw = read_input(source) if source is not None else None
+        texts[name] = data
+    raw = None
+    if source is not None:
+        try:
+            raw = read_input(source)
+        except RedactError as exc:  # without the taint layer the verdicts would be weaker than asked
+            failures.extend((name, f"--source: {exc.diagnostic()}", exc.exit_code) for name, _ in maps)
+            maps = []
 
     if run_self_test:
         failed = False
@@ -70,17 +93,44 @@ def scan(
             raise LeakFound("the self-test failed: this scanner misses planted leaks, so its verdicts "
                             "cannot be trusted (nothing was scanned)")
 
-    results = [(name, scanner.scan_map(doc, source=raw)) for name, doc in maps]
-    if fmt == "json":
-        body = {"files": [{"file": name, **res.as_dict()} for name, res in results]}
-        sys.stdout.write(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
-    elif fmt == "sarif":
-        sys.stdout.write(json.dumps(to_sarif(results), indent=2, ensure_ascii=False) + "\n")
-    else:
-        for name, res in results:
-            for line in _text(name, res):
-                sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+    results: list[tuple[str, ScanResult]] = []
+    for name, doc in maps:
+        try:
+            results.append((name, scanner.scan_map(doc, source=raw)))
+        except RedactError as exc:
+            failures.append((name, exc.diagnostic(), exc.exit_code))
+        except Exception as exc:  # noqa: BLE001 - a bug on one file must not hide the others' findings
+            failures.append((name, f"internal error ({type(exc).__name__}); please report it", 3))
+    _emit(_render(fmt, results, texts, failures), output)
+    for _, diagnostic, _code in failures:
+        err(f"error: {diagnostic}")
     leaking = sum(1 for _, res in results if not res.clean)
+    codes = [code for _, _, code in failures] + ([1] if leaking else [])
     if leaking:
-        raise LeakFound(f"findings in {leaking} of {len(results)} map(s)")
+        err(f"error: findings in {leaking} of {len(results)} map(s)")
+    if codes:
+        raise typer.Exit(max(codes))
+
+
+def _render(fmt: str, results: list[tuple[str, ScanResult]], texts: dict[str, bytes],
+            failures: list[tuple[str, str, int]]) -> str:
+    if fmt == "json":
+        body: dict[str, Any] = {"files": [{"file": name, **res.as_dict()} for name, res in results]}
+        body["notScanned"] = [{"file": name, "error": diagnostic} for name, diagnostic, _ in failures]
+        return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "sarif":
+        from audit.sarif import to_sarif
+
+        doc = to_sarif(results, texts=texts, failures=[(name, diagnostic) for name, diagnostic, _ in failures])
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    lines = [line for name, res in results for line in _text(name, res)]
+    lines += [f"{name}: not scanned: {diagnostic}" for name, diagnostic, _ in failures]
+    return "".join(line + "\n" for line in lines)
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output in (None, "-"):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    write_atomic(output, text.encode("utf-8"))
