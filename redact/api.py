@@ -25,7 +25,7 @@ import orjson
 from redact.apply import redact_map, resolve_mode
 from redact.build import build_map
 from redact.canonical import content_hash
-from redact.detect import FORMATS, MAP, detect
+from redact.detect import FORMATS, MAP, describe, detect, looks_like
 from redact.errors import BadInput, LeakFound, RedactError, UsageError
 from redact.formats.registry import raw_format
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json, read_input
@@ -126,6 +126,8 @@ def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy,
         raw = build_raw(data, fmt, name=name, policy=eff, key=key, mode=mode, report=report,
                         companions=companions, skip_bad_lines=skip_bad_lines, file_stem=file_stem,
                         recorder=recorder)
+        if not raw.get("events"):
+            _check_read_something(data, fmt, name)
     out = redact_map(raw, eff, key, report, explicit_mode=mode, recorder=recorder)
     out = finish_map(out, report)
     if scan:
@@ -134,6 +136,22 @@ def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy,
         source: bytes | Path = data if isinstance(data, bytes) else Path(data.name)
         scan_output(out, report, eff, source=source, source_format=fmt)
     return Result(serialize(out), out, report)
+
+
+def _check_read_something(data: bytes | BinaryIO, fmt: str, name: str) -> None:
+    """A log that gave no event under `fmt` is bad input when detection sees another format in it
+    (`--format codex` on a Claude Code transcript read nothing and wrote an empty map). A session of
+    `fmt` that is truly empty stays a map with no events, and so does a log detection cannot place
+    (forcing its format is what `--format` is for; the skipped records are counted on stderr)."""
+    if isinstance(data, bytes):
+        head = data
+    else:
+        with Path(data.name).open("rb") as fh:
+            head = fh.read(_HEAD)
+    seen = looks_like(head, name)
+    if seen is not None and seen != fmt:
+        raise BadInput(f"nothing in it is a {fmt} record (the format asked for); it {describe(seen)}",
+                       where=name)
 
 
 def _verb_check(policy: EffectivePolicy) -> Any:

@@ -191,3 +191,19 @@ def detect(data: bytes, where: str) -> str:
             found = _sniff(records) if len(records) >= 2 else None
             return found or MAP
     raise _unknown(where)
+
+
+def looks_like(data: bytes, where: str) -> str | None:
+    """The format detection finds in `data` (None: none), for an error about a forced format."""
+    try:
+        return detect(data, where)
+    except BadInput:
+        return None
+
+
+def describe(fmt: str | None) -> str:
+    """A format's short name for a person ("a Claude Code transcript"), or that none matched."""
+    if fmt is None or fmt not in FORMATS:
+        return "matches no known format"
+    short = FORMATS[fmt].split(" (", 1)[0]
+    return f"looks like {'an' if short[:1].lower() in 'aeiou' else 'a'} {short} (--format {fmt})"

@@ -79,7 +79,11 @@ def test_format_forces_a_reader(tmp_path: Path) -> None:
 def test_forcing_the_wrong_reader_still_leaks_nothing() -> None:
     data = make_codex.MODERN.read_bytes()
     for fmt in ("session-record", "teaagent", "agent-replay", "claude-code"):
-        out = redact_bytes(data, name="r.jsonl", input_format=fmt).data.decode()
+        try:
+            out = redact_bytes(data, name="r.jsonl", input_format=fmt).data.decode()
+        except BadInput as exc:  # it reads nothing of another format's log: refused, nothing written
+            assert "looks like a Codex CLI rollout" in exc.what, fmt
+            continue
         assert [s for s in make_codex.SECRETS if s in out] == [], fmt
 
 
