@@ -129,6 +129,8 @@ def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy,
         if not raw.get("events"):
             _check_read_something(data, fmt, name)
     out = redact_map(raw, eff, key, report, explicit_mode=mode, recorder=recorder)
+    if fmt == MAP:
+        _check_events_kept(raw, out, report, name)
     out = finish_map(out, report)
     if scan:
         # a streamed log is searched on disk by the taint layer (mapped, a chunk at a time): memory
@@ -136,6 +138,15 @@ def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy,
         source: bytes | Path = data if isinstance(data, bytes) else Path(data.name)
         scan_output(out, report, eff, source=source, source_format=fmt)
     return Result(serialize(out), out, report)
+
+
+def _check_events_kept(raw: Any, out: dict[str, Any], report: RedactionReport, name: str) -> None:
+    """A map whose every event fails (a wrong type, an unknown kind) is bad input, not an empty map."""
+    given = raw.get("events") if isinstance(raw, dict) else None
+    if isinstance(given, list) and given and not out.get("events"):
+        reasons = ", ".join(f"{n} {reason}" for reason, n in report.dropped_events.most_common(3))
+        raise BadInput(f"none of the map's {len(given)} events is valid"
+                       + (f" ({reasons})" if reasons else ""), where=f"{name}#/events")
 
 
 def _check_read_something(data: bytes | BinaryIO, fmt: str, name: str) -> None:

@@ -199,6 +199,7 @@ def _one(input: str, output: str, options: Options, report: Path | None,
         err(f"wrote receipt {extras.receipt}")
     for warning in result.report.warnings:
         err(f"warning: {warning}")
+    _say_drops(result.report.drop_counts())
     if output != "-":
         err(f"wrote {output} ({result.report.path_mode} paths, "
             f"contentHash {result.report.content_hash[:16]})")
@@ -240,8 +241,17 @@ def _native(input: str, output: str, options: Options, report: Path | None, leve
         write_report(rep, None, report)
     for warning in rep.warnings:
         err(f"warning: {warning}")
+    _say_drops(rep.drop_counts())
     if output != "-":
         err(f"wrote {output} ({fmt}, scrubbed natively)")
+
+
+def _say_drops(counts: tuple[int, int, int, int], of: str = "") -> None:
+    from redact.report import drop_line
+
+    line = drop_line(counts)
+    if line is not None:
+        err(f"{line}{of}")
 
 
 def _print_findings(exc: LeakFound) -> None:
@@ -273,6 +283,8 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None
     for outcome in every:
         _print_outcome(outcome)
     batch_view.summary(every)
+    totals = tuple(sum(o.drops[i] for o in outcomes) for i in range(4))
+    _say_drops(totals, f" over {sum(1 for o in outcomes if any(o.drops))} input(s)")  # type: ignore[arg-type]
     written = sum(1 for o in outcomes if o.status == batch.WRITTEN)
     failed = len(every) - written
     err(f"wrote {written} map(s) to {out_dir}" + (f"; {failed} input(s) failed" if failed else ""))
