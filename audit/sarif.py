@@ -106,8 +106,9 @@ def to_sarif(results: Sequence[tuple[str, ScanResult]], *, texts: Mapping[str, s
     out_results: list[dict[str, Any]] = []
     for art, (name, res) in enumerate(results):
         lines = _lines(texts.get(name) if texts else None, [f.pointer or "/" for f in res.findings])
+        uri = artifact_uri(name)
         for f in res.findings:
-            digest = hashlib.sha256(f"{name}\0{f.rule}\0{f.pointer}".encode("utf-8", "surrogatepass")).hexdigest()
+            digest = hashlib.sha256(f"{uri}\0{f.rule}\0{f.pointer}".encode("utf-8", "surrogatepass")).hexdigest()
             props: dict[str, Any] = {"layer": f.layer, "excerpt": f.excerpt, "places": f.places}
             if f.source:
                 props["sourceField"] = f.source
@@ -117,7 +118,7 @@ def to_sarif(results: Sequence[tuple[str, ScanResult]], *, texts: Mapping[str, s
                 "level": "error",
                 "message": {"text": _message(f)},
                 "locations": [{
-                    "physicalLocation": {"artifactLocation": {"uri": artifact_uri(name), "index": art},
+                    "physicalLocation": {"artifactLocation": {"uri": uri, "index": art},
                                          "region": {"startLine": lines.get(f.pointer or "/", 1)}},
                     "logicalLocations": [{"fullyQualifiedName": f.pointer or "/", "kind": "member"}],
                 }],
