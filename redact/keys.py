@@ -304,6 +304,10 @@ def signing_keygen(private_path: Path, public_path: Path) -> str:
     for path in (private_path, public_path):
         if path.exists() or path.is_symlink():
             raise KeyError_("refusing to overwrite an existing file", where=str(path))
+    try:  # as keygen: a missing folder is made private, so loading the key passes its check
+        private_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise KeyError_(f"cannot create the key's folder ({exc.strerror})", where=str(private_path.parent)) from None
     key = Ed25519PrivateKey.generate()
     private_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                     serialization.NoEncryption())

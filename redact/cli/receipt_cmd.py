@@ -14,7 +14,7 @@ import typer
 
 from redact.cli.common import app, err
 from redact.errors import UsageError
-from redact.keys import load_signing_key, signing_keygen
+from redact.keys import load_signing_key, load_verify_key, signing_keygen
 from redact.receipt import summary, verify_files, write_map_receipt
 
 receipt_app = typer.Typer(no_args_is_help=True,
@@ -31,7 +31,9 @@ def receipt_keygen(
     """Make an Ed25519 key pair for signing receipts; refuses to overwrite either file."""
     public = public if public is not None else private.with_name(private.name + ".pub")
     key_id = signing_keygen(private, public)
-    err(f"wrote signing key {private} and public key {public} (key id {key_id})")
+    raw = load_verify_key(public).raw.hex()
+    err(f"wrote signing key {private} and public key {public} (key id {key_id}; as hex, for "
+        f"--pubkey: {raw})")
 
 
 @receipt_app.command("sign")
@@ -64,7 +66,8 @@ def receipt_sign(
 def receipt_verify(
     map_file: Annotated[str, typer.Argument(metavar="MAP", help="The map (.json or .json.gz).")],
     receipt: Annotated[str, typer.Argument(metavar="RECEIPT", help="Its receipt (JSON).")],
-    pubkey: Annotated[Path, typer.Option("--pubkey", help="The trusted public key (PEM or 64 hex).")],
+    pubkey: Annotated[str, typer.Option("--pubkey", help="The trusted public key: its PEM file, or "
+                                                    "the 64 hex characters of its raw bytes.")],
 ) -> None:
     """Check RECEIPT against MAP and a trusted public key: exit 0 valid, 1 invalid, 2 bad input."""
     check = verify_files(map_file, receipt, pubkey)
