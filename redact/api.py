@@ -151,9 +151,9 @@ def _check_events_kept(raw: Any, out: dict[str, Any], report: RedactionReport, n
 
 def _check_read_something(data: bytes | BinaryIO, fmt: str, name: str) -> None:
     """A log that gave no event under `fmt` is bad input when detection sees another format in it
-    (`--format codex` on a Claude Code transcript read nothing and wrote an empty map). A session of
+    (`--input-format codex` on a Claude Code transcript read nothing and wrote an empty map). A session of
     `fmt` that is truly empty stays a map with no events, and so does a log detection cannot place
-    (forcing its format is what `--format` is for; the skipped records are counted on stderr)."""
+    (forcing its format is what `--input-format` is for; the skipped records are counted on stderr)."""
     if isinstance(data, bytes):
         head = data
     else:

@@ -151,7 +151,7 @@ def _is_map(doc: Any) -> bool:
 
 def _unknown(where: str) -> BadInput:
     return BadInput(f"unknown input format (supported: {', '.join(sorted(FORMATS))}; "
-                    "--format NAME forces one)", where=where)
+                    "--input-format NAME forces one)", where=where)
 
 
 def detect(data: bytes, where: str) -> str:
@@ -206,4 +206,4 @@ def describe(fmt: str | None) -> str:
     if fmt is None or fmt not in FORMATS:
         return "matches no known format"
     short = FORMATS[fmt].split(" (", 1)[0]
-    return f"looks like {'an' if short[:1].lower() in 'aeiou' else 'a'} {short} (--format {fmt})"
+    return f"looks like {'an' if short[:1].lower() in 'aeiou' else 'a'} {short} (--input-format {fmt})"

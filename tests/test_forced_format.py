@@ -1,4 +1,4 @@
-"""`--format NAME` forces the input format. A forced format that reads nothing it recognises is bad
+"""`--input-format NAME` forces the input format. A forced format that reads nothing it recognises is bad
 input (exit 2, one line saying what the file looks like), not an empty map with exit 0."""
 from __future__ import annotations
 
@@ -27,12 +27,12 @@ def test_a_wrong_forced_format_is_bad_input(tmp_path: Path, capsys: pytest.Captu
     assert detect(log.read_bytes(), str(log)) == real  # the fixture is what it claims
     out = tmp_path / "out.json"
     before = snapshot(tmp_path)
-    run = cli(capsys, "--format", forced, log, "-o", out)
+    run = cli(capsys, "--input-format", forced, log, "-o", out)
     if run.code == 0:
         # some readers do read another format's records; then the map must hold events, never be empty
         import json
 
-        assert json.loads(out.read_text())["events"], f"--format {forced} wrote an empty map"
+        assert json.loads(out.read_text())["events"], f"--input-format {forced} wrote an empty map"
         return
     assert run.code == 2, run.err
     lines = [line for line in run.err.splitlines() if line.strip()]
@@ -41,10 +41,10 @@ def test_a_wrong_forced_format_is_bad_input(tmp_path: Path, capsys: pytest.Captu
 
 
 def test_the_line_names_what_the_file_looks_like(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    run = cli(capsys, "--format", "codex", LOGS["claude-code"], "-o", tmp_path / "out.json")
+    run = cli(capsys, "--input-format", "codex", LOGS["claude-code"], "-o", tmp_path / "out.json")
     assert run.code == 2
     assert "nothing in it is a codex record" in run.err and "Claude Code transcript" in run.err
-    assert "--format claude-code" in run.err
+    assert "--input-format claude-code" in run.err
     assert not (tmp_path / "out.json").exists()
 
 
@@ -52,5 +52,5 @@ def test_a_truly_empty_session_of_the_right_format_is_still_a_map(tmp_path: Path
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """Detection agrees with the format: an empty session is a map without events, not an error."""
     log = FIXTURES / "session-record" / "summary-only.jsonl"
-    run = cli(capsys, "--format", "session-record", log, "-o", tmp_path / "out.json")
+    run = cli(capsys, "--input-format", "session-record", log, "-o", tmp_path / "out.json")
     assert run.code == 0, run.err

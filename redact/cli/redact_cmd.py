@@ -10,19 +10,22 @@ the exit code is the worst outcome: 3 a bug, 2 a bad input, 1 a leak blocked a m
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from audit.render import format_for_path, write_report
-from redact import api, batch
-from redact.cli.common import app, err, load_key
-from redact.detect import FORMATS
+from redact.cli.common import InputFormat, Mode, app, choices, err, input_format_of, load_key, value
 from redact.errors import LeakFound, UsageError
 from redact.io.write import check_output_path
-from redact.keys import Key
-from redact.policy.load import EffectivePolicy, load_policy
+
+if TYPE_CHECKING:  # imported when a command runs: `--help` and the other commands need none of it
+    from redact import batch
+    from redact.keys import Key
+    from redact.policy.load import EffectivePolicy
+
+To = choices("To", ("map", "native"))
 
 
 @dataclass(frozen=True)
@@ -52,17 +55,19 @@ def redact(
         show_default=False)],
     output: Annotated[str, typer.Option(
         "-o", "--output", help="Output file for one input (.gz compresses), - for stdout.")] = "-",
-    mode: Annotated[Optional[str], typer.Option(
-        "--mode", help="Path mode: relative, dirs_only or hashed.")] = None,
+    mode: Annotated[Optional[Mode], typer.Option(  # type: ignore[valid-type]
+        "--mode", help="Path mode (default: the policy's).")] = None,
     key_file: Annotated[Optional[Path], typer.Option(
         "--key-file", help="Key for hashed tokens (hex, mode 0600).")] = None,
     policy: Annotated[str, typer.Option(
         "--policy", help="Preset name or policy TOML path.")] = "default",
     unsafe_key_permissions: Annotated[bool, typer.Option(
         "--unsafe-key-permissions", help="Accept a key file readable by others (unsafe).")] = False,
-    input_format: Annotated[Optional[str], typer.Option(
-        "--format", help="Force the input format (see `formats`); by default it is detected "
-                         "from the content.")] = None,
+    input_format: Annotated[Optional[InputFormat], typer.Option(  # type: ignore[valid-type]
+        "--input-format", help="Force the input format (see `formats`); by default it is detected "
+                               "from the content.")] = None,
+    old_format: Annotated[Optional[InputFormat], typer.Option(  # type: ignore[valid-type]
+        "--format", hidden=True, help="Deprecated spelling of --input-format.")] = None,
     skip_bad_lines: Annotated[bool, typer.Option(
         "--skip-bad-lines", help="Skip lines of a raw log that are not JSON objects (a warning "
                                  "counts them) instead of failing.")] = False,
@@ -75,8 +80,8 @@ def redact(
     report: Annotated[Optional[Path], typer.Option(
         "--report", help="Write the audit report here (.json, .md or .html), also when the "
                          "scanner blocks the output (one input only).")] = None,
-    to: Annotated[str, typer.Option(
-        "--to", help="map (an agentplay/v1 map) or native (the input's own format, scrubbed).")] = "map",
+    to: Annotated[To, typer.Option(  # type: ignore[valid-type]
+        "--to", help="map: an agentplay/v1 map; native: the input's own format, scrubbed.")] = "map",
     level: Annotated[Optional[str], typer.Option(
         "--level", help="With --to native on a teaagent log: audit level L0, L1 or L2.")] = None,
     chain_key_file: Annotated[Optional[Path], typer.Option(
@@ -91,17 +96,17 @@ def redact(
                         "upload it).")] = None,
 ) -> None:
     """Redact INPUT under a policy and write the map (the default command)."""
-    if mode is not None and mode not in ("relative", "dirs_only", "hashed"):
-        raise UsageError("--mode must be relative, dirs_only or hashed")
-    if input_format is not None and input_format not in FORMATS:
-        raise UsageError(f"--format must be one of: {', '.join(sorted(FORMATS))}")
-    eff = load_policy(policy, mode=mode)
+    from redact import batch
+    from redact.policy.load import load_policy
+
+    mode_name = value(mode)
+    fmt = input_format_of(input_format, old_format)
+    to = value(to) if isinstance(to, Enum) else to
+    eff = load_policy(policy, mode=mode_name)
     key = load_key(key_file, unsafe_key_permissions)
     options = Options(eff, key, batch.KeySource.for_loaded(key, key_file,
                                                            allow_unsafe_permissions=unsafe_key_permissions),
-                      mode, input_format, skip_bad_lines)
-    if to not in ("map", "native"):
-        raise UsageError("--to must be map or native")
+                      mode_name, fmt, skip_bad_lines)
     extras = Extras(receipt, signing_key, vault, unsafe_key_permissions)
     if _is_batch(inputs):
         if to != "map" or extras.any():
@@ -127,6 +132,8 @@ def redact(
 
 
 def _is_batch(inputs: list[str]) -> bool:
+    from redact import batch
+
     return len(inputs) > 1 or (inputs[0] != "-" and (Path(inputs[0]).is_dir() or batch.is_pattern(inputs[0])))
 
 
@@ -153,6 +160,9 @@ class Extras:
 
 def _one(input: str, output: str, options: Options, report: Path | None,
          extras: Extras = Extras(None, None, None, False)) -> None:
+    from audit.render import format_for_path, write_report
+    from redact import api
+
     if report is not None:
         format_for_path(report)  # an unsupported extension fails now, before anything is written
         check_output_path(report, [input, output])
@@ -208,6 +218,7 @@ def _one(input: str, output: str, options: Options, report: Path | None,
 def _native(input: str, output: str, options: Options, report: Path | None, level: str | None,
             chain_key_file: Path | None, unsafe: bool) -> None:
     """`--to native`: the input's own format, every field handled by its class, scanned."""
+    from audit.render import format_for_path, write_report
     from redact.detect import MAP, detect
     from redact.io.read import display_name, read_input
     from redact.io.write import encode_output, write_atomic
@@ -268,6 +279,7 @@ _FINDINGS_PER_INPUT = 5
 
 
 def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None:
+    from redact import batch
     from redact.cli import batch_view
 
     tasks, unusable = batch.plan(inputs, out_dir, options.key)
@@ -294,6 +306,8 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None
 
 
 def _print_outcome(outcome: batch.Outcome) -> None:
+    from redact import batch
+
     name = Path(outcome.input).name
     for warning in outcome.warnings:
         err(f"warning: {name}: {warning}")

@@ -14,10 +14,7 @@ import typer
 
 from redact.cli.common import app, err, load_key
 from redact.errors import UsageError
-from redact.io.read import display_name, parse_json, read_input
 from redact.io.write import check_output_path, write_atomic
-from redact.reveal import reveal_map
-from redact.vault import read_vault
 
 
 @app.command("reveal")
@@ -32,6 +29,10 @@ def reveal(
         "--unsafe-key-permissions", help="Accept a key file readable by others (unsafe).")] = False,
 ) -> None:
     """Show the map with your own names back, from the encrypted vault (never upload the result)."""
+    from redact.io.read import display_name, parse_json, read_input
+    from redact.reveal import reveal_map
+    from redact.vault import read_vault
+
     if output not in (None, "-"):
         check_output_path(output, [map_file, vault], private=True)
     key = load_key(key_file, unsafe_key_permissions)

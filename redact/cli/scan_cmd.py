@@ -14,18 +14,16 @@ from typing import Annotated, Any
 
 import typer
 
-from audit import scan as scanner
-from audit import selftest
-from audit.scan import ScanResult
-from redact.cli.common import app, err
+from redact.cli.common import app, choices, err, value
 from redact.errors import LeakFound, RedactError, UsageError
 from redact.io.read import display_name, parse_json, read_input
 from redact.io.write import check_output_path, write_atomic
 
 FORMATS = ("text", "json", "sarif")
+ScanFormat = choices("ScanFormat", FORMATS)
 
 
-def _text(name: str, res: ScanResult) -> list[str]:
+def _text(name: str, res: Any) -> list[str]:
     lines = []
     for f in res.findings:
         line = f"{name}#{f.pointer or '/'}: {f.layer} {f.rule}: {f.message} [{f.excerpt}]"
@@ -46,7 +44,8 @@ def scan(
     files: Annotated[list[str], typer.Argument(help="Session maps (.json or .json.gz); - for stdin.")],
     source: Annotated[str | None, typer.Option("--source", help="The raw log the maps were made "
                                                   "from (JSON or JSONL, gzip ok): adds the taint layer.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or sarif.")] = "text",
+    scan_format: Annotated[ScanFormat, typer.Option(  # type: ignore[valid-type]
+        "--format", "-f", help="Report format.")] = "text",
     output: Annotated[str | None, typer.Option("-o", "--output", help="Write the report here instead "
                                                   "of stdout.")] = None,
     run_self_test: Annotated[bool, typer.Option("--self-test", help="First plant known leaks in a copy "
@@ -57,8 +56,10 @@ def scan(
     Every file is scanned: one that cannot be read or is not a map is a line of the report (a tool
     execution notification in SARIF), and the exit code is the worst: 3 a bug, 2 a bad file, 1 findings.
     """
-    if fmt not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)}")
+    from audit import scan as scanner
+    from audit import selftest
+
+    fmt = str(value(scan_format))
     if output not in (None, "-"):
         check_output_path(output, list(files) + ([source] if source else []))
     maps: list[tuple[str, dict[str, Any]]] = []
@@ -93,7 +94,7 @@ def scan(
             raise LeakFound("the self-test failed: this scanner misses planted leaks, so its verdicts "
                             "cannot be trusted (nothing was scanned)")
 
-    results: list[tuple[str, ScanResult]] = []
+    results: list[tuple[str, Any]] = []
     for name, doc in maps:
         try:
             results.append((name, scanner.scan_map(doc, source=raw)))
@@ -112,7 +113,7 @@ def scan(
         raise typer.Exit(max(codes))
 
 
-def _render(fmt: str, results: list[tuple[str, ScanResult]], texts: dict[str, bytes],
+def _render(fmt: str, results: list[tuple[str, Any]], texts: dict[str, bytes],
             failures: list[tuple[str, str, int]]) -> str:
     if fmt == "json":
         body: dict[str, Any] = {"files": [{"file": name, **res.as_dict()} for name, res in results]}

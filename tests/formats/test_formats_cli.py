@@ -72,8 +72,8 @@ def test_format_forces_a_reader(tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     assert main([str(src), "-o", str(out)]) == 2
     # ...unless --format says what it is (records without a time are then counted, not guessed)
-    assert main([str(src), "--format", "teaagent", "-o", str(out)]) == 0
-    assert main([str(src), "--format", "nope", "-o", str(out)]) == 2
+    assert main([str(src), "--input-format", "teaagent", "-o", str(out)]) == 0
+    assert main([str(src), "--input-format", "nope", "-o", str(out)]) == 2
 
 
 def test_forcing_the_wrong_reader_still_leaks_nothing() -> None:
