@@ -70,4 +70,4 @@ def drop_line(counts: tuple[int, int, int, int]) -> str | None:
     text = f"dropped {', '.join(parts)}" if parts else ""
     if records:
         text += ("; " if text else "") + f"skipped {records} record{'' if records == 1 else 's'}"
-    return (text + " (counted by place and reason in the audit report)") if text else None
+    return (text + " (by place and reason: the audit report)") if text else None
