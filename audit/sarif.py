@@ -18,9 +18,9 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping, Sequence
-from urllib.parse import quote
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
+from urllib.parse import quote
 
 from audit.findings import RULES, Finding, Rule
 from audit.locate import lines_of

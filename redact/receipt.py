@@ -31,8 +31,14 @@ from redact.canonical import canonical_json, content_hash
 from redact.errors import BadInput, LeakFound, UsageError
 from redact.io.read import display_name, parse_json, read_input
 from redact.io.write import check_output_path, write_atomic
-from redact.keys import (SIGNATURE_ALG, SigningKey, VerifyKey, load_signing_key, load_verify_key,
-                         parse_verify_key)
+from redact.keys import (
+    SIGNATURE_ALG,
+    SigningKey,
+    VerifyKey,
+    load_signing_key,
+    load_verify_key,
+    parse_verify_key,
+)
 from redact.model import grammar
 
 FORMAT = "agentplay-redact/receipt/v1"

@@ -5,7 +5,7 @@ import re
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -80,7 +80,7 @@ def err(line: str) -> None:
     sys.stderr.write(f"{PROG}: {printable(line)}\n")
 
 
-def load_key(key_file: Optional[Path], unsafe: bool) -> Key | None:
+def load_key(key_file: Path | None, unsafe: bool) -> Key | None:
     from redact.keys import key_from_env, load_key_file
 
     if unsafe:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -46,12 +46,12 @@ def explain(
     pointer: Annotated[str | None, typer.Option(
         "--field", help="One output field (JSON pointer, e.g. /events/3/verb; * matches any index).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
-    mode: Annotated[Optional[Mode], typer.Option("--mode", help="As for redact.")] = None,  # type: ignore[valid-type]
+    mode: Annotated[Mode | None, typer.Option("--mode", help="As for redact.")] = None,  # type: ignore[valid-type]
     key_file: Annotated[Path | None, typer.Option("--key-file", help="As for redact.")] = None,
     policy: Annotated[str, typer.Option("--policy", help="As for redact.")] = "default",
-    input_format: Annotated[Optional[InputFormat], typer.Option(  # type: ignore[valid-type]
+    input_format: Annotated[InputFormat | None, typer.Option(  # type: ignore[valid-type]
         "--input-format", help="As for redact.")] = None,
-    old_format: Annotated[Optional[InputFormat], typer.Option(  # type: ignore[valid-type]
+    old_format: Annotated[InputFormat | None, typer.Option(  # type: ignore[valid-type]
         "--format", hidden=True, help="Deprecated spelling of --input-format.")] = None,
     unsafe_key_permissions: Annotated[bool, typer.Option(
         "--unsafe-key-permissions", help="Accept a key file readable by others (unsafe).")] = False,

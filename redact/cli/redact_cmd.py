@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -55,43 +55,43 @@ def redact(
         show_default=False)],
     output: Annotated[str, typer.Option(
         "-o", "--output", help="Output file for one input (.gz compresses), - for stdout.")] = "-",
-    mode: Annotated[Optional[Mode], typer.Option(  # type: ignore[valid-type]
+    mode: Annotated[Mode | None, typer.Option(  # type: ignore[valid-type]
         "--mode", help="Path mode (default: the policy's).")] = None,
-    key_file: Annotated[Optional[Path], typer.Option(
+    key_file: Annotated[Path | None, typer.Option(
         "--key-file", help="Key for hashed tokens (hex, mode 0600).")] = None,
     policy: Annotated[str, typer.Option(
         "--policy", help="Preset name or policy TOML path.")] = "default",
     unsafe_key_permissions: Annotated[bool, typer.Option(
         "--unsafe-key-permissions", help="Accept a key file readable by others (unsafe).")] = False,
-    input_format: Annotated[Optional[InputFormat], typer.Option(  # type: ignore[valid-type]
+    input_format: Annotated[InputFormat | None, typer.Option(  # type: ignore[valid-type]
         "--input-format", help="Force the input format (see `formats`); by default it is detected "
                                "from the content.")] = None,
-    old_format: Annotated[Optional[InputFormat], typer.Option(  # type: ignore[valid-type]
+    old_format: Annotated[InputFormat | None, typer.Option(  # type: ignore[valid-type]
         "--format", hidden=True, help="Deprecated spelling of --input-format.")] = None,
     skip_bad_lines: Annotated[bool, typer.Option(
         "--skip-bad-lines", help="Skip lines of a raw log that are not JSON objects (a warning "
                                  "counts them) instead of failing.")] = False,
-    out_dir: Annotated[Optional[Path], typer.Option(
+    out_dir: Annotated[Path | None, typer.Option(
         "--out-dir", help="With several inputs, a folder or a glob: one <name>.json.gz map per "
                           "input session here.")] = None,
-    jobs: Annotated[Optional[int], typer.Option(
+    jobs: Annotated[int | None, typer.Option(
         "--jobs", "-j", help="With --out-dir: inputs redacted at once, each in its own process "
                              "(default: one per core).", min=1)] = None,
-    report: Annotated[Optional[Path], typer.Option(
+    report: Annotated[Path | None, typer.Option(
         "--report", help="Write the audit report here (.json, .md or .html), also when the "
                          "scanner blocks the output (one input only).")] = None,
     to: Annotated[To, typer.Option(  # type: ignore[valid-type]
         "--to", help="map: an agentplay/v1 map; native: the input's own format, scrubbed.")] = "map",
-    level: Annotated[Optional[str], typer.Option(
+    level: Annotated[str | None, typer.Option(
         "--level", help="With --to native on a teaagent log: audit level L0, L1 or L2.")] = None,
-    chain_key_file: Annotated[Optional[Path], typer.Option(
+    chain_key_file: Annotated[Path | None, typer.Option(
         "--chain-key-file", help="With --to native on a teaagent log: recompute chain_hmac with "
                                  "this key (else it is removed).")] = None,
-    receipt: Annotated[Optional[Path], typer.Option(
+    receipt: Annotated[Path | None, typer.Option(
         "--receipt", help="Write a signed receipt of the map here (needs --signing-key).")] = None,
-    signing_key: Annotated[Optional[Path], typer.Option(
+    signing_key: Annotated[Path | None, typer.Option(
         "--signing-key", help="Ed25519 signing key for --receipt (`receipt keygen`).")] = None,
-    vault: Annotated[Optional[Path], typer.Option(
+    vault: Annotated[Path | None, typer.Option(
         "--vault", help="Write a local, encrypted token -> name vault here (hashed mode; never "
                         "upload it).")] = None,
 ) -> None:

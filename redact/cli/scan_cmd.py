@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from redact.cli.common import app, choices, err, value
-from redact.errors import LeakFound, RedactError, UsageError
+from redact.errors import LeakFound, RedactError
 from redact.io.read import display_name, parse_json, read_input
 from redact.io.write import check_output_path, write_atomic
 
