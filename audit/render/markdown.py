@@ -75,8 +75,8 @@ def render_markdown(report: dict[str, Any], session_map: dict[str, Any] | None =
     if view["stringsLeaving"] is None:
         out += ["Not listed: there is no map to read them from (a blocked run or a native scrub).", ""]
     else:
-        out += ["Besides the identifiers above, these strings leave the machine as shown, by the "
-                "class of their field (text fields never do: they are counted below).", ""]
+        out += [("Besides the identifiers above, these strings leave the machine as shown, by the "
+                 "class of their field (text fields never do: they are counted below)."), ""]
         for cls, title, values in leaving_groups(view):
             out += [f"### {md(title)} ({len(values)})", ""]
             out += [f"- `{md(v)}`" for v in values] + [""]

@@ -167,3 +167,13 @@ def test_scan_writes_its_report_with_o(capsys: pytest.CaptureFixture[str], tmp_p
     code, out, _ = cli(capsys, "scan", "-f", "sarif", leaky, "-o", out_path)
     assert code == 1 and out == ""
     assert json.loads(out_path.read_text())["runs"][0]["results"]
+
+
+def test_a_failed_self_test_still_writes_sarif(capsys: pytest.CaptureFixture[str], clean: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(audit.scan, "find_secrets", lambda values: [])
+    code, out, err = cli(capsys, "scan", "--self-test", "-f", "sarif", clean)
+    assert code == 1 and "self-test FAILED" in err
+    doc = json.loads(out)
+    assert doc["runs"][0]["invocations"][0]["executionSuccessful"] is False
+    assert "self-test failed" in doc["runs"][0]["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
