@@ -76,3 +76,21 @@ def test_verb_runs_without_pydantic() -> None:
                          env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}, check=False)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["verb"] == "git commit"
+
+
+def test_completion_is_installable_and_completes(tmp_path: Path) -> None:
+    """`--show-completion` was taken for a file to redact (`redact --show-completion`)."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    prog = "import sys; sys.argv[0] = 'agentplay-redact'; from redact.cli import main; sys.exit(main())"
+    env = {**os.environ, "PYTHONPATH": str(root), "HOME": str(tmp_path), "SHELL": "/bin/bash"}
+    shown = subprocess.run([sys.executable, "-c", prog, "--show-completion", "bash"], env=env,
+                           capture_output=True, text=True, check=False)
+    assert shown.returncode == 0 and "_agentplay_redact_completion" in shown.stdout, shown.stderr
+    words = {**env, "_AGENTPLAY_REDACT_COMPLETE": "complete_bash", "COMP_WORDS": "agentplay-redact sc",
+             "COMP_CWORD": "1"}
+    done = subprocess.run([sys.executable, "-c", prog], env=words, capture_output=True, text=True, check=False)
+    assert done.stdout.split() == ["scan"], done.stderr

@@ -15,6 +15,7 @@ MODULES = {"redact": "redact_cmd", "keygen": "keys_cmd", "policy": "policy_cmd",
            "verb": "verb_cmd", "scan": "scan_cmd", "audit": "audit_cmd", "receipt": "receipt_cmd",
            "reveal": "reveal_cmd", "explain": "explain_cmd"}
 COMMANDS = set(MODULES)
+TOP_OPTIONS = ("--help", "-h", "--version", "--install-completion", "--show-completion")
 
 
 def _register(command: str | None = None) -> None:
@@ -53,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     from redact.cli.common import app, err
     from redact.errors import RedactError
 
-    if args and args[0] not in COMMANDS and args[0] not in ("--help", "-h"):
+    if args and args[0] not in COMMANDS and args[0] not in TOP_OPTIONS:
         args.insert(0, "redact")
     _register(args[0] if args and args[0] in COMMANDS and not (set(args) & {"--help", "-h"}) else None)
     try:
