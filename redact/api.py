@@ -25,7 +25,7 @@ import orjson
 from redact.apply import redact_map, resolve_mode
 from redact.build import build_map
 from redact.canonical import content_hash
-from redact.detect import FORMATS, MAP, describe, detect, looks_like
+from redact.detect import FORMATS, MAP, check_forced, detect
 from redact.errors import BadInput, LeakFound, RedactError, UsageError
 from redact.formats.registry import raw_format
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json, read_input
@@ -150,19 +150,13 @@ def _check_events_kept(raw: Any, out: dict[str, Any], report: RedactionReport, n
 
 
 def _check_read_something(data: bytes | BinaryIO, fmt: str, name: str) -> None:
-    """A log that gave no event under `fmt` is bad input when detection sees another format in it
-    (`--input-format codex` on a Claude Code transcript read nothing and wrote an empty map). A session of
-    `fmt` that is truly empty stays a map with no events, and so does a log detection cannot place
-    (forcing its format is what `--input-format` is for; the skipped records are counted on stderr)."""
+    """A log that gave no event under `fmt`: bad input if detection sees another format in it."""
     if isinstance(data, bytes):
         head = data
     else:
         with Path(data.name).open("rb") as fh:
             head = fh.read(_HEAD)
-    seen = looks_like(head, name)
-    if seen is not None and seen != fmt:
-        raise BadInput(f"nothing in it is a {fmt} record (the format asked for); it {describe(seen)}",
-                       where=name)
+    check_forced(head, fmt, name)
 
 
 def _verb_check(policy: EffectivePolicy) -> Any:

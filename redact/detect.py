@@ -207,3 +207,13 @@ def describe(fmt: str | None) -> str:
         return "matches no known format"
     short = FORMATS[fmt].split(" (", 1)[0]
     return f"looks like {'an' if short[:1].lower() in 'aeiou' else 'a'} {short} (--input-format {fmt})"
+
+
+def check_forced(head: bytes, fmt: str, where: str) -> None:
+    """BadInput when a log that gave nothing under `fmt` is, to detection, another format (`--input-format
+    codex` on a Claude Code transcript read nothing). A log of `fmt` that is truly empty passes, and
+    so does one detection cannot place (forcing a format is what `--input-format` is for)."""
+    seen = looks_like(head, where)
+    if seen is not None and seen != fmt:
+        raise BadInput(f"nothing in it is a {fmt} record (the format asked for); it {describe(seen)}",
+                       where=where)

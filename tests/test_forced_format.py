@@ -54,3 +54,16 @@ def test_a_truly_empty_session_of_the_right_format_is_still_a_map(tmp_path: Path
     log = FIXTURES / "session-record" / "summary-only.jsonl"
     run = cli(capsys, "--input-format", "session-record", log, "-o", tmp_path / "out.json")
     assert run.code == 0, run.err
+
+
+@pytest.mark.parametrize("real,forced", [("claude-code", "codex"), ("codex", "session-record"),
+                                         ("teaagent", "claude-code")])
+def test_a_wrong_forced_format_is_bad_input_for_native_output_too(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                  real: str, forced: str) -> None:
+    out = tmp_path / "out.jsonl"
+    run = cli(capsys, "--input-format", forced, LOGS[real], "--to", "native", "-o", out)
+    if run.code == 0:
+        assert out.read_bytes().strip(), f"--input-format {forced} wrote an empty native log"
+        return
+    assert run.code == 2 and "nothing in it is a" in run.err, run.err
+    assert not out.exists()
