@@ -28,6 +28,11 @@ from pathlib import Path
 from redact.errors import UsageError
 
 
+# Written as standard output: `/dev/stdout` is a link (to /proc/self/fd/1), which the guards refuse
+# when stdout is a redirected file; it means what `-` means.
+STDOUT_NAMES = frozenset({"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"})
+
+
 def encode_output(data: bytes, name: str) -> bytes:
     """Gzip when `name` ends in .gz (mtime 0 and no file name, so output stays deterministic)."""
     if not name.endswith(".gz"):
@@ -57,7 +62,9 @@ def same_file(a: str | Path, b: str | Path) -> bool:
 def check_output_path(out: str | Path, inputs: Sequence[str | Path] = (), *, private: bool = False,
                       exclusive: bool = False) -> None:
     """Refuse (UsageError, nothing written) an output path that one of the guards above rules out."""
-    if str(out) == "-":
+    if str(out) in STDOUT_NAMES:
+        if exclusive:
+            raise UsageError("a key is written only to a new file, never to standard output", where=str(out))
         return
     for src in inputs:
         if same_file(out, src):
@@ -128,10 +135,10 @@ def write_atomic(out: str | Path, data: bytes, *, mode: int | None = None, priva
     `private`. `exclusive` refuses an existing `out` (and is atomic about it). The guards of
     `check_output_path` run again here, with `inputs`.
     """
-    if str(out) == "-":
+    check_output_path(out, inputs, private=private, exclusive=exclusive)
+    if str(out) in STDOUT_NAMES:
         _write_stdout(data)
         return
-    check_output_path(out, inputs, private=private, exclusive=exclusive)
     target = Path(out)
     if _is_device(target):
         _write_device(target, data)

@@ -181,3 +181,14 @@ def test_an_exclusive_write_never_replaces_a_file_that_appears_meanwhile(tmp_pat
         write.write_atomic(target, b"new", private=True, exclusive=True)
     assert target.read_text() == "someone else's\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["k.key"]
+
+
+def test_dev_stdout_means_stdout_and_never_takes_a_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`/dev/stdout` is a link (to /proc/self/fd/1): the link guard refused it when stdout was a file.
+    It is standard output, like `-`; a key is never written there."""
+    run = cli(capsys, EXAMPLE_MAP, "-o", "/dev/stdout")
+    assert run.code == 0, run.err
+    assert run.out.startswith('{"schema":"agentplay/v1"')
+    for target in ("/dev/stdout", "-"):
+        run = cli(capsys, "keygen", target)
+        assert run.code == 2 and "never to standard output" in run.err and run.out == ""
