@@ -27,7 +27,7 @@ from redact.apply import redact_map, resolve_mode
 from redact.blocked import PUBLIC, blocked_message, passing_command
 from redact.build import build_map
 from redact.canonical import content_hash
-from redact.detect import FORMATS, MAP, detect
+from redact.detect import FORMATS, MAP, check_forced, detect
 from redact.errors import BadInput, LeakFound, RedactError, UsageError
 from redact.formats.registry import raw_format
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json, read_input
@@ -132,7 +132,11 @@ def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy,
         raw = build_raw(data, fmt, name=name, policy=eff, key=key, mode=mode, report=report,
                         companions=companions, skip_bad_lines=skip_bad_lines, file_stem=file_stem,
                         recorder=recorder)
+        if not raw.get("events"):
+            _check_read_something(data, fmt, name)
     out = redact_map(raw, eff, key, report, explicit_mode=mode, recorder=recorder)
+    if fmt == MAP:
+        _check_events_kept(raw, out, report, name)
     out = finish_map(out, report)
     if scan:
         # a streamed log is searched on disk by the taint layer (mapped, a chunk at a time): memory
@@ -188,6 +192,25 @@ def _check_map_options(kwargs: dict[str, Any]) -> None:
 
     RunOptions(mode=kwargs.get("mode"), input_format=kwargs.get("input_format"), vault=kwargs.get("recorder"),
                keyed=kwargs.get("key") is not None)
+
+
+def _check_events_kept(raw: Any, out: dict[str, Any], report: RedactionReport, name: str) -> None:
+    """A map whose every event fails (a wrong type, an unknown kind) is bad input, not an empty map."""
+    given = raw.get("events") if isinstance(raw, dict) else None
+    if isinstance(given, list) and given and not out.get("events"):
+        reasons = ", ".join(f"{n} {reason}" for reason, n in report.dropped_events.most_common(3))
+        raise BadInput(f"none of the map's {len(given)} events is valid"
+                       + (f" ({reasons})" if reasons else ""), where=f"{name}#/events")
+
+
+def _check_read_something(data: bytes | BinaryIO, fmt: str, name: str) -> None:
+    """A log that gave no event under `fmt`: bad input if detection sees another format in it."""
+    if isinstance(data, bytes):
+        head = data
+    else:
+        with Path(data.name).open("rb") as fh:
+            head = fh.read(_HEAD)
+    check_forced(head, fmt, name)
 
 
 def _verb_check(policy: EffectivePolicy) -> Any:

@@ -124,6 +124,7 @@ class Outcome:
     warnings: tuple[str, ...] = ()
     message: str = ""  # the error's diagnostic: a place and what, never a value
     content_hash: str = ""
+    drops: tuple[int, int, int, int] = (0, 0, 0, 0)  # events, fields, values dropped; records skipped
 
 
 def is_pattern(arg: str) -> bool:
@@ -273,7 +274,7 @@ def redact_one(task: Task, settings: Settings) -> Outcome:
     report = result.report
     return Outcome(task.input, task.output, WRITTEN, 0, task.size,
                    events=len(result.session_map.get("events") or ()), warnings=tuple(report.warnings),
-                   content_hash=report.content_hash)
+                   content_hash=report.content_hash, drops=report.drop_counts())
 
 
 def _portable(settings: Settings) -> Settings:

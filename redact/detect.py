@@ -88,7 +88,7 @@ def _is_map(doc: Any) -> bool:
 
 def _unknown(where: str) -> BadInput:
     return BadInput(f"unknown input format (supported: {', '.join(sorted(FORMATS))}; "
-                    "--format NAME forces one)", where=where)
+                    "--input-format NAME forces one)", where=where)
 
 
 def detect(data: bytes, where: str) -> str:
@@ -128,3 +128,29 @@ def detect(data: bytes, where: str) -> str:
             found = _sniff(records) if len(records) >= 2 else None
             return found or MAP
     raise _unknown(where)
+
+
+def looks_like(data: bytes, where: str) -> str | None:
+    """The format detection finds in `data` (None: none), for an error about a forced format."""
+    try:
+        return detect(data, where)
+    except BadInput:
+        return None
+
+
+def describe(fmt: str | None) -> str:
+    """A format's short name for a person ("a Claude Code transcript"), or that none matched."""
+    if fmt is None or fmt not in FORMATS:
+        return "matches no known format"
+    short = FORMATS[fmt].split(" (", 1)[0]
+    return f"looks like {'an' if short[:1].lower() in 'aeiou' else 'a'} {short} (--input-format {fmt})"
+
+
+def check_forced(head: bytes, fmt: str, where: str) -> None:
+    """BadInput when a log that gave nothing under `fmt` is, to detection, another format (`--input-format
+    codex` on a Claude Code transcript read nothing). A log of `fmt` that is truly empty passes, and
+    so does one detection cannot place (forcing a format is what `--input-format` is for)."""
+    seen = looks_like(head, where)
+    if seen is not None and seen != fmt:
+        raise BadInput(f"nothing in it is a {fmt} record (the format asked for); it {describe(seen)}",
+                       where=where)

@@ -37,7 +37,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from redact.errors import KeyError_
+from redact.errors import KeyError_, UsageError
 
 MIN_KEY_BYTES = 16
 KEY_BYTES = 32
@@ -227,28 +227,18 @@ def keygen(path: Path) -> str:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise KeyError_(f"cannot create the key's folder ({exc.strerror})", where=str(path.parent)) from None
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        raise KeyError_("refusing to overwrite an existing file", where=str(path)) from None
-    except OSError as exc:
-        raise KeyError_(f"cannot create key file ({exc.strerror})", where=str(path)) from None
-    with os.fdopen(fd, "w", encoding="ascii") as fh:
-        fh.write(material.hex() + "\n")
-    os.chmod(path, 0o600)
+    _create_exclusive(path, (material.hex() + "\n").encode("ascii"), 0o600)
     return Key(material, source=str(path)).fingerprint()
 
 
 def _create_exclusive(path: Path, data: bytes, mode: int) -> None:
+    """A new key file through the one writer (redact/io/write.py): never over an existing file."""
+    from redact.io.write import write_atomic
+
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    except FileExistsError:
-        raise KeyError_("refusing to overwrite an existing file", where=str(path)) from None
-    except OSError as exc:
-        raise KeyError_(f"cannot create key file ({exc.strerror})", where=str(path)) from None
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    os.chmod(path, mode)
+        write_atomic(path, data, mode=mode, private=mode == 0o600, exclusive=True)
+    except UsageError as exc:
+        raise KeyError_(exc.what, where=exc.where) from None
 
 
 def sha256_hex(data: bytes) -> str:
@@ -353,6 +343,10 @@ def signing_keygen(private_path: Path, public_path: Path) -> str:
     for path in (private_path, public_path):
         if path.exists() or path.is_symlink():
             raise KeyError_("refusing to overwrite an existing file", where=str(path))
+    try:  # as keygen: a missing folder is made private, so loading the key passes its check
+        private_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise KeyError_(f"cannot create the key's folder ({exc.strerror})", where=str(private_path.parent)) from None
     key = Ed25519PrivateKey.generate()
     private_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                     serialization.NoEncryption())

@@ -32,7 +32,14 @@ from redact.canonical import canonical_json, content_hash
 from redact.errors import BadInput, LeakFound, UsageError
 from redact.io.read import display_name, parse_json, read_input
 from redact.io.write import check_output_path, write_atomic
-from redact.keys import SIGNATURE_ALG, SigningKey, VerifyKey, load_signing_key, load_verify_key
+from redact.keys import (
+    SIGNATURE_ALG,
+    SigningKey,
+    VerifyKey,
+    load_signing_key,
+    load_verify_key,
+    parse_verify_key,
+)
 from redact.model import grammar
 
 FORMAT = "agentplay-redact/receipt/v1"
@@ -272,9 +279,19 @@ def summary(receipt: dict[str, Any]) -> str:
             f"signed by key {receipt['signer']['keyId']}")
 
 
+def verify_key_of(pubkey: str | Path) -> VerifyKey:
+    """The public key `pubkey` names: the 64 hex characters of its raw bytes (unless a file of that
+    name exists), or a file holding its PEM or that hex."""
+    text = str(pubkey)
+    if re.fullmatch(r"[0-9a-fA-F]{64}", text) and not Path(text).exists():
+        return parse_verify_key(text.encode("ascii"), source="--pubkey")
+    return load_verify_key(Path(pubkey))
+
+
 def verify_files(map_path: str | Path, receipt_path: str | Path, pubkey_path: str | Path) -> Verification:
-    """`verify_receipt` on files; BadInput / KeyError_ (exit 2) when one cannot be read."""
-    key = load_verify_key(Path(pubkey_path))
+    """`verify_receipt` on files; BadInput / KeyError_ (exit 2) when one cannot be read. `pubkey_path`
+    may also be the public key's 64 hex characters."""
+    key = verify_key_of(pubkey_path)
     map_bytes = read_input(map_path)
     where = display_name(receipt_path)
     try:

@@ -33,6 +33,11 @@ class RedactionReport:
     # fired on them (redact/pathguard.py, redact/identifiers.py); counts only, never a value
     fallbacks: Counter[str] = field(default_factory=Counter)
 
+    def drop_counts(self) -> tuple[int, int, int, int]:
+        """(events, fields, values, records) this run dropped or skipped."""
+        return (sum(self.dropped_events.values()), sum(self.dropped_fields.values()),
+                sum(self.dropped_values.values()), sum(self.skipped_records.values()))
+
     def warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
@@ -61,3 +66,14 @@ class RedactionReport:
             "scanner": dict(self.scanner),
             "findings": list(self.findings),
         }
+
+
+def drop_line(counts: tuple[int, int, int, int]) -> str | None:
+    """One line for stderr saying how much a run dropped or skipped (None: nothing)."""
+    events, fields, values, records = counts
+    parts = [f"{n} {word}{'' if n == 1 else 's'}" for n, word in
+             ((events, "event"), (fields, "field"), (values, "value")) if n]
+    text = f"dropped {', '.join(parts)}" if parts else ""
+    if records:
+        text += ("; " if text else "") + f"skipped {records} record{'' if records == 1 else 's'}"
+    return (text + " (by place and reason: the audit report)") if text else None

@@ -21,8 +21,6 @@ The encryption itself lives in redact/keys.py, the only module that touches key 
 """
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +29,7 @@ import orjson
 
 from redact.canonical import canonical_json
 from redact.errors import BadInput, UsageError
+from redact.io.write import check_output_path, write_atomic
 from redact.keys import Key, vault_open, vault_seal
 from redact.recorder import TokenLog
 
@@ -86,9 +85,16 @@ def write_vault(recorder: TokenLog, key: Key, path: str | Path, *, content_hash:
     Overwrites only an earlier vault: any other existing file is refused (UsageError), so a typo in
     `--vault` cannot destroy a file.
     """
+    check_vault_path(path)
+    write_atomic(path, vault_bytes(recorder, key, content_hash=content_hash), private=True)
+    return len(recorder)
+
+
+def check_vault_path(path: str | Path, inputs: list[str | Path] | None = None) -> None:
+    """UsageError unless `path` may take a vault: a new name or an earlier vault, a regular file
+    (the writer's guards), not one of `inputs`. Run it before writing anything else."""
     target = Path(path)
-    if target.is_dir():
-        raise UsageError("the vault path is a folder", where=str(path))
+    check_output_path(target, inputs or [], private=True)  # first: a pipe would block the read below
     if target.exists():
         try:
             with target.open("rb") as fh:
@@ -97,33 +103,6 @@ def write_vault(recorder: TokenLog, key: Key, path: str | Path, *, content_hash:
             is_vault = False
         if not is_vault:
             raise UsageError("refusing to overwrite a file that is not a vault", where=str(path))
-    write_private(target, vault_bytes(recorder, key, content_hash=content_hash))
-    return len(recorder)
-
-
-def write_private(path: str | Path, data: bytes) -> None:
-    """Write `data` to `path` atomically with mode 0600 from the first byte (it holds originals)."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)  # mode 0600
-    except OSError as exc:
-        raise UsageError(f"cannot write ({exc.strerror})", where=str(path)) from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, target)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise UsageError(f"cannot write ({exc.strerror})", where=str(path)) from None
-        raise
 
 
 def open_vault(data: bytes, key: Key, *, where: str = "<vault>") -> Vault:

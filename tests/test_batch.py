@@ -208,3 +208,24 @@ def test_with_a_key_the_output_name_digest_is_keyed() -> None:
     assert all(re.fullmatch(r"session-[0-9a-f]{12}\.json\.gz", n) for n in names)
     rollout = Path("rollout-2025-08-19T08-25-08-38b123ff-933b-4dfe-bd12-d42671fcb25f.jsonl")
     assert batch.output_name(rollout, one) == batch.output_name(rollout)  # harness names stay
+
+
+def test_the_summary_table_fits_100_columns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Input and output both repeated the session id (a Codex rollout's name is 70 characters): every
+    row wrapped at 120 columns. The output is `= .json.gz` when named after its input."""
+    codex = ROOT / "tests" / "fixtures" / "codex" / \
+        "rollout-2026-03-02T09-00-00-019c0a11-2b3c-7d4e-8f50-61728394a5b6.jsonl"
+    claude = ROOT / "examples" / "claude-code" / "5f3c2a10-7b4e-4d21-9c8a-2e6f1b0d4a77.jsonl"
+    bad = tmp_path / "notes.jsonl"
+    bad.write_text("not json at all, a long line that is not a log " * 4)
+    code = main([str(codex), str(claude), str(bad), "--out-dir", str(tmp_path / "maps"), "--jobs", "1"])
+    assert code == 2
+    err = capsys.readouterr().err
+    table = err[err.index("3 input(s)"):err.index("agentplay-redact: dropped")]
+    assert max(len(line) for line in table.splitlines()) <= 100, table
+    rows = [line for line in table.splitlines() if "written" in line and ".json" in line]
+    assert len(rows) == 2, table
+    for row in rows:
+        assert "= .json.gz" in row
+    assert sum(row.count("5f3c2a10") for row in rows) == 1  # each id once: input only
+    assert sum(row.count("728394a5b6") for row in rows) == 1

@@ -157,6 +157,22 @@ def test_verify_takes_a_gzipped_map_and_a_hex_public_key(tmp_path: Path, keys: d
     hex_pub.write_text(load_verify_key(keys["pub"]).raw.hex() + "\n")
     code, _, err = cli(capsys, "receipt", "verify", out, tmp_path / "r.json", "--pubkey", hex_pub)
     assert code == 0, err
+    # the 64 hex characters themselves, as docs/receipts.md says (they were taken for a file name)
+    raw = load_verify_key(keys["pub"]).raw.hex()
+    code, out_text, err = cli(capsys, "receipt", "verify", out, tmp_path / "r.json", "--pubkey", raw)
+    assert code == 0 and out_text.startswith("valid:"), err
+    other = load_verify_key(keys["other_pub"]).raw.hex()
+    code, _, err = cli(capsys, "receipt", "verify", out, tmp_path / "r.json", "--pubkey", other)
+    assert code == 1 and "invalid" in err
+
+
+def test_receipt_keygen_prints_the_hex_and_makes_the_folder(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    private = tmp_path / "new" / "folder" / "s.pem"
+    code, _, err = cli(capsys, "receipt", "keygen", private)
+    assert code == 0, err
+    assert load_verify_key(private.with_name("s.pem.pub")).raw.hex() in err
+    assert (private.parent.stat().st_mode & 0o777) == 0o700
 
 
 def test_sign_an_existing_map(tmp_path: Path, keys: dict[str, Path],

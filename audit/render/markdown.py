@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from audit.render.view import build_view, dropped_groups, facts, masked_reasons
+from audit.render.view import build_view, dropped_groups, facts, leaving_groups, masked_reasons
 
 _PUNCT = set("\\`*_[]|~#!")
 _ENTITIES = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
@@ -70,6 +70,16 @@ def render_markdown(report: dict[str, Any], session_map: dict[str, Any] | None =
     if counts:
         out += ["### Hashed or dropped", ""]
         out += _table(("Category", "Hashed", "Dropped"), counts)
+
+    out += ["## Every other string that leaves", ""]
+    if view["stringsLeaving"] is None:
+        out += ["Not listed: there is no map to read them from (a blocked run or a native scrub).", ""]
+    else:
+        out += [("Besides the identifiers above, these strings leave the machine as shown, by the "
+                 "class of their field (text fields never do: they are counted below)."), ""]
+        for cls, title, values in leaving_groups(view):
+            out += [f"### {md(title)} ({len(values)})", ""]
+            out += [f"- `{md(v)}`" for v in values] + [""]
 
     out += ["## Events", "", "### By kind", ""]
     out += _table(("Kind", "Events"), list(view["eventsByKind"].items()))

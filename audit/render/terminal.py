@@ -13,7 +13,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from audit.render.view import build_view, dropped_groups, facts, masked_reasons
+from audit.render.view import build_view, dropped_groups, facts, leaving_groups, masked_reasons
 
 _STATUS_STYLE = {"clean": "bold green", "findings": "bold red", "not scanned": "bold yellow",
                  "incomplete": "bold yellow"}
@@ -86,6 +86,19 @@ def render_terminal(report: dict[str, Any], session_map: dict[str, Any] | None,
             hashed.add_row(_t(c), _t(view["identifiersHashed"].get(c, 0)),
                            _t(view["identifiersDropped"].get(c, 0)))
         console.print(hashed)
+    console.print()
+
+    if view["stringsLeaving"] is None:
+        console.print(Text("Other strings that leave: not listed (no map to read them from)."))
+    elif view["stringsLeaving"]:
+        leaving = Table(title="Every other string that leaves the machine as shown", title_justify="left",
+                        show_edge=False, pad_edge=False)
+        leaving.add_column("Class")
+        leaving.add_column("Value", overflow="fold")
+        for _cls, title, values in leaving_groups(view):
+            for i, value in enumerate(values):
+                leaving.add_row(_t(f"{title} ({len(values)})" if i == 0 else ""), _t(value))
+        console.print(leaving)
     console.print()
 
     grid = Table.grid(padding=(0, 4))

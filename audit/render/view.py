@@ -13,6 +13,7 @@ from typing import Any
 
 from audit.findings import RULES
 from audit.render.safety import (
+    ident_mask_reason,
     mask,
     show_counts,
     show_excerpt,
@@ -55,6 +56,66 @@ def _identifiers(report: dict[str, Any]) -> tuple[dict[str, list[str]], list[dic
     idents = {cat: sorted(vals) for cat, vals in sorted(shown.items())}
     masked_list = [{"category": c, "value": v, "reason": r} for (c, v), r in sorted(masked.items())]
     return idents, masked_list
+
+
+def _leaving(report: dict[str, Any], session_map: dict[str, Any] | None) -> dict[str, list[str]] | None:
+    """Every other string that leaves, by class (audit/leaving.py), each value shown as an identifier
+    is (masked when it could be secret). None when there is no map to read it from (a blocked run, a
+    native scrub)."""
+    from audit.leaving import CLASSES, strings_leaving
+
+    found = strings_leaving(session_map) if isinstance(session_map, dict) else report.get("stringsLeaving")
+    if not isinstance(found, dict):
+        return None
+    out: dict[str, list[str]] = {}
+    for cls in CLASSES:
+        values = found.get(cls)
+        if isinstance(values, list) and values:
+            out[cls] = sorted({_show_leaving(cls, v) for v in values if isinstance(v, (str, int, float))})
+    return out
+
+
+def _fits(cls: str, text: str) -> bool:
+    """Whether `text` has the shape its class allows (a map under audit may hold anything)."""
+    from redact.model import grammar
+
+    if cls == "path":
+        return grammar.is_bucket_label(text) or grammar.is_relative_path(text)
+    if cls == "label":
+        return grammar.is_bucket_label(text)
+    if cls == "verb":
+        from redact.verbs import is_valid_verb
+
+        return is_valid_verb(text)
+    if cls == "action":
+        return grammar.ACTION_RE.fullmatch(text) is not None
+    if cls == "version":
+        return grammar.VERSION_RE.fullmatch(text) is not None
+    if cls == "id":
+        return grammar.is_id(text)
+    if cls == "timestamp":
+        return grammar.is_timestamp(text)
+    return show_name(text) == text  # enum values: names
+
+
+def _show_leaving(cls: str, value: Any) -> str:
+    """A value shown in clear when it has its class's shape and none of the reasons to mask an
+    identifier (single spaces aside: `gh pr create`, `~ (home)`); masked otherwise."""
+    text = value if isinstance(value, str) else str(value)
+    if _fits(cls, text) and not ident_mask_reason(text.replace(" ", "_")):
+        return text
+    return mask(text)
+
+
+LEAVING_TITLES = {"path": "Paths (relative)", "label": "Path bucket labels", "verb": "Verbs",
+                  "action": "Version-control actions", "version": "Versions", "id": "Ids (opaque)",
+                  "timestamp": "Timestamps", "enum": "Enum values (the format's closed sets)"}
+
+
+def leaving_groups(view: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+    """(class, title, values) for each class of strings that leave besides identifiers."""
+    found = view.get("stringsLeaving") or {}
+    return [(cls, LEAVING_TITLES.get(cls, cls), values) for cls, values in found.items()]
 
 
 def _message(rule: str, layer: str) -> str | None:
@@ -117,7 +178,8 @@ def verdict(scanner: dict[str, str], findings: list[dict[str, Any]]) -> dict[str
         if skipped:
             text += f"; skipped: {', '.join(skipped)}" + (" (it needs the source log)"
                                                            if skipped == ["taint"] else "")
-        text += ". Read the identifiers in clear below before uploading: they leave the machine as shown."
+        text += (". Read the strings listed below (identifiers, paths, verbs, ...) before uploading: "
+                 "they leave the machine as shown.")
     else:
         status = "incomplete"
         text = "Some scanner layers did not pass or did not run; see the verdicts below."
@@ -155,6 +217,7 @@ def build_view(report: dict[str, Any], session_map: dict[str, Any] | None = None
         "eventsByAgent": show_counts(report.get("eventsByAgent")),
         "identifiersInClear": idents,
         "maskedIdentifiers": masked,
+        "stringsLeaving": _leaving(report, session_map),
         "identifiersHashed": show_counts(report.get("identifiersHashed")),
         "identifiersDropped": show_counts(report.get("identifiersDropped")),
         "droppedFields": show_counts(report.get("droppedFields"), pointer=True),

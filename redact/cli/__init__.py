@@ -8,19 +8,22 @@ from __future__ import annotations
 
 import sys
 
-import typer
+PROG = "agentplay-redact"
+# command -> the module that adds it to `app`. A run imports only its command's module (the others,
+# for `--help` or completion): `verb` never loads the redactor, the scanner or the renderers.
+MODULES = {"redact": "redact_cmd", "keygen": "keys_cmd", "policy": "policy_cmd", "formats": "policy_cmd",
+           "verb": "verb_cmd", "scan": "scan_cmd", "audit": "audit_cmd", "receipt": "receipt_cmd",
+           "reveal": "reveal_cmd", "explain": "explain_cmd"}
+COMMANDS = set(MODULES)
+TOP_OPTIONS = ("--help", "-h", "--version", "--install-completion", "--show-completion")
 
-from redact.cli.common import PROG, app, err
-from redact.errors import RedactError
 
-COMMANDS = {"redact", "keygen", "policy", "formats", "verb", "scan", "audit", "receipt", "reveal", "explain"}
-
-
-def _register() -> None:
+def _register(command: str | None = None) -> None:
     import importlib
 
-    for module in ("redact_cmd", "keys_cmd", "policy_cmd", "verb_cmd", "scan_cmd", "audit_cmd",
-                   "receipt_cmd", "reveal_cmd", "explain_cmd"):
+    modules = [MODULES[command]] if command in MODULES else sorted(set(MODULES.values()),
+                                                                   key=list(MODULES.values()).index)
+    for module in modules:
         try:
             importlib.import_module(f"redact.cli.{module}")
         except ModuleNotFoundError as exc:
@@ -34,14 +37,26 @@ def main(argv: list[str] | None = None) -> int:
     verbose = "--verbose" in args
     if verbose:
         args.remove("--verbose")
-    if args[:1] == ["--version"]:
+    if args[:1] == ["--version"]:  # before typer is imported: the quickest answer
         from importlib.metadata import version
 
         sys.stdout.write(f"{PROG} {version('agentplay-redact')}\n")
         return 0
-    if args and args[0] not in COMMANDS and args[0] not in ("--help", "-h"):
+    if args[:1] == ["verb"] and all(a == "--json" or not a.startswith("-") for a in args[1:]):
+        # the plain form, parsed here: no typer, so no pydantic import (redact/cli/verb_cmd.py)
+        from redact.cli.verb_print import print_verbs
+
+        print_verbs([a for a in args[1:] if a != "--json"], "--json" in args[1:])
+        return 0
+    # Each command imports what it needs when it runs (start-up time: docs/performance.md)
+    import typer
+
+    from redact.cli.common import app, err
+    from redact.errors import RedactError
+
+    if args and args[0] not in COMMANDS and args[0] not in TOP_OPTIONS:
         args.insert(0, "redact")
-    _register()
+    _register(args[0] if args and args[0] in COMMANDS and not (set(args) & {"--help", "-h"}) else None)
     try:
         code = app(args=args, prog_name=PROG, standalone_mode=False)
         if code == 130:  # typer turns Ctrl-C into Exit(130), returned silently in this mode

@@ -23,19 +23,41 @@ from redact.cli.common import printable
 _STYLE = {WRITTEN: "green", LEAK: "yellow", BAD: "red", BUG: "red"}
 
 
+WIDTH = 100  # the summary fits this many columns (a terminal narrower than that gets its own width)
+_NAME = 33  # longer file names are shown with their middle cut out
+
+
 def _console() -> Console:
     console = Console(stderr=True, highlight=False, soft_wrap=False)
-    if not console.is_terminal:  # a log file or a pipe: wide enough that names and reasons fit
-        console = Console(stderr=True, highlight=False, soft_wrap=False, width=max(console.width, 132))
-    return console
+    width = min(console.width, WIDTH) if console.is_terminal else WIDTH
+    return Console(stderr=True, highlight=False, soft_wrap=False, width=width)
 
 
 def _problem(outcome: Outcome) -> str:
-    """The error line without the place it names (the input column shows it), cut short."""
+    """The error line without the place it names (the input column shows it); the table cuts it
+    short, the whole line is printed above the table."""
     what = outcome.message
     if what.startswith(outcome.input):
         what = what[len(outcome.input):].lstrip(":0123456789 ")
-    return what if len(what) <= 60 else what[:57] + "..."
+    return what
+
+
+def _short(name: str) -> str:
+    """`name`, or its start and end around an ellipsis when longer than _NAME (a Codex rollout's
+    name is 70 characters): the end keeps the id's last digits and the extension."""
+    if len(name) <= _NAME:
+        return name
+    keep = _NAME - 1
+    return name[: keep - keep // 2] + "\u2026" + name[len(name) - keep // 2:]
+
+
+def _output(outcome: Outcome) -> str:
+    """The output's name, or `=` and its extension when it is the input's name (the id shown once)."""
+    out, src = Path(outcome.output or ""), Path(outcome.input)
+    out_stem, src_stem = out.name.split(".", 1)[0], src.name.split(".", 1)[0]
+    if out_stem == src_stem:
+        return "= " + out.name[len(out_stem):]
+    return _short(out.name)
 
 
 class Progress:
@@ -85,21 +107,28 @@ class Progress:
 
 
 def summary(outcomes: Sequence[Outcome]) -> None:
-    """One table: each input's status, size, events, findings and output (or what went wrong)."""
+    """One table, at most WIDTH columns: each input's status, size, events, findings and output (`=`
+    and the extension when the output is named after the input), or what went wrong."""
     console = _console()
-    table = Table(title=f"{len(outcomes)} input(s)", title_justify="left", show_edge=False, pad_edge=False)
-    for name, justify in (("status", "left"), ("input", "left"), ("MB", "right"), ("events", "right"),
-                          ("findings", "right"), ("output / problem", "left")):
-        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    table = Table(title=f"{len(outcomes)} input(s)", title_justify="left", box=None, pad_edge=False,
+                  header_style="bold")
+    # (name, justify, width): the input column takes names up to _NAME, the last one what is left
+    # (given outright: rich, left to shrink a long problem, dropped the other columns instead)
+    fixed = (("status", "left", 9), ("input", "left", _NAME), ("MB", "right", 6), ("events", "right", 6),
+             ("findings", "right", 8))
+    rest = max(12, console.width - sum(w for _, _, w in fixed) - 2 * len(fixed))
+    for name, justify, width in (*fixed, ("output / problem", "left", rest)):
+        table.add_column(name, justify=justify, no_wrap=True, overflow="ellipsis",  # type: ignore[arg-type]
+                         min_width=width, max_width=width)
     written = mb = events = findings = 0
     for o in outcomes:
         written += o.status == WRITTEN
         mb += o.size
         events += o.events
         findings += len(o.findings)
-        detail = Path(o.output).name if o.status == WRITTEN and o.output else _problem(o)
+        detail = _output(o) if o.status == WRITTEN and o.output else _problem(o)
         # file names and messages as plain Text: `[x]name.jsonl` is a name, not rich markup
-        table.add_row(f"[{_STYLE[o.status]}]{o.status}[/]", Text(printable(Path(o.input).name)),
+        table.add_row(f"[{_STYLE[o.status]}]{o.status}[/]", Text(printable(_short(Path(o.input).name))),
                       f"{o.size / 1e6:,.1f}", str(o.events) if o.status == WRITTEN else "",
                       str(len(o.findings)) if o.findings else "", Text(printable(detail)))
     table.add_section()

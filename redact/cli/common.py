@@ -3,16 +3,67 @@ from __future__ import annotations
 
 import re
 import sys
+from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING
 
 import typer
 
-from redact.keys import Key, key_from_env, load_key_file
+from redact.detect import FORMATS
+
+if TYPE_CHECKING:
+    from redact.keys import Key
 
 PROG = "agentplay-redact"
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+# Plain help (rich_markup_mode=None): typer would import rich, about a quarter of a second, for every
+# `--help`; the commands that draw with rich import it when they run.
+app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
+                  rich_markup_mode=None, context_settings=HELP_OPTIONS,
                   help="Redact coding-agent session logs into agentplay/v1 maps, and prove nothing leaked.")
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    if version:  # `main` answers a leading --version before typer starts; this lists it in --help
+        from importlib.metadata import version as installed
+
+        sys.stdout.write(f"{PROG} {installed('agentplay-redact')}\n")
+        raise typer.Exit(0)
+
+
+def sub_app(help: str) -> typer.Typer:
+    """A command group (`policy`, `receipt`) with the same help options and plain help."""
+    return typer.Typer(no_args_is_help=True, rich_markup_mode=None, context_settings=HELP_OPTIONS, help=help)
+
+
+def choices(name: str, values: tuple[str, ...]) -> type[Enum]:
+    """An Enum whose values are `values`: typer checks the choice and lists them in `--help`."""
+    return Enum(name, [(v, v) for v in values], type=str)  # type: ignore[return-value]
+
+
+PATH_MODES = ("relative", "dirs_only", "hashed")
+Mode = choices("Mode", PATH_MODES)
+InputFormat = choices("InputFormat", tuple(FORMATS))  # redact.detect is light: orjson and the errors
+
+
+def value(choice: Enum | str | None) -> str | None:
+    return None if choice is None else str(choice.value if isinstance(choice, Enum) else choice)
+
+
+def input_format_of(new: Enum | None, old: Enum | None) -> str | None:
+    """`--input-format`, or its deprecated spelling `--format` (which warns)."""
+    if old is not None:
+        err("warning: --format for the input format is deprecated (it names the output format of "
+            "scan and audit); use --input-format")
+        if new is not None and new != old:
+            from redact.errors import UsageError
+
+            raise UsageError("--input-format and its old spelling --format disagree")
+    return value(new if new is not None else old)
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -29,7 +80,9 @@ def err(line: str) -> None:
     sys.stderr.write(f"{PROG}: {printable(line)}\n")
 
 
-def load_key(key_file: Optional[Path], unsafe: bool) -> Key | None:
+def load_key(key_file: Path | None, unsafe: bool) -> Key | None:
+    from redact.keys import key_from_env, load_key_file
+
     if unsafe:
         err("warning: --unsafe-key-permissions: accepting a key file others may read")
     if key_file is not None:

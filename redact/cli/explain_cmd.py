@@ -10,14 +10,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from redact.cli.common import app, load_key
-from redact.options import RunOptions
+from redact.cli.common import InputFormat, Mode, app, input_format_of, load_key, value
 from redact.errors import UsageError
-from redact.explain import Explanation, explain_file
+
+if TYPE_CHECKING:
+    from redact.explain import Explanation
 
 
 def _text(exp: Explanation, pointer: str | None) -> list[str]:
@@ -46,18 +47,23 @@ def explain(
     pointer: Annotated[str | None, typer.Option(
         "--field", help="One output field (JSON pointer, e.g. /events/3/verb; * matches any index).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
-    mode: Annotated[str | None, typer.Option("--mode", help="As for redact.")] = None,
+    mode: Annotated[Mode | None, typer.Option("--mode", help="As for redact.")] = None,  # type: ignore[valid-type]
     key_file: Annotated[Path | None, typer.Option("--key-file", help="As for redact.")] = None,
     policy: Annotated[str, typer.Option("--policy", help="As for redact.")] = "default",
-    input_format: Annotated[str | None, typer.Option("--format", help="As for redact.")] = None,
+    input_format: Annotated[InputFormat | None, typer.Option(  # type: ignore[valid-type]
+        "--input-format", help="As for redact.")] = None,
+    old_format: Annotated[InputFormat | None, typer.Option(  # type: ignore[valid-type]
+        "--format", hidden=True, help="Deprecated spelling of --input-format.")] = None,
     link_scope: Annotated[str | None, typer.Option("--link-scope", help="As for redact.")] = None,
     unsafe_key_permissions: Annotated[bool, typer.Option(
         "--unsafe-key-permissions", help="Accept a key file readable by others (unsafe).")] = False,
 ) -> None:
     """Say, for each output field, which rule of which policy produced it (never a value)."""
-    RunOptions(mode=mode, input_format=input_format)  # the library's flag rules (redact/options.py)
+    from redact.explain import explain_file
+
+    fmt = input_format_of(input_format, old_format)
     key = load_key(key_file, unsafe_key_permissions)
-    exp = explain_file(input, policy=policy, mode=mode, key=key, input_format=input_format,
+    exp = explain_file(input, policy=policy, mode=value(mode), key=key, input_format=fmt,
                        link_scope=link_scope)
     if pointer is not None and not exp.select(pointer) and not exp.dropped_at(pointer):
         raise UsageError("no field of the output is at this pointer, and nothing was dropped there",

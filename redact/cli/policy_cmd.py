@@ -6,11 +6,10 @@ from typing import Annotated
 
 import typer
 
-from redact.cli.common import app
+from redact.cli.common import app, sub_app
 from redact.detect import FORMATS
-from redact.policy.load import list_presets, load_policy
 
-policy_app = typer.Typer(no_args_is_help=True, help="List, show and check policies.")
+policy_app = sub_app("List, show and check policies.")
 app.add_typer(policy_app, name="policy")
 
 
@@ -24,6 +23,8 @@ def formats_cmd() -> None:
 @policy_app.command("list")
 def policy_list() -> None:
     """List the shipped presets."""
+    from redact.policy.load import list_presets, load_policy
+
     for name in list_presets():
         eff = load_policy(name)
         typer.echo(f"{name}\t{eff.policy.paths.mode}\t{eff.policy.description}")
@@ -32,6 +33,8 @@ def policy_list() -> None:
 @policy_app.command("show")
 def policy_show(name: Annotated[str, typer.Argument(help="Preset name or TOML path.")] = "default") -> None:
     """Print the effective policy (after `extends`) as JSON, with its hash."""
+    from redact.policy.load import load_policy
+
     eff = load_policy(name)
     typer.echo(json.dumps({"policy": eff.as_dict(), "hash": eff.hash()}, indent=2, sort_keys=True))
 
@@ -39,5 +42,7 @@ def policy_show(name: Annotated[str, typer.Argument(help="Preset name or TOML pa
 @policy_app.command("check")
 def policy_check(path: Annotated[str, typer.Argument(help="Policy TOML path or preset name.")]) -> None:
     """Validate a policy file; exit 2 naming the bad key when it is invalid."""
+    from redact.policy.load import load_policy
+
     eff = load_policy(path)
     typer.echo(f"ok: {eff.name} (hash {eff.hash()[:16]})")

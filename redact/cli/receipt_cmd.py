@@ -12,13 +12,10 @@ from typing import Annotated
 
 import typer
 
-from redact.cli.common import app, err
+from redact.cli.common import app, err, sub_app
 from redact.errors import UsageError
-from redact.keys import load_signing_key, signing_keygen
-from redact.receipt import summary, verify_files, write_map_receipt
 
-receipt_app = typer.Typer(no_args_is_help=True,
-                          help="Signed receipts: prove a map was redacted and scanned (Ed25519).")
+receipt_app = sub_app("Signed receipts: prove a map was redacted and scanned (Ed25519).")
 app.add_typer(receipt_app, name="receipt")
 
 
@@ -29,9 +26,13 @@ def receipt_keygen(
         "--public", help="Where to write the public key (default: PRIVATE.pub).")] = None,
 ) -> None:
     """Make an Ed25519 key pair for signing receipts; refuses to overwrite either file."""
+    from redact.keys import load_verify_key, signing_keygen
+
     public = public if public is not None else private.with_name(private.name + ".pub")
     key_id = signing_keygen(private, public)
-    err(f"wrote signing key {private} and public key {public} (key id {key_id})")
+    raw = load_verify_key(public).raw.hex()
+    err(f"wrote signing key {private} and public key {public} (key id {key_id}; as hex, for "
+        f"--pubkey: {raw})")
 
 
 @receipt_app.command("sign")
@@ -49,6 +50,9 @@ def receipt_sign(
         "--unsafe-key-permissions", help="Accept a signing key file others may read (unsafe).")] = False,
 ) -> None:
     """Scan MAP again and, when it is clean, write a signed receipt for it (exit 1 on findings)."""
+    from redact.keys import load_signing_key
+    from redact.receipt import summary, write_map_receipt
+
     if output is None:
         if map_file == "-":
             raise UsageError("with MAP from stdin, name the receipt with -o")
@@ -64,9 +68,12 @@ def receipt_sign(
 def receipt_verify(
     map_file: Annotated[str, typer.Argument(metavar="MAP", help="The map (.json or .json.gz).")],
     receipt: Annotated[str, typer.Argument(metavar="RECEIPT", help="Its receipt (JSON).")],
-    pubkey: Annotated[Path, typer.Option("--pubkey", help="The trusted public key (PEM or 64 hex).")],
+    pubkey: Annotated[str, typer.Option("--pubkey", help="The trusted public key: its PEM file, or "
+                                                    "the 64 hex characters of its raw bytes.")],
 ) -> None:
     """Check RECEIPT against MAP and a trusted public key: exit 0 valid, 1 invalid, 2 bad input."""
+    from redact.receipt import verify_files
+
     check = verify_files(map_file, receipt, pubkey)
     if not check.ok:
         err(f"invalid: {check.reason}")

@@ -10,19 +10,23 @@ the exit code is the worst outcome: 3 a bug, 2 a bad input, 1 a leak blocked a m
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from audit.render import format_for_path, write_report
-from redact import api, batch
-from redact.cli.common import app, err, load_key
+from redact.cli.common import InputFormat, Mode, app, choices, err, input_format_of, load_key, value
 from redact.errors import LeakFound, UsageError
 from redact.io.write import check_output_path
-from redact.keys import Key
 from redact.options import FOLDER, MANY, ONE, RunOptions
-from redact.policy.load import EffectivePolicy, load_policy
+
+if TYPE_CHECKING:  # imported when a command runs: `--help` and the other commands need none of it
+    from redact import batch
+    from redact.keys import Key
+    from redact.policy.load import EffectivePolicy
+
+To = choices("To", ("map", "native"))
 
 
 @dataclass(frozen=True)
@@ -52,9 +56,9 @@ def redact(
         show_default=False)],
     output: Annotated[str, typer.Option(
         "-o", "--output", help="Output file for one input (.gz compresses), - for stdout.")] = "-",
-    mode: Annotated[Optional[str], typer.Option(
-        "--mode", help="Path mode: relative, dirs_only or hashed.")] = None,
-    key_file: Annotated[Optional[Path], typer.Option(
+    mode: Annotated[Mode | None, typer.Option(  # type: ignore[valid-type]
+        "--mode", help="Path mode (default: the policy's).")] = None,
+    key_file: Annotated[Path | None, typer.Option(
         "--key-file", help="Key for hashed tokens (hex, mode 0600).")] = None,
     policy: Annotated[str, typer.Option(
         "--policy", help="Preset name or policy TOML path.")] = "default",
@@ -64,46 +68,54 @@ def redact(
         "--link-scope", help="How far keyed tokens link: global (every map made with the key), "
                              "dataset:NAME (the maps of one release) or session (no two maps); "
                              "default: the policy's (public: session).")] = None,
-    input_format: Annotated[Optional[str], typer.Option(
-        "--format", help="Force the input format (see `formats`); by default it is detected "
-                         "from the content.")] = None,
+    input_format: Annotated[InputFormat | None, typer.Option(  # type: ignore[valid-type]
+        "--input-format", help="Force the input format (see `formats`); by default it is detected "
+                               "from the content.")] = None,
+    old_format: Annotated[InputFormat | None, typer.Option(  # type: ignore[valid-type]
+        "--format", hidden=True, help="Deprecated spelling of --input-format.")] = None,
     skip_bad_lines: Annotated[bool, typer.Option(
         "--skip-bad-lines", help="Skip lines of a raw log that are not JSON objects (a warning "
                                  "counts them) instead of failing.")] = False,
-    out_dir: Annotated[Optional[Path], typer.Option(
+    out_dir: Annotated[Path | None, typer.Option(
         "--out-dir", help="With several inputs, a folder or a glob: one <name>.json.gz map per "
                           "input session here.")] = None,
-    jobs: Annotated[Optional[int], typer.Option(
+    jobs: Annotated[int | None, typer.Option(
         "--jobs", "-j", help="With --out-dir: inputs redacted at once, each in its own process "
                              "(default: one per core).", min=1)] = None,
-    report: Annotated[Optional[Path], typer.Option(
+    report: Annotated[Path | None, typer.Option(
         "--report", help="Write the audit report here (.json, .md or .html), also when the "
                          "scanner blocks the output (one input only).")] = None,
-    to: Annotated[str, typer.Option(
-        "--to", help="map (an agentplay/v1 map) or native (the input's own format, scrubbed).")] = "map",
-    level: Annotated[Optional[str], typer.Option(
+    to: Annotated[To, typer.Option(  # type: ignore[valid-type]
+        "--to", help="map: an agentplay/v1 map; native: the input's own format, scrubbed.")] = "map",
+    level: Annotated[str | None, typer.Option(
         "--level", help="With --to native on a teaagent log: audit level L0, L1 or L2.")] = None,
-    chain_key_file: Annotated[Optional[Path], typer.Option(
+    chain_key_file: Annotated[Path | None, typer.Option(
         "--chain-key-file", help="With --to native on a teaagent log: recompute chain_hmac with "
                                  "this key (else it is removed).")] = None,
-    receipt: Annotated[Optional[Path], typer.Option(
+    receipt: Annotated[Path | None, typer.Option(
         "--receipt", help="Write a signed receipt of the map here (needs --signing-key).")] = None,
-    signing_key: Annotated[Optional[Path], typer.Option(
+    signing_key: Annotated[Path | None, typer.Option(
         "--signing-key", help="Ed25519 signing key for --receipt (`receipt keygen`).")] = None,
-    vault: Annotated[Optional[Path], typer.Option(
+    vault: Annotated[Path | None, typer.Option(
         "--vault", help="Write a local, encrypted token -> name vault here (hashed mode; never "
                         "upload it).")] = None,
 ) -> None:
     """Redact INPUT under a policy and write the map (the default command)."""
+    from redact import batch
+    from redact.policy.load import load_policy
+
+    mode_name = value(mode)
+    fmt = input_format_of(input_format, old_format)
+    to = value(to) if isinstance(to, Enum) else to
     key = load_key(key_file, unsafe_key_permissions)
     # every flag rule is the library's (redact/options.py): the API refuses the same combinations
-    RunOptions(to=to, mode=mode, input_format=input_format, inputs=_inputs(inputs), output=output,
+    RunOptions(to=to, mode=mode_name, input_format=fmt, inputs=_inputs(inputs), output=output,
                out_dir=out_dir, report=report, level=level, chain_key=chain_key_file, receipt=receipt,
                signing_key=signing_key, vault=vault, keyed=key is not None)
-    eff = load_policy(policy, mode=mode, link_scope=link_scope)
+    eff = load_policy(policy, mode=mode_name, link_scope=link_scope)
     options = Options(eff, key, batch.KeySource.for_loaded(key, key_file,
                                                            allow_unsafe_permissions=unsafe_key_permissions),
-                      mode, input_format, skip_bad_lines)
+                      mode_name, fmt, skip_bad_lines)
     extras = Extras(receipt, signing_key, vault, unsafe_key_permissions)
     if _is_batch(inputs):
         assert out_dir is not None
@@ -121,6 +133,8 @@ def _inputs(inputs: list[str]) -> str:
 
 
 def _is_batch(inputs: list[str]) -> bool:
+    from redact import batch
+
     return len(inputs) > 1 or (inputs[0] != "-" and (Path(inputs[0]).is_dir() or batch.is_pattern(inputs[0])))
 
 
@@ -138,6 +152,9 @@ class Extras:
 
 def _one(input: str, output: str, options: Options, report: Path | None,
          extras: Extras = Extras(None, None, None, False)) -> None:
+    from audit.render import format_for_path, write_report
+    from redact import api
+
     if report is not None:
         format_for_path(report)  # an unsupported extension fails now, before anything is written
         check_output_path(report, [input, output])
@@ -154,6 +171,9 @@ def _one(input: str, output: str, options: Options, report: Path | None,
     if extras.vault is not None:
         check_output_path(extras.vault, [input, output])
         from redact.recorder import TokenLog
+        from redact.vault import check_vault_path
+
+        check_vault_path(extras.vault, [input, output])
 
         recorder = TokenLog()
     try:
@@ -182,6 +202,7 @@ def _one(input: str, output: str, options: Options, report: Path | None,
         rules = ", ".join(f"{name} {n}" for name, n in sorted(result.report.fallbacks.items()))
         err(f"replaced instead of refused: {sum(result.report.fallbacks.values())} name(s) the leak "
             f"scanner would flag ({rules})")
+    _say_drops(result.report.drop_counts())
     if output != "-":
         err(f"wrote {output} ({result.report.path_mode} paths, "
             f"contentHash {result.report.content_hash[:16]})")
@@ -190,6 +211,8 @@ def _one(input: str, output: str, options: Options, report: Path | None,
 def _native(input: str, output: str, options: Options, report: Path | None, level: str | None,
             chain_key_file: Path | None, unsafe: bool) -> None:
     """`--to native`: the input's own format, every field handled by its class, scanned (by the API)."""
+    from audit.render import format_for_path, write_report
+    from redact import api
     from redact.keys import load_key_file
 
     if report is not None:
@@ -210,8 +233,17 @@ def _native(input: str, output: str, options: Options, report: Path | None, leve
         write_report(result.report, None, report)
     for warning in result.report.warnings:
         err(f"warning: {warning}")
+    _say_drops(result.report.drop_counts())
     if output != "-":
         err(f"wrote {output} ({result.input_format}, scrubbed natively)")
+
+
+def _say_drops(counts: tuple[int, int, int, int], of: str = "") -> None:
+    from redact.report import drop_line
+
+    line = drop_line(counts)
+    if line is not None:
+        err(f"{line}{of}")
 
 
 def _print_findings(exc: LeakFound) -> None:
@@ -228,6 +260,7 @@ _FINDINGS_PER_INPUT = 5
 
 
 def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None:
+    from redact import batch
     from redact.cli import batch_view
 
     tasks, unusable = batch.plan(inputs, out_dir, options.key, options.policy.policy.tokens.link_scope)
@@ -243,6 +276,8 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None
     for outcome in every:
         _print_outcome(outcome)
     batch_view.summary(every)
+    totals = tuple(sum(o.drops[i] for o in outcomes) for i in range(4))
+    _say_drops(totals, f" over {sum(1 for o in outcomes if any(o.drops))} input(s)")  # type: ignore[arg-type]
     written = sum(1 for o in outcomes if o.status == batch.WRITTEN)
     failed = len(every) - written
     err(f"wrote {written} map(s) to {out_dir}" + (f"; {failed} input(s) failed" if failed else ""))
@@ -252,6 +287,8 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None
 
 
 def _print_outcome(outcome: batch.Outcome) -> None:
+    from redact import batch
+
     name = Path(outcome.input).name
     for warning in outcome.warnings:
         err(f"warning: {name}: {warning}")

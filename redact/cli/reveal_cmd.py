@@ -14,10 +14,7 @@ import typer
 
 from redact.cli.common import app, err, load_key
 from redact.errors import UsageError
-from redact.io.read import display_name, parse_json, read_input
-from redact.io.write import check_output_path
-from redact.reveal import reveal_map
-from redact.vault import read_vault, write_private
+from redact.io.write import check_output_path, write_atomic
 
 
 @app.command("reveal")
@@ -32,6 +29,12 @@ def reveal(
         "--unsafe-key-permissions", help="Accept a key file readable by others (unsafe).")] = False,
 ) -> None:
     """Show the map with your own names back, from the encrypted vault (never upload the result)."""
+    from redact.io.read import display_name, parse_json, read_input
+    from redact.reveal import reveal_map
+    from redact.vault import read_vault
+
+    if output not in (None, "-"):
+        check_output_path(output, [map_file, vault], private=True)
     key = load_key(key_file, unsafe_key_permissions)
     if key is None:
         raise UsageError("reveal needs the key the map was made with (--key-file)")
@@ -52,7 +55,6 @@ def reveal(
         sys.stdout.buffer.write(text)
         sys.stdout.buffer.flush()
     else:
-        check_output_path(output, [map_file, vault])
-        write_private(output, text)
+        write_atomic(output, text, private=True, inputs=[map_file, vault])
         note += f"; wrote {output} (mode 0600: it holds your names)"
     err(note)

@@ -1,7 +1,8 @@
-"""`agentplay-redact scan FILE... [--source RAW] [--format text|json|sarif] [--self-test]`.
+"""`agentplay-redact scan FILE... [--source RAW] [--format text|json|sarif] [-o OUT] [--self-test]`.
 
-Scans agentplay/v1 maps (this tool's or another producer's) for leaks. Exit 0: every file is clean;
-1: findings (or a failed self-test: then nothing is scanned); 2: bad input or usage. The report goes
+Scans agentplay/v1 maps (this tool's or another producer's) for leaks. Every file is scanned; the
+exit code is the worst outcome: 0 every file is clean; 1 findings (or a failed self-test: then
+nothing is scanned); 2 a file that is not a readable map (the others are still scanned), or usage. The report goes
 to stdout; the self-test's verdict and one closing line on findings go to stderr. Nothing printed ever holds more than four
 characters of an offending value.
 """
@@ -13,18 +14,16 @@ from typing import Annotated, Any
 
 import typer
 
-from audit import scan as scanner
-from audit import selftest
-from audit.sarif import to_sarif
-from audit.scan import ScanResult
-from redact.cli.common import app, err
-from redact.errors import LeakFound, UsageError
+from redact.cli.common import app, choices, err, value
+from redact.errors import LeakFound, RedactError
 from redact.io.read import display_name, parse_json, read_input
+from redact.io.write import check_output_path, write_atomic
 
 FORMATS = ("text", "json", "sarif")
+ScanFormat = choices("ScanFormat", FORMATS)
 
 
-def _text(name: str, res: ScanResult) -> list[str]:
+def _text(name: str, res: Any) -> list[str]:
     lines = []
     for f in res.findings:
         line = f"{name}#{f.pointer or '/'}: {f.layer} {f.rule}: {f.message} [{f.excerpt}]"
@@ -45,20 +44,45 @@ def scan(
     files: Annotated[list[str], typer.Argument(help="Session maps (.json or .json.gz); - for stdin.")],
     source: Annotated[str | None, typer.Option("--source", help="The raw log the maps were made "
                                                   "from (JSON or JSONL, gzip ok): adds the taint layer.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or sarif.")] = "text",
+    scan_format: Annotated[ScanFormat, typer.Option(  # type: ignore[valid-type]
+        "--format", "-f", help="Report format.")] = "text",
+    output: Annotated[str | None, typer.Option("-o", "--output", help="Write the report here instead "
+                                                  "of stdout.")] = None,
     run_self_test: Annotated[bool, typer.Option("--self-test", help="First plant known leaks in a copy "
                                                 "of each file and fail (exit 1) if any is missed.")] = False,
 ) -> None:
-    """Prove a map holds no free text, secret or unsanctioned identifier (exit 1 on findings)."""
-    if fmt not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)}")
+    """Prove a map holds no free text, secret or unsanctioned identifier (exit 1 on findings).
+
+    Every file is scanned: one that cannot be read or is not a map is a line of the report (a tool
+    execution notification in SARIF), and the exit code is the worst: 3 a bug, 2 a bad file, 1 findings.
+    """
+    from audit import scan as scanner
+    from audit import selftest
+
+    fmt = str(value(scan_format))
+    if output not in (None, "-"):
+        check_output_path(output, list(files) + ([source] if source else []))
     maps: list[tuple[str, dict[str, Any]]] = []
+    texts: dict[str, bytes] = {}
+    failures: list[tuple[str, str, int]] = []  # (file, diagnostic, exit code)
     for path in files:
         name = display_name(path)
-        doc = parse_json(read_input(path), name)
-        scanner.check_map_shape(doc, name)
+        try:
+            data = read_input(path)
+            doc = parse_json(data, name)
+            scanner.check_map_shape(doc, name)
+        except RedactError as exc:
+            failures.append((name, exc.diagnostic(), exc.exit_code))
+            continue
         maps.append((name, doc))
-    raw = read_input(source) if source is not None else None
+        texts[name] = data
+    raw = None
+    if source is not None:
+        try:
+            raw = read_input(source)
+        except RedactError as exc:  # without the taint layer the verdicts would be weaker than asked
+            failures.extend((name, f"--source: {exc.diagnostic()}", exc.exit_code) for name, _ in maps)
+            maps = []
 
     if run_self_test:
         failed = False
@@ -67,20 +91,50 @@ def scan(
             err(f"{name}: {outcome.summary()}")
             failed = failed or not outcome.ok
         if failed:
+            if fmt != "text":  # a CI upload step expects a file: SARIF is never empty
+                why = "the self-test failed: the scanner misses planted leaks (nothing was scanned)"
+                _emit(_render(fmt, [], texts, [(name, why, 1) for name, _ in maps] + failures), output)
             raise LeakFound("the self-test failed: this scanner misses planted leaks, so its verdicts "
                             "cannot be trusted (nothing was scanned)")
 
-    results = [(name, scanner.scan_map(doc, source=raw)) for name, doc in maps]
-    if fmt == "json":
-        body = {"files": [{"file": name, **res.as_dict()} for name, res in results]}
-        sys.stdout.write(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
-    elif fmt == "sarif":
-        sys.stdout.write(json.dumps(to_sarif(results), indent=2, ensure_ascii=False) + "\n")
-    else:
-        for name, res in results:
-            for line in _text(name, res):
-                sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+    results: list[tuple[str, Any]] = []
+    for name, doc in maps:
+        try:
+            results.append((name, scanner.scan_map(doc, source=raw)))
+        except RedactError as exc:
+            failures.append((name, exc.diagnostic(), exc.exit_code))
+        except Exception as exc:  # noqa: BLE001 - a bug on one file must not hide the others' findings
+            failures.append((name, f"internal error ({type(exc).__name__}); please report it", 3))
+    _emit(_render(fmt, results, texts, failures), output)
+    for _, diagnostic, _code in failures:
+        err(f"error: {diagnostic}")
     leaking = sum(1 for _, res in results if not res.clean)
+    codes = [code for _, _, code in failures] + ([1] if leaking else [])
     if leaking:
-        raise LeakFound(f"findings in {leaking} of {len(results)} map(s)")
+        err(f"error: findings in {leaking} of {len(results)} map(s)")
+    if codes:
+        raise typer.Exit(max(codes))
+
+
+def _render(fmt: str, results: list[tuple[str, Any]], texts: dict[str, bytes],
+            failures: list[tuple[str, str, int]]) -> str:
+    if fmt == "json":
+        body: dict[str, Any] = {"files": [{"file": name, **res.as_dict()} for name, res in results]}
+        body["notScanned"] = [{"file": name, "error": diagnostic} for name, diagnostic, _ in failures]
+        return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "sarif":
+        from audit.sarif import to_sarif
+
+        doc = to_sarif(results, texts=texts, failures=[(name, diagnostic) for name, diagnostic, _ in failures])
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    lines = [line for name, res in results for line in _text(name, res)]
+    lines += [f"{name}: not scanned: {diagnostic}" for name, diagnostic, _ in failures]
+    return "".join(line + "\n" for line in lines)
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output in (None, "-"):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    write_atomic(output, text.encode("utf-8"))

@@ -1,27 +1,25 @@
 """`agentplay-redact verb [COMMAND...]`: show what a shell command becomes, before it is redacted."""
 from __future__ import annotations
 
-import json
-import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from redact.cli.common import app
-from redact.verbs import extract
+from redact.cli.verb_print import print_verbs
 
 
-@app.command("verb")
+# COMMAND... are the command's extra arguments, not a typed typer argument, and `main` calls
+# `print_verbs` itself for a plain `verb [--json] COMMAND...`: typer 0.29 coerces parameter values
+# (its own --help and completion flags included) through pydantic, whose import took a quarter of a
+# second of every `verb`, the command a hook may run per shell command. docs/performance.md.
+@app.command("verb", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+             options_metavar="[--json] [COMMAND]...")
 def verb_cmd(
-    commands: Annotated[Optional[list[str]], typer.Argument(help="Commands (each one argument); none: one per line on stdin.")] = None,
+    ctx: typer.Context,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per command.")] = False,
 ) -> None:
-    """Print the verb, category and verify class each command becomes (never its arguments)."""
-    lines = commands if commands else [line.rstrip("\n") for line in sys.stdin]
-    for line in lines:
-        result = extract(line)
-        if as_json:
-            typer.echo(json.dumps({"verb": result.verb, "verbs": list(result.verbs), "cat": result.cat,
-                                   "verify": result.verify, "vcs": result.vcs}, sort_keys=True))
-        else:
-            typer.echo(f"{result.verb}\t{result.cat}\t{result.verify or '-'}")
+    """Print the verb, category and verify class each command becomes (never its arguments).
+
+    Each COMMAND is one argument (quote it); with none, one command per line is read from stdin."""
+    print_verbs(list(ctx.args), as_json)

@@ -73,6 +73,9 @@ def scrub_unproven(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy,
     out: bytes = scrub(data, name=name, policy=policy, key=key, mode=out_mode, report=report,
                        skip_bad_lines=skip_bad_lines, **given)
     if not out.strip() and data.strip():
+        from redact.detect import check_forced
+
+        check_forced(data, fmt, name)  # another format's log: bad input, not an empty output
         report.warn(f"no {fmt} record of the input was kept: the output is empty (is this the right format?)")
     return out
 

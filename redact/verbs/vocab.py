@@ -14,7 +14,7 @@ subcommands (a policy's `[verbs] extra_programs`), so the default stays shared a
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -105,42 +105,63 @@ def _check_word(word: str, where: str) -> None:
         raise VocabularyError(f"{where}: {word!r} is not a verb word")
 
 
+class _Programs(Mapping[str, "Program"]):
+    """Program name -> compiled Program, each compiled the first time it is looked up.
+
+    The shipped vocabulary has some 1,600 programs; compiling them all took a third of a second of
+    every `verb` and every redaction of a short log, which looks up a few. Membership, iteration and
+    length come from the specs, so they never compile anything."""
+
+    __slots__ = ("_done", "_specs")
+
+    def __init__(self, specs: dict[str, ProgramSpec]) -> None:
+        self._specs = specs
+        self._done: dict[str, Program] = {}
+
+    def __getitem__(self, name: str) -> Program:
+        program = self._done.get(name)
+        if program is None:
+            program = self._done[name] = _compile(name, self._specs[name])
+        return program
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._specs
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._specs)
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+
 class Vocabulary:
-    """A closed set of programs and subcommands, with the lookups the engine needs."""
+    """A closed set of programs and subcommands, with the lookups the engine needs.
+
+    `lazy=True` (the shipped vocabulary, whose data files the tests compile in full) compiles a
+    program when it is first looked up, and the set of every verb on the first closed-set check.
+    Any other vocabulary (a policy's extension) is compiled at once, so a mistake in it is an error
+    when the policy loads."""
 
     __slots__ = (
         "__weakref__",
-        "_seq",
+        "_index",
         "_specs",
         "aliases",
         "npm_packages",
         "programs",
         "py_modules",
         "py_packages",
-        "verbs",
     )
 
     def __init__(self, specs: Mapping[str, ProgramSpec], aliases: Mapping[str, str],
-                 packages: Mapping[str, Mapping[str, str]]) -> None:
+                 packages: Mapping[str, Mapping[str, str]], *, lazy: bool = False) -> None:
         self._specs = dict(specs)
-        self.programs: dict[str, Program] = {}
+        self.programs = _Programs(self._specs)
         self.aliases: dict[str, str] = dict(aliases)
         self.npm_packages: dict[str, str] = dict(packages.get("npm", {}))
         self.py_packages: dict[str, str] = dict(packages.get("pypi", {}))
         self.py_modules: dict[str, str] = dict(packages.get("python_modules", {}))
-        verbs: set[str] = set()
-        self._seq: dict[str, frozenset[tuple[str, ...]]] = {}
-        for name, spec in self._specs.items():
-            program = _compile(name, spec)
-            self.programs[name] = program
-            if program.kind == "seq":
-                self._seq[name] = frozenset(
-                    tuple(c.verb.split(" ")[1:]) for c in program.root.children.values()
-                )
-                verbs.add(name)
-            else:
-                _collect(program.root, verbs)
-        self.verbs: frozenset[str] = frozenset(verbs)
+        self._index: tuple[frozenset[str], dict[str, frozenset[tuple[str, ...]]]] | None = None
         for alias, target in self.aliases.items():
             if target not in self.programs:
                 raise VocabularyError(f"alias {alias!r} names unknown program {target!r}")
@@ -148,18 +169,42 @@ class Vocabulary:
             for package, target in table.items():
                 if target not in self.programs:
                     raise VocabularyError(f"package {package!r} maps to unknown program {target!r}")
+        if not lazy:
+            self._built()
+
+    def _built(self) -> tuple[frozenset[str], dict[str, frozenset[tuple[str, ...]]]]:
+        """(every verb, seq program -> its items): compiles every program, once."""
+        if self._index is None:
+            verbs: set[str] = set()
+            seq: dict[str, frozenset[tuple[str, ...]]] = {}
+            for name in self._specs:
+                program = self.programs[name]
+                if program.kind == "seq":
+                    seq[name] = frozenset(
+                        tuple(c.verb.split(" ")[1:]) for c in program.root.children.values()
+                    )
+                    verbs.add(name)
+                else:
+                    _collect(program.root, verbs)
+            self._index = (frozenset(verbs), seq)
+        return self._index
+
+    @property
+    def verbs(self) -> frozenset[str]:
+        return self._built()[0]
 
     # -- the closed-set check -------------------------------------------------------------------
     def is_valid_verb(self, verb: object) -> bool:
         """True for a verb this vocabulary can produce, a neutral token, and nothing else."""
         if not isinstance(verb, str):
             return False
-        if verb in self.verbs or verb in SPECIAL_TOKENS:
+        verbs, seq = self._built()
+        if verb in verbs or verb in SPECIAL_TOKENS:
             return True
         if verb.startswith("<"):
             return HASHED_SCRIPT_RE.fullmatch(verb) is not None
         head, _, rest = verb.partition(" ")
-        items = self._seq.get(head)
+        items = seq.get(head)
         if items is None or not rest:
             return False
         return _decomposes(tuple(rest.split(" ")), items, self.programs[head].seq_max)
@@ -399,7 +444,7 @@ def load_specs() -> tuple[dict[str, ProgramSpec], dict[str, str], dict[str, dict
 def default_vocabulary() -> Vocabulary:
     """The shipped vocabulary (built once per process)."""
     specs, aliases, packages = load_specs()
-    return Vocabulary(specs, aliases, packages)
+    return Vocabulary(specs, aliases, packages, lazy=True)
 
 
 def extend_vocabulary(programs: Mapping[str, Iterable[str]],

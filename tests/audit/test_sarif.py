@@ -80,3 +80,47 @@ def test_sarif_of_a_clean_map_validates_and_has_no_results() -> None:
     doc = to_sarif([("a.json", scan_map(redacted_example("public")))])
     validate(doc)
     assert doc["runs"][0]["results"] == [] and doc["version"] == "2.1.0"
+
+
+def test_every_result_has_the_line_of_its_pointer() -> None:
+    """GitHub code scanning needs region.startLine. The line is where the pointer's value is in the
+    file's text: found here independently, by the line that holds the offending key."""
+    doc = leaky()
+    text = json.dumps(doc, indent=2)
+    sarif = to_sarif([("maps/a.json", scan_map(doc))], texts={"maps/a.json": text.encode()})
+    validate(sarif)
+    lines = text.splitlines()
+    results = sarif["runs"][0]["results"]
+    assert results
+    by_pointer = {r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"]:
+                  r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results}
+    assert lines[by_pointer["/session/note"] - 1].lstrip().startswith('"note":')
+    assert lines[by_pointer["/repos/0/name"] - 1].lstrip().startswith('"name":')
+    assert all(isinstance(r["locations"][0]["physicalLocation"]["region"]["startLine"], int) for r in results)
+    # a map on one line (every .json.gz this tool writes) is honestly line 1
+    one_line = to_sarif([("a.json.gz", scan_map(doc))], texts={"a.json.gz": json.dumps(doc).encode()})
+    assert {r["locations"][0]["physicalLocation"]["region"]["startLine"]
+            for r in one_line["runs"][0]["results"]} == {1}
+
+
+def test_uris_are_relative_and_percent_encoded(tmp_path: Any, monkeypatch: Any) -> None:
+    monkeypatch.chdir(tmp_path)
+    doc = to_sarif([("maps/my map#1.json", scan_map(leaky())), (str(tmp_path / "sub" / "b.json"),
+                                                                scan_map(leaky()))])
+    validate(doc)
+    uris = [a["location"]["uri"] for a in doc["runs"][0]["artifacts"]]
+    assert uris == ["maps/my%20map%231.json", "sub/b.json"]
+    assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in doc["runs"][0]["results"]} == set(uris)
+
+
+def test_rules_carry_help_and_security_severity() -> None:
+    doc = to_sarif([("a.json", scan_map(leaky(), source=example_bytes()))])
+    rules = doc["runs"][0]["tool"]["driver"]["rules"]
+    assert rules
+    for rule in rules:
+        assert rule["helpUri"].startswith("https://") and rule["help"]["text"]
+        severity = float(rule["properties"]["security-severity"])
+        assert 0.0 < severity <= 10.0
+    by_layer = {r["properties"]["layer"]: float(r["properties"]["security-severity"]) for r in rules}
+    assert by_layer["secrets"] > by_layer["language"]

@@ -77,7 +77,8 @@ def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, c
     path = tmp_path / "bad.json"
     path.write_bytes(content)
     code, out, err = cli(capsys, "scan", path)
-    assert code == 2 and what in err and out == ""
+    assert code == 2 and what in err and out.startswith(f"{path}: not scanned: {path}") and what in out
+    assert len(out.splitlines()) == 1
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], clean: Path, tmp_path: Path) -> None:
@@ -123,3 +124,56 @@ def test_a_broken_scanner_fails_the_self_test_loudly(capsys: pytest.CaptureFixtu
     assert code == 1 and "self-test FAILED" in err and out == ""
     code, out, _ = cli(capsys, "scan", clean)  # without --self-test the broken scanner would say clean
     assert code == 0
+
+
+def test_one_bad_file_does_not_stop_the_scan(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                              leaky: Path, clean: Path) -> None:
+    """The pre-commit hook hands every *.json.gz to one `scan`: a file that is not a map was the end
+    of the scan, hiding the other files' findings. Now each is scanned; the worst code wins."""
+    bad = tmp_path / "notes.json"
+    bad.write_bytes(b"[1, 2]")
+    code, out, err = cli(capsys, "scan", bad, leaky, clean)
+    assert code == 2, err
+    assert f"{leaky}#/session/note:" in out and f"{clean}: clean" in out
+    assert f"{bad}: not scanned: " in out and "must be a JSON object" in err
+    code, out, err = cli(capsys, "scan", clean, bad)
+    assert code == 2 and f"{clean}: clean" in out
+    code, _, _ = cli(capsys, "scan", clean, leaky)
+    assert code == 1
+
+
+def test_sarif_of_a_bad_file_is_a_notification_never_empty(capsys: pytest.CaptureFixture[str],
+                                                            tmp_path: Path, leaky: Path) -> None:
+    from tests.audit.test_sarif import validate
+
+    bad = tmp_path / "other.json.gz"
+    bad.write_bytes(b"not gzip")
+    for args in ([bad], [bad, leaky]):
+        code, out, _ = cli(capsys, "scan", "-f", "sarif", *args)
+        assert code == 2
+        doc = json.loads(out)
+        validate(doc)
+        invocation = doc["runs"][0]["invocations"][0]
+        assert invocation["executionSuccessful"] is False
+        notes = invocation["toolExecutionNotifications"]
+        assert len(notes) == 1
+        assert notes[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("/other.json.gz")
+        assert notes[0]["level"] == "error" and "not scanned" in notes[0]["message"]["text"]
+        assert bool(doc["runs"][0]["results"]) == (leaky in args)
+
+
+def test_scan_writes_its_report_with_o(capsys: pytest.CaptureFixture[str], tmp_path: Path, leaky: Path) -> None:
+    out_path = tmp_path / "scan.sarif"
+    code, out, _ = cli(capsys, "scan", "-f", "sarif", leaky, "-o", out_path)
+    assert code == 1 and out == ""
+    assert json.loads(out_path.read_text())["runs"][0]["results"]
+
+
+def test_a_failed_self_test_still_writes_sarif(capsys: pytest.CaptureFixture[str], clean: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(audit.scan, "find_secrets", lambda values: [])
+    code, out, err = cli(capsys, "scan", "--self-test", "-f", "sarif", clean)
+    assert code == 1 and "self-test FAILED" in err
+    doc = json.loads(out)
+    assert doc["runs"][0]["invocations"][0]["executionSuccessful"] is False
+    assert "self-test failed" in doc["runs"][0]["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]

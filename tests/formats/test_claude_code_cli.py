@@ -93,9 +93,9 @@ def test_cli_bad_line_and_skip_bad_lines(tmp_path: Path, capsys: pytest.CaptureF
 def test_cli_format_option(tmp_path: Path) -> None:
     main_path, _ = make_example.paths()
     out = tmp_path / "o.json"
-    assert main([str(main_path), "--format", "agentplay", "-o", str(out)]) == 2
-    assert main([str(main_path), "--format", "nope", "-o", str(out)]) == 2
-    assert main([str(main_path), "--format", "claude-code", "-o", str(out)]) == 0
+    assert main([str(main_path), "--input-format", "agentplay", "-o", str(out)]) == 2
+    assert main([str(main_path), "--input-format", "nope", "-o", str(out)]) == 2
+    assert main([str(main_path), "--input-format", "claude-code", "-o", str(out)]) == 0
 
 
 def test_stdin_reads_the_main_transcript_only() -> None:

@@ -496,7 +496,7 @@ def test_one_object_that_is_a_map_and_a_record(tmp_path: Path, capsys: pytest.Ca
 def test_a_forced_format_that_does_not_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "map.json"
     src.write_bytes(_map_bytes())
-    assert_refused(capsys, tmp_path, src, "--format", "claude-code", "-o", tmp_path / "out.json", names=src)
+    assert_refused(capsys, tmp_path, src, "--input-format", "claude-code", "-o", tmp_path / "out.json", names=src)
     src2 = tmp_path / "s.jsonl"
     src2.write_bytes(example_transcript())
-    assert_refused(capsys, tmp_path, src2, "--format", "agentplay", "-o", tmp_path / "out.json", names=src2)
+    assert_refused(capsys, tmp_path, src2, "--input-format", "agentplay", "-o", tmp_path / "out.json", names=src2)

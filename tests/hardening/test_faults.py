@@ -54,9 +54,9 @@ def test_output_is_a_symlink_loop(tmp_path: Path, capsys: pytest.CaptureFixture[
     (tmp_path / "o1").symlink_to(tmp_path / "o2")
     (tmp_path / "o2").symlink_to(tmp_path / "o1")
     run = cli(capsys, map_file, "-o", tmp_path / "o1")
-    # os.replace swaps the link itself for the map: the loop is gone, nothing else was touched
-    assert run.code == 0, run.err
-    assert (tmp_path / "o1").is_file() and not (tmp_path / "o1").is_symlink()
+    # an output that is a link is neither followed nor replaced (redact/io/write.py): refused
+    assert run.code == 2 and "symbolic link" in run.err, run.err
+    assert (tmp_path / "o1").is_symlink() and (tmp_path / "o2").is_symlink()
 
 
 def test_project_folder_with_directory_loops(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -226,7 +226,7 @@ def test_output_folder_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_output_is_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str], map_file: Path) -> None:
     out = tmp_path / "out.json"
     out.mkdir()
-    assert_refused(capsys, tmp_path, map_file, "-o", out, names=out, says="cannot write output")
+    assert_refused(capsys, tmp_path, map_file, "-o", out, names=out, says="is a folder")
 
 
 # ---- output == input --------------------------------------------------------------------------------
