@@ -64,7 +64,7 @@ def redact(
         "--policy", help="Preset name or policy TOML path.")] = "default",
     unsafe_key_permissions: Annotated[bool, typer.Option(
         "--unsafe-key-permissions", help="Accept a key file readable by others (unsafe).")] = False,
-    link_scope: Annotated[Optional[str], typer.Option(
+    link_scope: Annotated[str | None, typer.Option(
         "--link-scope", help="How far keyed tokens link: global (every map made with the key), "
                              "dataset:NAME (the maps of one release) or session (no two maps); "
                              "default: the policy's (public: session).")] = None,
