@@ -10,7 +10,7 @@ from html import escape
 from typing import Any
 
 from audit.render.timeline import GAP_MS, build_timeline, kind_css, legend_html, timeline_svg
-from audit.render.view import build_view, dropped_groups, facts, masked_reasons
+from audit.render.view import build_view, dropped_groups, facts, leaving_groups, masked_reasons
 
 _CSS = """
 :root{color-scheme:light}
@@ -43,6 +43,8 @@ ul.legend{list-style:none;padding:0;margin:8px 0 0;display:flex;flex-wrap:wrap;g
 ul.legend li{display:flex;align-items:center;gap:5px;font-size:12px}
 ul.legend .n{color:#59636e}
 .picture{overflow-x:auto}
+ul.leaving{columns:2 320px;margin:4px 0 8px;padding-left:18px}
+details>summary{cursor:pointer;font-weight:600;margin:6px 0}
 svg.timeline{display:block;font-size:11px}
 svg.timeline .lanebg{fill:#fbfcfd;stroke:#eaeef2}
 svg.timeline .active{fill:#eef2f7}
@@ -135,6 +137,20 @@ def _identifiers(view: dict[str, Any]) -> str:
     return "<section id=identifiers>" + "".join(parts) + "</section>"
 
 
+def _leaving(view: dict[str, Any]) -> str:
+    parts = ["<h2>Every other string that leaves</h2>"]
+    if view["stringsLeaving"] is None:
+        parts.append('<p class="muted">Not listed: there is no map to read them from (a native scrub).</p>')
+    else:
+        parts.append("<p>Besides the identifiers above, these strings leave the machine as shown, by the class "
+                     "of their field (text fields never do: they are counted, not kept).</p>")
+        for _cls, title, values in leaving_groups(view):
+            items = "".join(f"<li><code>{h(v)}</code></li>" for v in values)
+            parts.append(f'<details open><summary>{h(title)} ({len(values)})</summary><ul class="leaving">'
+                         f"{items}</ul></details>")
+    return "<section id=leaving>" + "".join(parts) + "</section>"
+
+
 def _picture(session_map: dict[str, Any] | None) -> str:
     if not isinstance(session_map, dict):
         return ('<section id=picture><h2>Session</h2><p class="muted">No map was given: '
@@ -192,6 +208,7 @@ def render_html(report: dict[str, Any], session_map: dict[str, Any] | None = Non
         _picture(session_map),
         _scanner(view),
         _identifiers(view),
+        _leaving(view),
         _events(view),
         _dropped(view),
         _warnings(view),

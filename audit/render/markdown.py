@@ -73,7 +73,7 @@ def render_markdown(report: dict[str, Any], session_map: dict[str, Any] | None =
 
     out += ["## Every other string that leaves", ""]
     if view["stringsLeaving"] is None:
-        out += ["Not listed: there is no map to read them from (a blocked run or a native scrub).", ""]
+        out += ["Not listed: there is no map to read them from (a native scrub).", ""]
     else:
         out += [("Besides the identifiers above, these strings leave the machine as shown, by the "
                  "class of their field (text fields never do: they are counted below)."), ""]

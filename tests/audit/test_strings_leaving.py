@@ -45,13 +45,18 @@ def test_every_string_of_the_map_is_listed_in_the_json_report(redacted: tuple[di
     assert paths and paths <= set(view["stringsLeaving"]["path"]) | set(view["stringsLeaving"].get("label", []))
 
 
-@pytest.mark.parametrize("fmt", ["md", "terminal"])
+@pytest.mark.parametrize("fmt", ["md", "terminal", "html"])
 def test_every_string_is_in_the_other_formats(redacted: tuple[dict[str, Any], Any], fmt: str) -> None:
     session_map, report = redacted
     if fmt == "terminal":
         buf = io.StringIO()
         render_terminal(report.as_dict(), session_map, Console(file=buf, width=400, color_system=None))
         text = buf.getvalue()
+    elif fmt == "html":
+        import html
+
+        page = render(report, session_map, fmt)
+        text = html.unescape(page.split("<section id=leaving>", 1)[1].split("</section>", 1)[0])
     else:
         text = render(report, session_map, fmt).replace("\\", "")  # markdown escapes punctuation
     view = json.loads(render(report, session_map, "json"))
