@@ -157,7 +157,8 @@ def _say_what_passes(exc: LeakFound, report: RedactionReport, policy: EffectiveP
     throwaway key (nothing written); when that is clean, its command is named (redact/blocked.py)."""
     if policy.name == PUBLIC and key is not None:
         return LeakFound(blocked_message(len(report.findings), report.findings, tried_public=True),
-                         where=exc.where, report=report)
+                         where=exc.where, report=report,
+                         session_map=exc.session_map)
     trial_key = Key(os.urandom(32), source="<trial key>")
     try:
         if isinstance(source, bytes):
@@ -167,11 +168,13 @@ def _say_what_passes(exc: LeakFound, report: RedactionReport, policy: EffectiveP
                 _redact(fh, name=report.source, policy=PUBLIC, key=trial_key, mode=None, **options)
     except LeakFound:
         return LeakFound(blocked_message(len(report.findings), report.findings, tried_public=True),
-                         where=exc.where, report=report)
+                         where=exc.where, report=report,
+                         session_map=exc.session_map)
     except RedactError:
         return exc
     return LeakFound(blocked_message(len(report.findings), report.findings,
-                                     command=passing_command(report.source)), where=exc.where, report=report)
+                                     command=passing_command(report.source)), where=exc.where, report=report,
+                         session_map=exc.session_map)
 
 
 def warm_up(policy: EffectivePolicy) -> None:
