@@ -304,7 +304,7 @@ def taint_scan(strings: Mapping[str, Mapping[tuple[str, ...], Place]], source: b
 def _scan_source(raw: Buffer, source_format: str | None, hay: list[_Hay],
                  automaton: ahocorasick.Automaton, result: TaintResult) -> None:
     search = _Search(hay, automaton)
-    safe: dict[str, bool] = {}
+    safe: dict[str, str | None] = {}  # per key: its pattern segment, or None for a text key
     doc = document(raw, source_format) if isinstance(raw, bytes) else None
     marked, ends = search.candidate_lines(raw, len(raw), single=doc is not None)
     for start in sorted(marked):

@@ -135,10 +135,12 @@ class ValueClasses:
         return self._rejected(value, "grammar.type")  # pragma: no cover
 
     def _path(self, value: str) -> Verdict:
-        return path_verdict(value, self.path_mode, _OK)
+        verdict: Verdict = path_verdict(value, self.path_mode, _OK)
+        return verdict
 
     def _ident(self, category: str, value: str) -> Verdict:
-        return ident_verdict(category, value, self.kept, _OK)
+        verdict: Verdict = ident_verdict(category, value, self.kept, _OK)
+        return verdict
 
     def _expected_hash(self) -> str:
         if self.expected_hash is None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 import orjson
@@ -82,10 +83,11 @@ def build_raw(data: bytes | BinaryIO, fmt: str, *, name: str, policy: EffectiveP
     if raw is None:
         raise BadInput(f"format {fmt} is not supported yet", where=name)
     out_mode = resolve_mode(policy, key, "relative", mode, report)
-    hasher = None
+    hasher: Callable[[str], str] | None = None
     if key is not None and out_mode == "hashed":
-        def hasher(program: str) -> str:
+        def by_key(program: str) -> str:
             return key.ident_digest("program", program, 10)
+        hasher = by_key
         if recorder is not None:
             from redact.recorder import recording_hasher
 

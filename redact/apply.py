@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timezone
+import re
 from typing import Any
 
 from redact.errors import BadInput, UsageError
@@ -28,6 +29,7 @@ from redact.verbs import extract, is_valid_verb, is_vcs_action
 _DROP = object()
 _SEQ_REFS_EVENT = ("retryOf", "ref")
 _STRUCTURAL_IDS = frozenset({"main"})
+_STRUCTURAL_ID_RE = re.compile(r"r\d+|t\d+")  # repo and task ids the map model numbers itself
 _JSON_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
 # Integers a JavaScript reader holds exactly (2^53 - 1): beyond it a viewer would show, and hash, a
 # different number than the one scanned, and a too-large integer cannot be serialized at all.
@@ -226,7 +228,7 @@ class MapRedactor:
         if value in _STRUCTURAL_IDS or (grammar.is_id(value) and not self._hash_ids):
             out = value
         elif grammar.is_id(value) and (value.startswith(("h:", "id-")) or
-                                      grammar.re.fullmatch(r"r\d+|t\d+", value)):
+                                      _STRUCTURAL_ID_RE.fullmatch(value)):
             out = value
         elif self.key is not None:
             out = "h:" + self.key.ident_digest("id", value)

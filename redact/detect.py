@@ -54,7 +54,7 @@ def head_records(data: bytes, lines: int = _SNIFF_LINES) -> tuple[list[dict[str,
         if first_ok is None:
             first_ok = ok
         if ok:
-            out.append(obj)  # type: ignore[arg-type]
+            out.append(obj)
     return out, bool(first_ok)
 
 

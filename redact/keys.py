@@ -74,7 +74,7 @@ class Key:
 
     __str__ = __repr__
 
-    def __reduce__(self) -> object:  # never pickled into a worker's log by accident
+    def __reduce__(self) -> str:  # never pickled into a worker's log by accident
         raise TypeError("a Key cannot be pickled")
 
     def fingerprint(self) -> str:

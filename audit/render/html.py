@@ -102,11 +102,11 @@ def _scanner(view: dict[str, Any]) -> str:
         parts.append('<p class="muted">No scanner verdicts are recorded.</p>')
     parts.append(f"<h3>Findings ({len(view['findings'])})</h3>")
     if view["findings"]:
-        rows = [(h(f["layer"]), h(f["rule"]), h(f.get("message", "")), _pointer(f["pointer"]),
-                 h(f.get("places", 1)), f'<code class="masked">{h(f.get("excerpt", ""))}</code>',
-                 f'<code>{h(f.get("sourceField", ""))}</code>') for f in view["findings"]]
+        found = [(h(f["layer"]), h(f["rule"]), h(f.get("message", "")), _pointer(f["pointer"]),
+                  h(f.get("places", 1)), f'<code class="masked">{h(f.get("excerpt", ""))}</code>',
+                  f'<code>{h(f.get("sourceField", ""))}</code>') for f in view["findings"]]
         parts.append(_table(("Layer", "Rule", "What", "Pointer", "Places", "Excerpt (masked)",
-                             "From source field"), rows, (4,)))
+                             "From source field"), list(found), (4,)))
     else:
         parts.append('<p class="muted">None.</p>')
     return "<section id=scanner>" + "".join(parts) + "</section>"

@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(exc, typer.TyperException) or hasattr(exc, "format_message"):
             if type(exc).__name__ == "NoArgsIsHelpError":
                 return 2
-            err(f"error: {exc.format_message()}")  # type: ignore[attr-defined]
+            err(f"error: {exc.format_message()}")
             return 2
         err(f"internal error ({type(exc).__name__}); nothing written. Please report it.")
         if verbose:

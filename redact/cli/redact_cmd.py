@@ -109,7 +109,7 @@ def redact(
     to = value(to) if isinstance(to, Enum) else to
     key = load_key(key_file, unsafe_key_permissions)
     # every flag rule is the library's (redact/options.py): the API refuses the same combinations
-    RunOptions(to=to, mode=mode_name, input_format=fmt, inputs=_inputs(inputs), output=output,
+    RunOptions(to=to or "map", mode=mode_name, input_format=fmt, inputs=_inputs(inputs), output=output,
                out_dir=out_dir, report=report, level=level, chain_key=chain_key_file, receipt=receipt,
                signing_key=signing_key, vault=vault, keyed=key is not None)
     eff = load_policy(policy, mode=mode_name, link_scope=link_scope)

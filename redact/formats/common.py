@@ -127,7 +127,7 @@ def is_model_name(value: object) -> bool:
 def safe_name(value: object) -> str | None:
     """`value` when it is a plain name (redact/names.py), else None: the first filter for an enum
     value (a stop reason, a status tag) before the model's closed set of values."""
-    return value if is_plain_name(value) else None
+    return value if isinstance(value, str) and is_plain_name(value) else None
 
 
 def parse_json_string(value: object) -> Any:

@@ -92,7 +92,7 @@ class Scrubber:
     # -- nodes -----------------------------------------------------------------------------------
     def record(self, record: dict[str, Any]) -> dict[str, Any] | None:
         out = self.value(self.table.root, record, "")
-        return None if out is DROP else out  # type: ignore[no-any-return]
+        return None if out is DROP else out
 
     def value(self, spec: Spec, value: Any, pat: str) -> Any:
         if isinstance(spec, Ref):  # a record inside a record: nested deeper than MAX_NESTING is dropped

@@ -197,7 +197,7 @@ class ClaudeCodeReader:
         if t is None:
             t = self.last_t.get(lane)
             if t is None:
-                self.skip(label(kind) + ":<no time>")
+                self.skip(label(kind if isinstance(kind, str) else "<no type>") + ":<no time>")
                 return
         handler(self, r, lane, t)
 

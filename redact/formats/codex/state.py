@@ -18,6 +18,10 @@ class CodexReader(Protocol):
     results: dict[str, ToolResult]
     late: dict[str, tuple[int | None, float | None, bool | None]]
     web_ids: int
+    sessions: dict[str, str]
+    polls: dict[str, str]
+    search_ids: int
+    open_searches: list[str]
 
     def add(self, fact: Fact) -> None: ...
     def skip(self, name: str) -> None: ...
