@@ -24,7 +24,8 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from redact.apply import redact_map, resolve_mode
+from redact.apply import redact_map
+from redact.modes import resolve_mode
 from redact.blocked import PUBLIC, blocked_message, passing_command
 from redact.build import build_map
 from redact.canonical import content_hash

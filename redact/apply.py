@@ -12,50 +12,29 @@ from datetime import datetime, timezone
 import re
 from typing import Any
 
-from redact.errors import BadInput, UsageError
+from redact.errors import BadInput
 from redact.identifiers import IdentScrubber
 from redact.keys import Key, sha256_hex
 from redact.model import grammar
 from redact.model.fieldclass import Kind
 from redact.model.table import TOP_LEVEL_ORDER, Leaf, Nested, Node, event_nodes, map_node
+from redact.modes import resolve_mode
 from redact.names import is_shown, shown
 from redact.pathguard import guard_path
 from redact.paths import apply_mode, bucket, clean_relative, hashed, is_absolute
 from redact.policy.load import EffectivePolicy
 from redact.recorder import TokenRecorder, recording_hasher
+from redact.refs import remap_refs
 from redact.report import RedactionReport
 from redact.verbs import extract, is_valid_verb, is_vcs_action
 
 _DROP = object()
-_SEQ_REFS_EVENT = ("retryOf", "ref")
 _STRUCTURAL_IDS = frozenset({"main"})
 _STRUCTURAL_ID_RE = re.compile(r"r\d+|t\d+")  # repo and task ids the map model numbers itself
 _JSON_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
 # Integers a JavaScript reader holds exactly (2^53 - 1): beyond it a viewer would show, and hash, a
 # different number than the one scanned, and a too-large integer cannot be serialized at all.
 MAX_SAFE_INT = grammar.MAX_SAFE_INT
-
-
-def resolve_mode(policy: EffectivePolicy, key: Key | None, input_mode: str,
-                 explicit: str | None, report: RedactionReport) -> str:
-    """The path mode to apply: never looser than the input's; hashed needs a key."""
-    wanted = explicit or policy.policy.paths.mode
-    if grammar.MODE_RANK[wanted] < grammar.MODE_RANK[input_mode]:
-        if explicit:
-            raise UsageError(f"the input is already in {input_mode} mode; --mode {explicit} would "
-                             "loosen it (modes only get stricter: relative -> dirs_only -> hashed)")
-        wanted = input_mode
-    report.requested_mode = wanted
-    if wanted == "hashed" and key is None:
-        if policy.policy.paths.require_hashed:
-            raise UsageError(f"policy {policy.name} requires hashed paths and no key was given "
-                             "(--key-file or $AGENTPLAY_REDACT_KEY_FILE)")
-        if input_mode == "hashed":
-            return "hashed"
-        report.warn("hashed mode needs a key: no key given, so paths fall back to dirs_only "
-                    "(unkeyed, guessable for common names)")
-        return "dirs_only"
-    return wanted
 
 
 _MISSING = object()
@@ -410,7 +389,7 @@ def redact_map(raw: Any, policy: EffectivePolicy, key: Key | None, report: Redac
         raise r.bad(exc.ptr, "a required field's value is not one the format allows") from None
     top["schema"] = "agentplay/v1"
     top["session"]["pathMode"] = out_mode
-    _remap_refs(top, events, remap, report)
+    remap_refs(top, events, remap, report)
     ordered = {name: (events if name == "events" else top[name])
                for name in TOP_LEVEL_ORDER if name == "events" or name in top}
     ordered.pop("contentHash", None)
@@ -450,31 +429,3 @@ def _events(r: MapRedactor, raw_events: Any) -> tuple[list[dict[str, Any]], dict
         ev["seq"] = new
         events.append(ev)
     return events, remap
-
-
-def _remap_one(obj: dict[str, Any], name: str, remap: dict[int, int], report: RedactionReport,
-               ptr: str) -> None:
-    if name in obj:
-        new = remap.get(obj[name])
-        if new is None:
-            del obj[name]
-            report.dropped_values[ptr] += 1
-        else:
-            obj[name] = new
-
-
-def _remap_refs(top: dict[str, Any], events: list[dict[str, Any]], remap: dict[int, int],
-                report_counter: RedactionReport) -> None:
-    # Input refs name an input event's seq (the format has seq == index; _events resolves by seq).
-    for ev in events:
-        for name in _SEQ_REFS_EVENT:
-            _remap_one(ev, name, remap, report_counter, f"/events/*/{name}")
-    for f in top.get("files") or []:
-        _remap_one(f, "first", remap, report_counter, "/files/*/first")
-    for a in top.get("agents") or []:
-        _remap_one(a, "launchSeq", remap, report_counter, "/agents/*/launchSeq")
-    for p in top.get("prs") or []:
-        _remap_one(p, "seq", remap, report_counter, "/prs/*/seq")
-    for t in top.get("tasks") or []:
-        _remap_one(t, "startSeq", remap, report_counter, "/tasks/*/startSeq")
-        _remap_one(t, "endSeq", remap, report_counter, "/tasks/*/endSeq")

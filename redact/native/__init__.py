@@ -55,7 +55,7 @@ def scrub_unproven(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy,
     option the format does not take, BadInput for input the format's reader would refuse. Never
     write or return this output to a user without the scan: call `redact.api.scrub_native`.
     """
-    from redact.apply import resolve_mode
+    from redact.modes import resolve_mode
     from redact.linkscope import scoped_key
 
     scrub = _scrubber(fmt)
