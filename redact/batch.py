@@ -22,6 +22,7 @@ made.
 """
 from __future__ import annotations
 
+import gc
 import glob
 import hashlib
 import multiprocessing
@@ -328,8 +329,14 @@ def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
             out.append(outcome)
         return out
     ctx = _context()
+    frozen = False
     if ctx.get_start_method() == "fork":
         warm_up(settings)
+        # what the parent loaded lives as long as the workers: frozen, their collections never walk
+        # it (nor write to its pages, which would copy them); undone below for the caller's sake
+        gc.collect()
+        gc.freeze()
+        frozen = True
     else:  # pragma: no cover - not Linux
         settings = _portable(settings)
     results: dict[int, Outcome] = {}
@@ -358,6 +365,9 @@ def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)
             raise
+        finally:
+            if frozen:
+                gc.unfreeze()
     return [results[i] for i in range(len(tasks))]
 
 
