@@ -219,6 +219,18 @@ def plan(inputs: Sequence[str], out_dir: str | Path, key: Key | None = None) -> 
         raise UsageError("--out-dir is not a folder", where=str(out_dir))
     files, unusable = expand(inputs)
     tasks: list[Task] = []
+    for path, name in zip(files, output_names(files, key)):
+        try:
+            size = path.stat().st_size
+        except OSError:
+            size = 0  # redact_file reports why it cannot be read
+        tasks.append(Task(str(path), str(out / name), size))
+    return tasks, unusable
+
+
+def output_names(files: Sequence[Path], key: Key | None = None) -> list[str]:
+    """The map file name of each input, in order: `output_name`, with `-2`, `-3`... when taken."""
+    names: list[str] = []
     taken: set[str] = set()
     for path in files:
         base = output_name(path, key)
@@ -227,12 +239,8 @@ def plan(inputs: Sequence[str], out_dir: str | Path, key: Key | None = None) -> 
             n += 1
             name = f"{base[: -len('.json.gz')]}-{n}.json.gz"
         taken.add(name)
-        try:
-            size = path.stat().st_size
-        except OSError:
-            size = 0  # redact_file reports why it cannot be read
-        tasks.append(Task(str(path), str(out / name), size))
-    return tasks, unusable
+        names.append(name)
+    return names
 
 
 # -- running ----------------------------------------------------------------------------------------
