@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import orjson
-
 import pytest
 
 from redact.api import redact_bytes
