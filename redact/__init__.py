@@ -1,6 +1,6 @@
 """agentplay-redact: redact coding-agent logs into agentplay/v1 session maps, and prove nothing leaked.
 
-The stable Python API is the four functions below (and `load_key_file` to load a key). Everything
+The stable Python API is the five functions below (and `load_key_file` to load a key). Everything
 else in the package may change between releases. Errors are subclasses of
 `redact.errors.RedactError`; each carries `exit_code` (1: the scanner found a leak, 2: bad input or
 usage) and `diagnostic()`, one line that names a place and never a value.
@@ -18,6 +18,7 @@ docs/api.md is generated from these docstrings by `scripts/gen_api_docs.py`.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from redact.keys import Key
     from redact.policy.load import EffectivePolicy
 
-__all__ = ["redact_file", "redact_bytes", "scan", "audit", "load_key_file"]
+__all__ = ["redact_file", "redact_bytes", "sessions", "scan", "audit", "load_key_file"]
 
 
 def redact_file(path: str | Path, out: str | Path | None = None, *,
@@ -76,6 +77,26 @@ def redact_bytes(data: bytes, *, name: str = "<bytes>", policy: str | EffectiveP
 
     return api.redact_bytes(data, name=name, policy=policy, key=key, mode=mode, input_format=input_format,
                             skip_bad_lines=skip_bad_lines, link_scope=link_scope)
+
+
+def sessions(inputs: Sequence[str | Path], *, key: Key | None = None) -> list[tuple[Path, str]]:
+    """The sessions `agentplay-redact INPUTS --out-dir DIR` redacts, in its order: for each, the file
+    to give `redact_file` and the name of its map in DIR.
+
+    `inputs` are files, folders (every session in them as the command line finds it: a Claude Code
+    project folder or projects tree, a Codex sessions tree) and glob patterns, each file once. A
+    Claude Code session's subagent transcripts are not listed on their own: `redact_file` reads
+    them with their main transcript. `key` keys the digest that names a map whose input name the
+    harness did not choose, as `--key-file` does. Nothing is read but file names and the first lines
+    of transcripts. Raises `UsageError` (exit code 2) when an argument names no file or session.
+    """
+    from redact import batch
+    from redact.errors import UsageError
+
+    files, unusable = batch.expand([str(p) for p in inputs])
+    if unusable:
+        raise UsageError(unusable[0].message.partition(": ")[2], where=unusable[0].input)
+    return list(zip(files, batch.output_names(files, key)))
 
 
 def scan(session_map: str | Path | dict[str, Any], *, source: str | Path | bytes | None = None) -> ScanResult:

@@ -22,6 +22,7 @@ made.
 """
 from __future__ import annotations
 
+import gc
 import glob
 import hashlib
 import multiprocessing
@@ -223,6 +224,18 @@ def plan(inputs: Sequence[str], out_dir: str | Path, key: Key | None = None,
         raise UsageError("--out-dir is not a folder", where=str(out_dir))
     files, unusable = expand(inputs)
     tasks: list[Task] = []
+    for path, name in zip(files, output_names(files, key)):
+        try:
+            size = path.stat().st_size
+        except OSError:
+            size = 0  # redact_file reports why it cannot be read
+        tasks.append(Task(str(path), str(out / name), size))
+    return tasks, unusable
+
+
+def output_names(files: Sequence[Path], key: Key | None = None) -> list[str]:
+    """The map file name of each input, in order: `output_name`, with `-2`, `-3`... when taken."""
+    names: list[str] = []
     taken: set[str] = set()
     for path in files:
         base = output_name(path, key)
@@ -231,12 +244,8 @@ def plan(inputs: Sequence[str], out_dir: str | Path, key: Key | None = None,
             n += 1
             name = f"{base[: -len('.json.gz')]}-{n}.json.gz"
         taken.add(name)
-        try:
-            size = path.stat().st_size
-        except OSError:
-            size = 0  # redact_file reports why it cannot be read
-        tasks.append(Task(str(path), str(out / name), size))
-    return tasks, unusable
+        names.append(name)
+    return names
 
 
 # -- running ----------------------------------------------------------------------------------------
@@ -329,8 +338,14 @@ def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
             out.append(outcome)
         return out
     ctx = _context()
+    frozen = False
     if ctx.get_start_method() == "fork":
         warm_up(settings)
+        # what the parent loaded lives as long as the workers: frozen, their collections never walk
+        # it (nor write to its pages, which would copy them); undone below for the caller's sake
+        gc.collect()
+        gc.freeze()
+        frozen = True
     else:  # pragma: no cover - not Linux
         settings = _portable(settings)
     results: dict[int, Outcome] = {}
@@ -359,6 +374,9 @@ def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)
             raise
+        finally:
+            if frozen:
+                gc.unfreeze()
     return [results[i] for i in range(len(tasks))]
 
 

@@ -108,7 +108,8 @@ CONTEXT_CASES: list[tuple[str, str, str]] = [
     (f"curl -u admin:{(pw4 := 'pw' + body(ALNUM, 10, 57))} https://api.example.org", "cli-credentials", pw4),
     (f"mytool --api-token {(tok3 := body(ALNUM, 30, 58))} --verbose", "secret-flag", tok3),
     # a symbol-rich literal (detect-secrets' KeywordDetector cases): quoted, compared, passed to a call
-    (f'api_key = "{(sym := "Qx{" + body(ALNUM, 8, 59) + ")p$#" + body(ALNUM, 4, 60))}"', "secret-assignment", sym),
+    (f'api_key = "{(sym := "Qx{" + body(ALNUM, 8, 59) + ")p$#" + body(ALNUM, 4, 60))}"',
+     "secret-assignment", sym),
     (f'if (db_pass != "{sym}") {{', "password-assignment", sym),
     (f'if ("{sym}" === my_password) {{', "password-comparison", sym),
     (f'if ("{sym}" == private_key) {{', "secret-comparison", sym),
@@ -543,3 +544,51 @@ def test_rule_names_are_kebab_case() -> None:
     names = [name for name, _ in secrets.PROVIDER_RULES] + [name for name, *_ in secrets.CONTEXT_RULES]
     names += [rule for _, rule, *_ in plugins._PLUGINS]
     assert all(re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", name) for name in names)
+
+
+# ---------------------------------------------------------------------------------------------
+# The shortcuts of the scan change no result: each family skips the value checks of spans already
+# taken, and case-insensitive context rules run on the lowercased string. Checked against a plain
+# reference: every family's findings without skipping, merged by precedence as the layer states it.
+
+PIECES = [
+    *PROVIDER_TOKENS.values(),
+    *(text for text, _, _ in CONTEXT_CASES),
+    HIGH_ENTROPY,
+    *ORDINARY,
+    "password=",
+    "api_key: ",
+    "Authorization: Bearer ",
+    "https://user:",
+    "@host.example.org/x",
+    "İ",  # lowercases to two characters: the case-insensitive rules take their slow path
+    "\u212a",  # KELVIN SIGN, a `k` to case-insensitive matching
+]
+
+
+def reference_scan(text: str) -> list[tuple[int, int, str]]:
+    from redact.contract.secrets import context, entropy, providers
+
+    if len(text) < 8 or is_exempt(text):
+        return []
+    present = secrets_scan._HINTS.present(text.lower())
+    slow = text.lower() + "\x00"  # a lowercased string of another length: the (?i) regexes on `text`
+    families = [
+        providers.provider_findings(text),
+        plugins.detect_secrets_findings(text, present),
+        context.context_findings(text, present, lowered=slow),
+        entropy.entropy_findings(text),
+    ]
+    accepted: list[tuple[int, int, str]] = []
+    for _, start, end, rule in sorted((p, s, e, r) for p, found in enumerate(families) for s, e, r in found):
+        if all(end <= s or e <= start for s, e, _ in accepted):
+            accepted.append((start, end, rule))
+    return sorted(accepted)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.sampled_from(PIECES), st.sampled_from(SEPARATORS), filler), min_size=1,
+                max_size=6))
+def test_scan_shortcuts_give_the_reference_result(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert secrets_scan._scan(text) == reference_scan(text)

@@ -6,8 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from redact.contract.secrets.values import HEX_CHARS, is_exempt, is_placeholder, looks_random
-from redact.contract.secrets.values import near_random_entropy
+from redact.contract.secrets.values import (
+    HEX_CHARS,
+    is_exempt,
+    is_placeholder,
+    looks_random,
+    near_random_entropy,
+)
 
 _RUN = re.compile(r"[A-Za-z0-9+/=_\-]{20,}")
 _PATH_WORD = re.compile(r"[A-Za-z][a-z0-9_.\-]{2,}|[a-z]{3,}")

@@ -15,7 +15,6 @@ from redact.contract.secrets.providers import provider_findings
 from redact.contract.secrets.rules import HintIndex
 from redact.contract.secrets.values import SecretHit, is_exempt, mask
 
-
 _HINTS = HintIndex(plugins.HINTS | context.HINTS)
 
 

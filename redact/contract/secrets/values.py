@@ -171,7 +171,7 @@ def value_ok(value: str, check: str, user: str | None = None) -> bool:
     """Whether a value found next to a keyword (or in a URL, header, flag) is worth reporting.
 
     Checks: `any` reports anything but a placeholder, a reference or user == password; `password`
-    wants more than a bare word; `random` wants a random-looking token."""
+    wants more than a bare word; `random` wants a random-looking token or a symbol-rich literal."""
     value = value.strip("\"'`")
     if is_placeholder(value) or is_reference(value):
         return False
