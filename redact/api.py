@@ -28,6 +28,7 @@ from redact.canonical import content_hash
 from redact.detect import FORMATS, MAP, detect
 from redact.errors import BadInput, LeakFound, RedactError, UsageError
 from redact.formats.registry import raw_format
+from redact.io.store import SQLITE_HEADER, export, split_ref
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json, read_input
 from redact.io.write import check_output_path, encode_output, write_atomic
 from redact.keys import Key
@@ -169,10 +170,16 @@ def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) 
     (`companions=` overrides that, `[]` turns it off).
     """
     name = display_name(path)
+    store_path, session = split_ref(path) if name != "<stdin>" else (Path(path), None)
     if out is not None:
-        check_output_path(out, [path])
-    stream = _plain_file(path)
-    if stream is None:
+        check_output_path(out, [store_path])
+    stream = _plain_file(path) if session is None else None
+    if session is not None or (stream is not None and stream[0].startswith(SQLITE_HEADER)):
+        # a SQLite store: one session's rows, exported from a private read-only copy
+        fmt, data = export(store_path, session, where=name, forced=kwargs.get("input_format"))
+        kwargs.update(input_format=fmt, companions=[], file_stem=None)
+        result = redact_bytes(data, name=name, **kwargs)
+    elif stream is None:
         result = _from_bytes(read_input(path), name, path, kwargs)
     else:
         head, size = stream

@@ -143,8 +143,19 @@ def sessions_in(folder: Path) -> list[Path]:
             continue
         for base in bases:
             for path in fmt.list_sessions(base):
-                found.setdefault(os.path.realpath(path), path)
+                for one in in_store(path):
+                    found.setdefault(os.path.realpath(one), one)
     return list(found.values())
+
+
+def in_store(path: Path) -> list[Path]:
+    """The sessions of a SQLite store, one `STORE#SESSION` address each; any other file is itself."""
+    from redact.io.store import is_sqlite, ref, sessions_of
+
+    if not is_sqlite(path):
+        return [path]
+    ids = sessions_of(path)
+    return [ref(path, session) for session in ids] if ids else [path]
 
 
 def _subfolders(folder: Path) -> Iterable[Path]:
@@ -171,7 +182,7 @@ def expand(inputs: Sequence[str]) -> tuple[list[Path], list[Outcome]]:
             if not found:
                 unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no file matches this pattern"))
         else:
-            found = [path]
+            found = in_store(path)
         for p in found:
             files.setdefault(os.path.realpath(p), p)
     return list(files.values()), unusable
@@ -184,11 +195,15 @@ _HARNESS_NAME = re.compile(
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}"
     r"|rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
     r"|agent-[0-9a-f]{7,64}"
+    r"|ses_[0-9A-Za-z]{20,40}"  # an opencode session
 )
 
 
 def output_name(path: Path, key: Key | None = None) -> str:
-    name = path.name
+    from redact.io.store import split_ref
+
+    store, session = split_ref(path)
+    name = session if session is not None else path.name
     stripped = True
     while stripped:
         stripped = False

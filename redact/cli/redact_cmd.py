@@ -127,12 +127,16 @@ def redact(
 
 
 def _is_batch(inputs: list[str]) -> bool:
-    return len(inputs) > 1 or (inputs[0] != "-" and (Path(inputs[0]).is_dir() or batch.is_pattern(inputs[0])))
+    return len(inputs) > 1 or (inputs[0] != "-" and (Path(inputs[0]).is_dir() or batch.is_pattern(inputs[0])
+                                                     or len(batch.in_store(Path(inputs[0]))) > 1))
 
 
 def _needs_out_dir(inputs: list[str]) -> str:
     if len(inputs) == 1 and Path(inputs[0]).is_dir():
         return "INPUT is a folder: give --out-dir DIR for the maps (one per session)"
+    if len(inputs) == 1 and len(batch.in_store(Path(inputs[0]))) > 1:
+        return "INPUT is a session store holding several sessions: give --out-dir DIR for the maps " \
+               "(one per session), or name one as STORE#SESSION"
     return "several inputs (or a glob): give --out-dir DIR for the maps (one per input)"
 
 
@@ -213,6 +217,11 @@ def _native(input: str, output: str, options: Options, report: Path | None, leve
     from redact.report import RedactionReport
 
     name = display_name(input)
+    from redact.io.store import is_sqlite, split_ref
+
+    if is_sqlite(split_ref(input)[0]):
+        raise UsageError("--to native is not offered for a SQLite session store (it would have to be "
+                         "rebuilt, never copied); redact it to maps (--to map, the default)", where=name)
     check_output_path(output, [input])
     if report is not None:
         format_for_path(report)

@@ -1,0 +1,143 @@
+"""Small SQLite session stores of our own, modelled on the shapes of the real ones (opencode 1.x
+`opencode.db`, Crush's `crush.db`, Cursor's `state.vscdb`), built with sqlite3 in a test's tmp_path.
+
+Every free-text slot takes its value from `text(slot)` (default: a fixed phrase), so a property test
+can plant a fresh canary in each; the credential tables and keys the stores keep beside the sessions
+hold `SECRET` values, which must never reach any output.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+SECRET = "sk-ant-api03-PLANTEDcredentialVALUE0000000000000000000000000000"
+CRED_EMAIL = "dana.planted@example.org"
+Text = Callable[[str], str]
+
+
+def _plain(slot: str) -> str:
+    return f"some words for {slot.replace('.', ' ')}"
+
+
+def _j(value: object) -> str:
+    return json.dumps(value)
+
+
+# -- opencode ---------------------------------------------------------------------------------------
+
+OPENCODE_SCHEMA = """
+CREATE TABLE project (id text PRIMARY KEY, worktree text NOT NULL, name text, time_created integer NOT NULL);
+CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, parent_id text, slug text NOT NULL,
+  directory text NOT NULL, title text NOT NULL, version text NOT NULL, share_url text,
+  time_created integer NOT NULL, time_updated integer NOT NULL, agent text, model text,
+  tokens_input integer DEFAULT 0 NOT NULL);
+CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL,
+  time_updated integer NOT NULL, data text NOT NULL);
+CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL,
+  time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+CREATE TABLE account (id text PRIMARY KEY, email text NOT NULL, url text NOT NULL, access_token text NOT NULL,
+  refresh_token text NOT NULL, token_expiry integer, time_created integer NOT NULL, time_updated integer NOT NULL);
+CREATE TABLE control_account (email text NOT NULL, url text NOT NULL, access_token text NOT NULL,
+  refresh_token text NOT NULL, active integer NOT NULL);
+CREATE TABLE credential (id text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE session_share (session_id text PRIMARY KEY, id text NOT NULL, secret text NOT NULL, url text NOT NULL);
+CREATE TABLE todo (session_id text NOT NULL, content text NOT NULL, status text NOT NULL, position integer NOT NULL);
+"""
+ROOT = "/home/dana/src/shop"
+T0 = 1_781_674_674_000
+#: What the fixture session holds (the tests count against these, not against the reader).
+OPENCODE_COUNTS = {"user": 2, "llm": 3, "calls": 8, "shell": 2, "edits": 3, "read": 1, "search": 1, "tool": 1,
+                   "in": 1200 + 900 + 300, "out": 40 + 5 + 60 + 10}
+
+
+def opencode_db(path: Path, text: Text = _plain, *, sid: str = "ses_12be9f828ffeaiYkWjPssYhKmB",
+                extra_session: bool = False, keep_open: bool = False) -> sqlite3.Connection | None:
+    """An opencode.db with one session (two with `extra_session`): 2 prompts, 3 model responses,
+    bash (one failing), write (created), edit, read, grep, a question, a reasoning part."""
+    db = sqlite3.connect(path)
+    if keep_open:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA wal_autocheckpoint=0")
+    db.executescript(OPENCODE_SCHEMA)
+    db.execute("INSERT INTO account VALUES ('acc', ?, 'https://opencode.ai', ?, ?, 0, 1, 1)",
+               (CRED_EMAIL, SECRET, SECRET))
+    db.execute("INSERT INTO control_account VALUES (?, 'https://x', ?, ?, 1)", (CRED_EMAIL, SECRET, SECRET))
+    db.execute("INSERT INTO credential VALUES ('c', ?)", (SECRET,))
+    db.execute("INSERT INTO session_share VALUES (?, 'sh', ?, 'https://opncd.ai/s/x')", (sid, SECRET))
+    db.execute("INSERT INTO todo VALUES (?, ?, 'pending', 0)", (sid, text("todo.content")))
+    db.execute("INSERT INTO project VALUES ('global', ?, ?, ?)", (ROOT, text("project.name"), T0))
+    sessions = [sid] + (["ses_22be9f828ffeaiYkWjPssYhKmC"] if extra_session else [])
+    for s in sessions:
+        db.execute("INSERT INTO session (id, project_id, slug, directory, title, version, share_url, "
+                   "time_created, time_updated, agent, model) VALUES (?, 'global', ?, ?, ?, '1.17.3', ?, ?, ?, "
+                   "'build', ?)", (s, text("session.slug"), ROOT, text("session.title"), text("session.share_url"),
+                                   T0, T0 + 9000, _j({"id": "moonshotai/kimi-k2.6", "providerID": "opencode"})))
+    n = [0]
+
+    def msg(s: str, t: int, data: dict[str, object]) -> str:
+        n[0] += 1
+        mid = f"msg_{n[0]:04d}{s[-6:]}"
+        db.execute("INSERT INTO message VALUES (?, ?, ?, ?, ?)", (mid, s, t, t, _j(data)))
+        return mid
+
+    def part(s: str, mid: str, t: int, data: dict[str, object]) -> None:
+        n[0] += 1
+        db.execute("INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)", (f"prt_{n[0]:04d}", mid, s, t, t, _j(data)))
+
+    def tool(s: str, mid: str, t: int, name: str, inp: dict[str, object], status: str = "completed",
+             output: str = "", meta: dict[str, object] | None = None, error: str | None = None) -> None:
+        state: dict[str, object] = {"status": status, "input": inp, "title": text(f"{name}.title"),
+                                    "time": {"start": t, "end": t + 30}}
+        if status == "completed":
+            state.update(output=output, metadata=meta or {})
+        if error is not None:
+            state["error"] = error
+        part(s, mid, t, {"type": "tool", "tool": name, "callID": f"functions.{name}:{n[0]}", "state": state})
+
+    for s in sessions:
+        u1 = msg(s, T0 + 100, {"role": "user", "time": {"created": T0 + 100}, "agent": "build",
+                               "model": {"providerID": "opencode", "modelID": "moonshotai/kimi-k2.6"}})
+        part(s, u1, T0 + 100, {"type": "text", "text": text("prompt.text")})
+        part(s, u1, T0 + 100, {"type": "text", "text": text("prompt.synthetic"), "synthetic": True})
+        a1 = msg(s, T0 + 200, {"role": "assistant", "parentID": u1, "modelID": "moonshotai/kimi-k2.6",
+                               "providerID": "opencode", "path": {"cwd": ROOT, "root": ROOT}, "cost": 0.01,
+                               "time": {"created": T0 + 200, "completed": T0 + 2200}, "finish": "tool-calls",
+                               "tokens": {"input": 1200, "output": 40, "reasoning": 5,
+                                          "cache": {"read": 100, "write": 0}}})
+        part(s, a1, T0 + 210, {"type": "step-start", "snapshot": "abc"})
+        part(s, a1, T0 + 220, {"type": "reasoning", "text": text("reasoning.text")})
+        part(s, a1, T0 + 230, {"type": "text", "text": text("reply.text")})
+        tool(s, a1, T0 + 300, "bash", {"command": "git status && ls " + text("bash.arg").split()[0],
+                                        "description": text("bash.description")},
+             output=text("bash.output"), meta={"exit": 0, "output": text("bash.meta.output")})
+        tool(s, a1, T0 + 400, "bash", {"command": "pytest -q", "description": text("bash2.description")},
+             output=text("bash2.output"), meta={"exit": 1})
+        tool(s, a1, T0 + 500, "write", {"filePath": ROOT + "/src/app.py", "content": text("write.content")},
+             output="Wrote file successfully.", meta={"exists": False, "filepath": ROOT + "/src/app.py"})
+        part(s, a1, T0 + 590, {"type": "step-finish", "reason": "tool-calls",
+                               "tokens": {"input": 1200, "output": 45}, "cost": 0.01})
+        a2 = msg(s, T0 + 600, {"role": "assistant", "parentID": u1, "modelID": "moonshotai/kimi-k2.6",
+                               "time": {"created": T0 + 600, "completed": T0 + 900}, "finish": "tool-calls",
+                               "tokens": {"input": 900, "output": 60, "reasoning": 0, "cache": {"read": 0, "write": 0}}})
+        tool(s, a2, T0 + 610, "edit", {"filePath": ROOT + "/src/app.py", "oldString": text("edit.old"),
+                                       "newString": text("edit.new")},
+             output="Edit applied successfully.", meta={"diff": text("edit.diff")})
+        tool(s, a2, T0 + 620, "read", {"filePath": ROOT + "/README.md"}, output=text("read.output"))
+        tool(s, a2, T0 + 630, "grep", {"pattern": text("grep.pattern"), "include": "*.py"},
+             output=text("grep.output"), meta={"matches": 1})
+        tool(s, a2, T0 + 640, "question", {"questions": [{"question": text("question.text")}]}, status="running")
+        u2 = msg(s, T0 + 5000, {"role": "user", "time": {"created": T0 + 5000}})
+        part(s, u2, T0 + 5000, {"type": "text", "text": text("prompt2.text")})
+        a3 = msg(s, T0 + 5100, {"role": "assistant", "modelID": "moonshotai/kimi-k2.6",
+                                "time": {"created": T0 + 5100, "completed": T0 + 5300}, "finish": "stop",
+                                "tokens": {"input": 300, "output": 10, "reasoning": 0, "cache": {"read": 0, "write": 0}},
+                                "error": {"name": "APIError", "data": {"message": text("error.message")}}})
+        tool(s, a3, T0 + 5200, "edit", {"filePath": ROOT + "/src/app.py", "oldString": "a", "newString": "b"},
+             status="error", error=text("edit.error"))
+    db.commit()
+    if keep_open:
+        return db  # the caller closes it: until then the rows sit in the -wal file only
+    db.close()
+    return None
