@@ -11,7 +11,7 @@ A store holds several sessions. A session inside a store is addressed as `STORE#
 path (only when the part before the last `#` is a real SQLite file and the whole is not a file).
 
 Each store format's folder has a `store.py` (registry: `Format.store()`) with
-`sniff(db) -> bool`, `sessions(db) -> list[str]` and `export(db, session) -> bytes`: the session's
+`sniff(db) -> bool`, `sessions(db) -> list[str]` and `export(db, session, path) -> bytes`: the session's
 rows of its session tables only, as JSON Lines the format's reader reads (and the leak scanner's
 taint layer searches). Tables and keys that hold credentials are never selected.
 """
@@ -163,7 +163,7 @@ def export(path: Path, session: str | None, *, where: str, forced: str | None = 
                 session = ids[0]
             elif session not in ids:
                 raise BadInput("no such session in the store", where=where)
-            data: bytes = module.export(db, session)
+            data: bytes = module.export(db, session, path)
         except sqlite3.Error as exc:
             raise BadInput(f"cannot read the store ({type(exc).__name__})", where=where) from None
     return fmt.name, data

@@ -141,3 +141,73 @@ def opencode_db(path: Path, text: Text = _plain, *, sid: str = "ses_12be9f828ffe
         return db  # the caller closes it: until then the rows sit in the -wal file only
     db.close()
     return None
+
+
+# -- Crush ------------------------------------------------------------------------------------------
+
+CRUSH_SCHEMA = """
+CREATE TABLE goose_db_version (id INTEGER PRIMARY KEY AUTOINCREMENT, version_id INTEGER NOT NULL,
+  is_applied INTEGER NOT NULL, tstamp TIMESTAMP DEFAULT (datetime('now')));
+CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT NOT NULL,
+  message_count INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
+  completion_tokens INTEGER NOT NULL DEFAULT 0, cost REAL NOT NULL DEFAULT 0.0, updated_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL, summary_message_id TEXT);
+CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL,
+  parts TEXT NOT NULL default '[]', model TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+  finished_at INTEGER, provider TEXT);
+CREATE TABLE files (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, path TEXT NOT NULL, content TEXT NOT NULL,
+  version INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+"""
+CRUSH_SID = "5ab22793-cccf-4152-bd86-0961dbffd0f6"
+#: calls: bash x2 (one failing), view, multiedit, write, ls, fetch
+CRUSH_COUNTS = {"user": 2, "llm": 3, "calls": 7, "shell": 2, "edits": 2, "errors": 1}
+
+
+def crush_db(path: Path, text: Text = _plain, *, root: str = ROOT) -> None:
+    db = sqlite3.connect(path)
+    db.executescript(CRUSH_SCHEMA)
+    db.execute("INSERT INTO goose_db_version (version_id, is_applied) VALUES (20250627000000, 1)")
+    t0 = 1_754_564_150
+    db.execute("INSERT INTO sessions VALUES (?, NULL, ?, 8, 15361, 146, 0.48, ?, ?, NULL)",
+               (CRUSH_SID, text("session.title"), t0 + 90, t0))
+    db.execute("INSERT INTO files VALUES ('f', ?, ?, ?, 0, ?, ?)", (CRUSH_SID, root + "/main.go",
+                                                                 text("files.content"), t0, t0))
+    n = [0]
+
+    def msg(role: str, t: int, parts: list[dict[str, object]], model: str | None = None) -> None:
+        n[0] += 1
+        db.execute("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (f"m{n[0]}", CRUSH_SID, role, _j(parts), model, t, t, t + 2, "openai" if model else None))
+
+    def call(cid: str, name: str, inp: dict[str, object]) -> dict[str, object]:
+        return {"type": "tool_call", "data": {"id": cid, "name": name, "input": _j(inp), "type": "function",
+                                              "finished": True}}
+
+    def res(cid: str, content: str, error: bool = False) -> dict[str, object]:
+        return {"type": "tool_result", "data": {"tool_call_id": cid, "name": "", "content": content,
+                                                "metadata": _j({"old_content": text("meta.old")}), "is_error": error}}
+
+    stop = {"type": "finish", "data": {"reason": "stop", "time": 0}}
+    msg("user", t0 + 1, [{"type": "text", "data": {"text": text("prompt.text")}}, stop])
+    msg("assistant", t0 + 2, [{"type": "text", "data": {"text": text("reply.text")}},
+                              {"type": "reasoning", "data": {"thinking": text("reasoning.text")}},
+                              call("c1", "bash", {"command": "go build ./... && go vet", "description": text("d1")}),
+                              call("c2", "bash", {"command": "make " + text("make.target").split()[0]}),
+                              call("c3", "view", {"file_path": root + "/main.go"}),
+                              call("c4", "multiedit", {"file_path": root + "/main.go",
+                                                       "edits": [{"old_string": text("edit.old"),
+                                                                  "new_string": text("edit.new")}]}),
+                              {"type": "finish", "data": {"reason": "tool_use", "time": t0 + 3}}], "gpt-4o")
+    msg("tool", t0 + 4, [res("c1", text("c1.out")), res("c2", text("c2.out"), error=True),
+                         res("c3", text("c3.out")), res("c4", text("c4.out")), stop])
+    msg("assistant", t0 + 5, [call("c5", "write", {"file_path": root + "/README.md", "content": text("write.content")}),
+                              call("c6", "ls", {"path": root}),
+                              call("c7", "fetch", {"url": "https://docs.example.com/" + text("url.path").split()[0]}),
+                              {"type": "finish", "data": {"reason": "tool_use", "time": t0 + 6}}], "gpt-4o")
+    msg("tool", t0 + 7, [res("c5", "ok"), res("c6", text("c6.out")), res("c7", text("c7.out")), stop])
+    msg("user", t0 + 8, [{"type": "text", "data": {"text": text("prompt2.text")}}, stop])
+    msg("assistant", t0 + 9, [{"type": "finish", "data": {"reason": "error", "time": t0 + 9,
+                                                         "message": text("finish.message"),
+                                                         "details": text("finish.details")}}], "gpt-4o")
+    db.commit()
+    db.close()

@@ -8,6 +8,7 @@ import pytest
 
 from redact.formats.agent_replay import table as agent_replay_table
 from redact.formats.codex import table as codex_table
+from redact.formats.crush import table as crush_table
 from redact.formats.opencode import table as opencode_table
 from redact.formats.session_record import table as session_record_table
 from redact.formats.teaagent import table as teaagent_table
@@ -17,6 +18,7 @@ TABLES: dict[str, ModuleType] = {
     "codex": codex_table, "session-record": session_record_table, "teaagent": teaagent_table,
     "agent-replay": agent_replay_table,
     "opencode": opencode_table,
+    "crush": crush_table,
 }
 CLASSES = {"text", "blob", "path", "command", "id", "number", "bool", "enum", "timestamp", "version"}
 

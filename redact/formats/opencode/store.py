@@ -51,7 +51,7 @@ def _data(value: object) -> object:
     return found if isinstance(found, dict) else {}
 
 
-def export(db: sqlite3.Connection, session: str) -> bytes:
+def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> bytes:
     have = set(_columns(db, "session"))
     cols = [c for c in _SESSION_COLUMNS if c in have]
     row = db.execute(f"SELECT {', '.join(cols)} FROM session WHERE id = ?", (session,)).fetchone()
