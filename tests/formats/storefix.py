@@ -211,3 +211,84 @@ def crush_db(path: Path, text: Text = _plain, *, root: str = ROOT) -> None:
                                                          "details": text("finish.details")}}], "gpt-4o")
     db.commit()
     db.close()
+
+
+# -- Cursor -----------------------------------------------------------------------------------------
+
+CURSOR_CID = "75551d8c-e91c-461d-a120-c2097f755ba4"
+ENC_KEY = "gtDOzHKpdS2n1XL41JaqOh0Jleu9PmCZPhsPLANTEDkey"
+#: 2 prompts; 2 agent turns; calls: read_file_v2, edit_file_v2, run_terminal_command_v2 (pytest,
+#: failing), glob_file_search, read_lints
+CURSOR_COUNTS = {"user": 2, "llm": 2, "calls": 5, "shell": 1, "edits": 1, "in": 500, "out": 70}
+
+
+def _vscdb(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);"
+                     "CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);")
+    db.execute("INSERT INTO ItemTable VALUES ('cursorAuth/accessToken', ?)", (SECRET,))
+    db.execute("INSERT INTO ItemTable VALUES ('cursorAuth/cachedEmail', ?)", (CRED_EMAIL,))
+    return db
+
+
+def cursor_global_db(path: Path, text: Text = _plain, *, root: str = ROOT) -> None:
+    db = _vscdb(path)
+    bubbles: list[tuple[str, dict[str, object]]] = []
+
+    def tool(name: str, params: dict[str, object], status: str = "completed", result: str = "{}") -> dict[str, object]:
+        return {"toolCallId": f"tool_{len(bubbles)}", "name": name, "status": status, "params": _j(params),
+                "rawArgs": _j(params), "result": result, "toolCallBinary": text("tool.binary"),
+                "additionalData": {"status": "error" if status == "error" else "success"}}
+
+    def bubble(kind: int, at: str, **fields: object) -> None:
+        bid = f"b{len(bubbles):03d}-0000-4000-8000-000000000000"
+        bubbles.append((bid, {"_v": 3, "type": kind, "bubbleId": bid, "createdAt": at,
+                              "tokenCount": {"inputTokens": 0, "outputTokens": 0}, **fields}))
+
+    bubble(1, "2026-07-07T04:13:44.885Z", text=text("prompt.text"), modelInfo={"modelName": "composer-2.5"},
+           richText=text("prompt.rich"))
+    bubble(2, "2026-07-07T04:13:48.858Z", thinking={"text": text("thinking.text")}, thinkingDurationMs=10,
+           tokenCount={"inputTokens": 300, "outputTokens": 50})
+    bubble(2, "2026-07-07T04:13:49.000Z", toolFormerData=tool("read_file_v2", {"targetFile": root + "/pom.xml"},
+                                                              result=_j({"contents": text("read.contents")})))
+    bubble(2, "2026-07-07T04:13:50.000Z", toolFormerData=tool("edit_file_v2", {"relativeWorkspacePath": root + "/pom.xml"}))
+    bubble(2, "2026-07-07T04:13:51.000Z", toolFormerData=tool(
+        "run_terminal_command_v2", {"command": "cd " + root + " && pytest -q " + text("pytest.arg").split()[0]},
+        status="error", result=_j({"output": text("term.output")})))
+    bubble(2, "2026-07-07T04:13:52.000Z", text=text("reply.text"))
+    bubble(1, "2026-07-07T04:20:00.000Z", text=text("prompt2.text"))
+    bubble(2, "2026-07-07T04:20:01.000Z", toolFormerData=tool("glob_file_search", {"targetDirectory": root,
+                                                                                 "globPattern": text("glob")}),
+           tokenCount={"inputTokens": 200, "outputTokens": 20})
+    bubble(2, "2026-07-07T04:20:02.000Z", toolFormerData=tool("read_lints", {"paths": [root + "/src"]}))
+    composer = {"_v": 16, "composerId": CURSOR_CID, "text": text("composer.text"), "name": text("composer.name"),
+                "fullConversationHeadersOnly": [{"bubbleId": bid, "type": b["type"]} for bid, b in bubbles],
+                "createdAt": 1783397624574, "lastUpdatedAt": 1783398307759, "status": "completed",
+                "modelConfig": {"modelName": "composer-2.5"}, "unifiedMode": "agent",
+                "blobEncryptionKey": ENC_KEY, "speculativeSummarizationEncryptionKey": ENC_KEY,
+                "workspaceIdentifier": {"id": "60f9", "uri": {"fsPath": root, "path": root, "scheme": "file"}},
+                "originalFileStates": {"file://" + root + "/pom.xml": {"contentKey": "ofsContent:x"}}}
+    db.execute("INSERT INTO cursorDiskKV VALUES (?, ?)", (f"composerData:{CURSOR_CID}", _j(composer)))
+    db.execute("INSERT INTO cursorDiskKV VALUES ('composerData:empty-state-draft', NULL)")
+    for bid, b in bubbles:
+        db.execute("INSERT INTO cursorDiskKV VALUES (?, ?)", (f"bubbleId:{CURSOR_CID}:{bid}", _j(b)))
+    db.execute("INSERT INTO cursorDiskKV VALUES ('ofsContent:x', ?)", (text("file.content"),))
+    db.execute("INSERT INTO cursorDiskKV VALUES ('agentKv:blob:1', ?)", (text("agentkv"),))
+    db.commit()
+    db.close()
+
+
+def cursor_workspace_db(path: Path, text: Text = _plain) -> None:
+    db = _vscdb(path)
+    db.execute("DROP TABLE cursorDiskKV")
+    chat = {"tabs": [{"tabId": "dc0c019d-8edf-46e6-a8ad-7cc1b8493960", "chatTitle": text("tab.title"),
+                      "lastSendTime": 1701637651438,
+                      "bubbles": [{"type": "user", "id": "1a0f8cde-85fa-4be4-a6bf-4624957fbc99",
+                                   "text": text("tab.prompt"), "rawText": text("tab.raw")},
+                                  {"type": "ai", "id": "2a0f8cde-85fa-4be4-a6bf-4624957fbc99",
+                                   "text": text("tab.reply"), "modelType": "gpt-4"}]},
+                     {"tabId": "8c5ad279-32b6-47f6-8152-275d10c7a416", "chatTitle": "New chat", "bubbles": []}]}
+    db.execute("INSERT INTO ItemTable VALUES ('workbench.panel.aichat.view.aichat.chatdata', ?)", (_j(chat),))
+    db.execute("INSERT INTO ItemTable VALUES ('aiService.prompts', ?)", (_j([{"text": text("aiservice")}]),))
+    db.commit()
+    db.close()

@@ -9,6 +9,7 @@ import pytest
 from redact.formats.agent_replay import table as agent_replay_table
 from redact.formats.codex import table as codex_table
 from redact.formats.crush import table as crush_table
+from redact.formats.cursor import table as cursor_table
 from redact.formats.opencode import table as opencode_table
 from redact.formats.session_record import table as session_record_table
 from redact.formats.teaagent import table as teaagent_table
@@ -19,6 +20,7 @@ TABLES: dict[str, ModuleType] = {
     "agent-replay": agent_replay_table,
     "opencode": opencode_table,
     "crush": crush_table,
+    "cursor": cursor_table,
 }
 CLASSES = {"text", "blob", "path", "command", "id", "number", "bool", "enum", "timestamp", "version"}
 
