@@ -27,6 +27,7 @@ from redact.build import build_map
 from redact.canonical import content_hash
 from redact.detect import FORMATS, MAP, detect
 from redact.errors import BadInput, LeakFound, RedactError, UsageError
+from redact.formats.auxiliary import reason
 from redact.formats.registry import raw_format
 from redact.io.store import SQLITE_HEADER, export, split_ref
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json, read_input
@@ -171,6 +172,9 @@ def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) 
     """
     name = display_name(path)
     store_path, session = split_ref(path) if name != "<stdin>" else (Path(path), None)
+    skipped = reason(store_path) if name != "<stdin>" else None
+    if skipped is not None:  # never opened: not even to detect its format
+        raise BadInput(f"not a session: {skipped}; never read", where=name)
     if out is not None:
         check_output_path(out, [store_path])
     stream = _plain_file(path) if session is None else None

@@ -39,6 +39,7 @@ from redact.keys import Key, key_from_env, load_key_file
 from redact.policy.load import EffectivePolicy
 
 WRITTEN, LEAK, BAD, BUG = "written", "leak", "bad input", "internal error"
+SKIPPED = "skipped"  # a credential or auxiliary file beside the sessions: never read (exit 0)
 _GLOB_CHARS = frozenset("*?[")
 _SUFFIXES = (".gz", ".jsonl", ".json")
 
@@ -169,11 +170,16 @@ def _subfolders(folder: Path) -> Iterable[Path]:
 def expand(inputs: Sequence[str]) -> tuple[list[Path], list[Outcome]]:
     """The input files named by `inputs` (files, folders, glob patterns), each once, in order; and
     an outcome for each argument that names nothing usable."""
+    from redact.formats.auxiliary import present, reason
+
     files: dict[str, Path] = {}
     unusable: list[Outcome] = []
     for arg in inputs:
         path = Path(arg)
         if path.is_dir():
+            for skipped in present(path) + [p for sub in _subfolders(path) for p in present(sub)]:
+                unusable.append(Outcome(str(skipped), None, SKIPPED, 0,
+                                        message=f"{skipped}: skipped, {reason(skipped)}; never read"))
             found = sessions_in(path)
             if not found:
                 unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no sessions found in this folder"))
@@ -181,6 +187,9 @@ def expand(inputs: Sequence[str]) -> tuple[list[Path], list[Outcome]]:
             found = [Path(p) for p in sorted(glob.glob(arg, recursive=True)) if Path(p).is_file()]
             if not found:
                 unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no file matches this pattern"))
+        elif reason(path) is not None:
+            unusable.append(Outcome(arg, None, SKIPPED, 0, message=f"{arg}: skipped, {reason(path)}; never read"))
+            found = []
         else:
             found = in_store(path)
         for p in found:

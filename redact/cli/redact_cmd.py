@@ -268,8 +268,11 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None
     from redact.cli import batch_view
 
     tasks, unusable = batch.plan(inputs, out_dir, options.key)
-    if not tasks and not unusable:
-        raise UsageError("no sessions found in this folder", where=inputs[0])
+    if not tasks and all(o.status == batch.SKIPPED for o in unusable):
+        for outcome in unusable:
+            _print_outcome(outcome)
+        raise UsageError("no sessions found" + (" in this folder" if Path(inputs[0]).is_dir() else ""),
+                         where=inputs[0])
     if not tasks and len(unusable) == 1 and len(inputs) == 1:
         raise UsageError(unusable[0].message.split(": ", 1)[-1], where=inputs[0])
     settings = batch.Settings(options.policy, options.keys, options.file_options())
@@ -281,7 +284,7 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None
         _print_outcome(outcome)
     batch_view.summary(every)
     written = sum(1 for o in outcomes if o.status == batch.WRITTEN)
-    failed = len(every) - written
+    failed = sum(1 for o in every if o.status not in (batch.WRITTEN, batch.SKIPPED))
     err(f"wrote {written} map(s) to {out_dir}" + (f"; {failed} input(s) failed" if failed else ""))
     code = batch.exit_code(every)
     if code:
@@ -298,5 +301,7 @@ def _print_outcome(outcome: batch.Outcome) -> None:
         if len(outcome.findings) > _FINDINGS_PER_INPUT:
             err(f"... and {len(outcome.findings) - _FINDINGS_PER_INPUT} more in {name} "
                 "(redact it alone with --report)")
-    if outcome.status != batch.WRITTEN:
+    if outcome.status == batch.SKIPPED:
+        err(f"note: {outcome.message}")
+    elif outcome.status != batch.WRITTEN:
         err(f"error: {outcome.message}")

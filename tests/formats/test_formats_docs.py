@@ -7,6 +7,7 @@ from types import ModuleType
 import pytest
 
 from redact.formats.agent_replay import table as agent_replay_table
+from redact.formats.aider import table as aider_table
 from redact.formats.codex import table as codex_table
 from redact.formats.crush import table as crush_table
 from redact.formats.cursor import table as cursor_table
@@ -21,6 +22,7 @@ TABLES: dict[str, ModuleType] = {
     "opencode": opencode_table,
     "crush": crush_table,
     "cursor": cursor_table,
+    "aider": aider_table,
 }
 CLASSES = {"text", "blob", "path", "command", "id", "number", "bool", "enum", "timestamp", "version"}
 
