@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 HISTORY = ".aider.chat.history.md"
 START = re.compile(r"# aider chat started at (\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2})\s*$")
@@ -63,6 +64,11 @@ def sniff_bytes(head: bytes) -> bool:
     """An Aider chat history: its first non-blank line starts a run."""
     text = head[:4096].lstrip(b"\xef\xbb\xbf").lstrip()
     return text.startswith(b"# aider chat started at ")
+
+
+def sniff(records: list[dict[str, Any]]) -> bool:
+    """Never JSON Lines."""
+    return False
 
 
 def list_sessions(folder: Path) -> list[Path]:
