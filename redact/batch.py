@@ -211,7 +211,7 @@ _HARNESS_NAME = re.compile(
 def output_name(path: Path, key: Key | None = None) -> str:
     from redact.io.store import split_ref
 
-    store, session = split_ref(path)
+    session = split_ref(path)[1]
     name = session if session is not None else path.name
     stripped = True
     while stripped:

@@ -8,6 +8,7 @@ count, and a shell result's text is read only to confirm commits and PRs (`redac
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -78,7 +79,7 @@ def epoch_number(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     number = float(value)
-    if number != number or number <= 0:
+    if math.isnan(number) or number <= 0:
         return None
     if number < 1e11:
         number *= 1000.0

@@ -135,7 +135,8 @@ def sessions_of(path: Path) -> list[str]:
     try:
         with opened(path) as db:
             fmt = store_format(db)
-            return list(fmt.store().sessions(db)) if fmt is not None else []
+            module: Any = fmt.store() if fmt is not None else None
+            return list(module.sessions(db)) if module is not None else []
     except (BadInput, sqlite3.Error):
         return []
 
@@ -152,7 +153,7 @@ def export(path: Path, session: str | None, *, where: str, forced: str | None = 
             if fmt is None or fmt.store() is None:
                 names = "this format" if forced else "any format this build reads"
                 raise BadInput(f"a SQLite database that is not a session store of {names}", where=where)
-            module = fmt.store()
+            module: Any = fmt.store()
             ids = list(module.sessions(db))
             if session is None:
                 if not ids:

@@ -187,7 +187,7 @@ def crush_db(path: Path, text: Text = _plain, *, root: str = ROOT) -> None:
         return {"type": "tool_result", "data": {"tool_call_id": cid, "name": "", "content": content,
                                                 "metadata": _j({"old_content": text("meta.old")}), "is_error": error}}
 
-    stop = {"type": "finish", "data": {"reason": "stop", "time": 0}}
+    stop: dict[str, object] = {"type": "finish", "data": {"reason": "stop", "time": 0}}
     msg("user", t0 + 1, [{"type": "text", "data": {"text": text("prompt.text")}}, stop])
     msg("assistant", t0 + 2, [{"type": "text", "data": {"text": text("reply.text")}},
                               {"type": "reasoning", "data": {"thinking": text("reasoning.text")}},

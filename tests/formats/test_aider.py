@@ -3,6 +3,7 @@ and LLM histories (and credential files) skipped by name, never read."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,10 +17,14 @@ from tests.formats.canary import KEY
 CALLS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool")
 
 
-def history(text: object = lambda slot: f"words about {slot}") -> str:
+def _words(slot: str) -> str:
+    return f"words about {slot}"
+
+
+def history(text: Callable[[str], str] = _words) -> str:
     """Two runs: 2 prompts (one of two lines, one sent by /ask), a /run and an accepted shell
     command, two applied edits (one in a whole-file reply), a commit, files added, 2 token lines."""
-    t = text  # type: ignore[assignment]
+    t = text
     return f"""
 # aider chat started at 2025-05-04 17:02:36
 

@@ -24,7 +24,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from redact.build.facts import MAIN, Commit, ErrorFact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn
+from redact.build.facts import (
+    MAIN,
+    Commit,
+    ErrorFact,
+    LlmResponse,
+    SessionFacts,
+    ToolCall,
+    ToolResult,
+    UserTurn,
+)
 from redact.formats.aider import table as T
 from redact.formats.common import is_model_name, label, native_id
 from redact.report import RedactionReport

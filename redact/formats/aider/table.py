@@ -40,13 +40,14 @@ COMMANDS: dict[str, str] = {
 }
 
 LINES: tuple[tuple[str, str, str], ...] = (
-    ("# aider chat started at <time>", "timestamp", "a run starts: the time of its events (written "
-     "without a zone: read as UTC)"),
+    ("# aider chat started at <time>", "timestamp", ("a run starts: the time of its events (written "
+                                                     "without a zone: read as UTC)")),
     ("> Aider v<version>", "version", "-"),
     ("> Main model: / Model: / Models: <model> with ...", "ident:model", "llm model"),
     ("#### <text> (consecutive lines)", "text", "a prompt: length only"),
-    ("#### /ask, /code, /architect, /context, /help <text>", "text", "counted as a command; the next "
-     "#### line (the message Aider sends) is the prompt"),
+    ("#### /ask, /code, /architect, /context, /help <text>", "text", ("counted as a command; the next "
+                                                                       "#### line (the message Aider sends) "
+                                                                       "is the prompt")),
     ("#### /run, /test <command>; #### !<command>", "command", "an exec / verify event (verb engine)"),
     ("> <command> before > Run shell command? y", "command", "an exec / verify event per command"),
     ("#### /add <files>; > Added <file> to the chat", "path", "a read event for the files added"),

@@ -71,7 +71,8 @@ class CrushReader:
     def message(self, r: dict[str, Any]) -> None:
         role = r.get("role")
         t = self.time(r.get("created_at"))
-        parts = r.get("parts") if isinstance(r.get("parts"), list) else []
+        found = r.get("parts")
+        parts: list[Any] = found if isinstance(found, list) else []
         if role not in ("user", "assistant", "tool") or t is None:
             self.skip(label("message", role if isinstance(role, str) else None))
             return

@@ -121,11 +121,12 @@ class CursorReader:
         if status not in DONE:
             return
         failed = DONE[status] or tool.get("additionalStatus") == "error"
-        result = tool.get("result")
-        self.s.facts.append(chatlog.result(c, t, error=failed, output=result,
-                                           error_text=tool.get("error") if isinstance(tool.get("error"), str) else None))
+        error = tool.get("error")
+        res = chatlog.result(c, t, error=failed, output=tool.get("result"),
+                             error_text=error if isinstance(error, str) else None)
         if status in ("cancelled", "canceled", "rejected"):
-            self.s.facts[-1].err_class = "interrupted" if status != "rejected" else "permission_denied"
+            res.err_class = "interrupted" if status != "rejected" else "permission_denied"
+        self.s.facts.append(res)
 
     def finish(self, where: str, fallback: str | None) -> SessionFacts:
         for fact in self.s.facts:

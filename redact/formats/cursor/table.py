@@ -45,8 +45,8 @@ FIELDS: tuple[tuple[str, str, str], ...] = (
     ("bubble.thinking.text", "text", "presence only (thinking)"),
     ("bubble.toolFormerData.toolCallId", "id", "call id"),
     ("bubble.toolFormerData.name", "ident:tool", "event kind (the shared tool table, after the aliases)"),
-    ("bubble.toolFormerData.params / rawArgs", "blob", "JSON in a string: command, targetFile / "
-     "relativeWorkspacePath / path, url host"),
+    ("bubble.toolFormerData.params / rawArgs", "blob", ("JSON in a string: command, targetFile / "
+                                                        "relativeWorkspacePath / path, url host")),
     ("bubble.toolFormerData.status", "enum", "completed: a result; error / cancelled: a failed result"),
     ("bubble.toolFormerData.result", "text", "byte count"),
     ("bubble.toolFormerData.error", "text", "errClass from the wording"),

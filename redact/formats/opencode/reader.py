@@ -113,7 +113,8 @@ class OpencodeReader:
         data = _d(r.get("data"))
         kind = data.get("type")
         how = PART_TYPES.get(kind) if isinstance(kind, str) else None
-        owner = self.messages.get(r.get("message_id")) if isinstance(r.get("message_id"), str) else None
+        mid = r.get("message_id")
+        owner = self.messages.get(mid) if isinstance(mid, str) else None
         if how != "mapped" or owner is None:
             self.skip(label("part", kind if isinstance(kind, str) else None) if owner else "part:<no message>")
             return
