@@ -146,4 +146,12 @@ def detect(data: bytes, where: str) -> str:
                 raise _unknown(where)
             found = _sniff(records) if len(records) >= 2 else None
             return found or MAP
+    elif head == b"[":  # one JSON document that is a list (an OpenHands events.json)
+        try:
+            doc = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return MAP  # the head of a larger file: the caller detects again on the whole input
+        found = _sniff_doc(doc)
+        if found is not None:
+            return found
     raise _unknown(where)

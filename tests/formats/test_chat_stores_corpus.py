@@ -1,4 +1,5 @@
-"""Every file of the shared corpus's opencode, Cursor, Crush and Aider folders, through the pipeline.
+"""Every file of the shared corpus's opencode, Cursor, Crush, Aider and OpenHands folders, through the
+pipeline.
 
 Skipped cleanly when ../shared/corpus is absent. Each file is either read (each session of a SQLite
 store on its own) or deliberately skipped as auxiliary, with the reason. Every map validates against
@@ -31,7 +32,7 @@ from tests.audit.scanner_maps import KEY
 from tests.conftest import corpus_dir
 
 pytestmark = pytest.mark.corpus
-FOLDERS = ("opencode", "cursor", "crush", "aider")
+FOLDERS = ("opencode", "cursor", "crush", "aider", "openhands")
 POLICIES = ("default", "internal", "public")
 CALLS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool")
 #: files that are not sessions, and why they are skipped
@@ -168,9 +169,18 @@ def _count_aider(path: Path) -> dict[str, int]:
     return {"edits": edits, "shell": shell, "tokens": tokens}
 
 
+def _count_openhands(path: Path) -> dict[str, int]:
+    actions = [e["action"] for e in orjson.loads(path.read_bytes()) if e.get("kind") == "ActionEvent"]
+    return {"calls": len(actions), "shell": sum(a["kind"] == "TerminalAction" for a in actions),
+            "edits": sum(a["kind"] == "FileEditorAction" and a.get("command") != "view" for a in actions),
+            "tokens": 0}
+
+
 def _independent(unit: str) -> dict[str, int]:
     path, _, sid = unit.partition("#")
     p = Path(path)
+    if p.name.endswith("events.json"):
+        return _count_openhands(p)
     if not sid:
         return _count_aider(p)
     with closing(_ro(p)) as db:
@@ -202,7 +212,7 @@ def test_every_session_yields_a_valid_map(unit: str, policy: str) -> None:
     m = _run(unit, policy).session_map
     jsonschema.Draft202012Validator(shipped()).validate(m)
     SessionMap.model_validate(m)
-    assert m["session"]["agentTool"] in ("opencode", "cursor", "crush", "aider")
+    assert m["session"]["agentTool"] in ("opencode", "cursor", "crush", "aider", "openhands")
     assert _digest(iter([store])) == before
 
 
@@ -233,3 +243,16 @@ def test_every_corpus_file_is_read_or_skipped_with_a_reason() -> None:
     assert sum(_is_db(p) for p in files) == 5
 
 
+
+
+def test_openhands_native_output_passes_the_native_scan() -> None:
+    from redact.native import scrub_native
+    from redact.policy.load import load_policy
+    from redact.report import RedactionReport
+
+    for path in sorted(corpus_dir("openhands").glob("*events.json")):
+        for policy in POLICIES:
+            out = scrub_native(path.read_bytes(), "openhands", name=path.name, policy=load_policy(policy),
+                               key=KEY if policy == "public" else None, mode=None,
+                               report=RedactionReport(source=path.name))
+            assert len(orjson.loads(out)) > 10

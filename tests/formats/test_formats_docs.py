@@ -12,6 +12,7 @@ from redact.formats.codex import table as codex_table
 from redact.formats.crush import table as crush_table
 from redact.formats.cursor import table as cursor_table
 from redact.formats.opencode import table as opencode_table
+from redact.formats.openhands import table as openhands_table
 from redact.formats.session_record import table as session_record_table
 from redact.formats.teaagent import table as teaagent_table
 
@@ -23,6 +24,7 @@ TABLES: dict[str, ModuleType] = {
     "crush": crush_table,
     "cursor": cursor_table,
     "aider": aider_table,
+    "openhands": openhands_table,
 }
 CLASSES = {"text", "blob", "path", "command", "id", "number", "bool", "enum", "timestamp", "version"}
 
