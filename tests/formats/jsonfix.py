@@ -83,3 +83,68 @@ def openhands_events(c: C) -> bytes:
         ev("FutureEvent", "environment", note=c()),
     ]
     return orjson.dumps(events, option=orjson.OPT_INDENT_2)
+
+
+# -- Amp --------------------------------------------------------------------------------------------
+
+AMP_ID = "T-16c2227a-e98f-4969-998b-aaa50a930b05"
+#: 2 prompts, 3 assistant messages; calls: Bash (git status), Bash (npm test, exit 1), Read,
+#: edit_file, create_file, read_web_page, todo_write (rejected)
+AMP_COUNTS = {"user": 2, "llm": 3, "calls": 7, "shell": 2, "edits": 2, "in": 9 + 5 + 7, "out": 86 + 40 + 12}
+
+
+def amp_thread(c: C) -> bytes:
+    def use(cid: str, name: str, **inp: object) -> dict[str, object]:
+        return {"type": "tool_use", "id": cid, "name": name, "input": inp}
+
+    def res(cid: str, status: str, result: object) -> dict[str, object]:
+        return {"type": "tool_result", "toolUseID": cid, "run": {"status": status, "result": result}}
+
+    def usage(i: int, o: int) -> dict[str, object]:
+        return {"model": "claude-sonnet-4-5-20250929", "maxInputTokens": 968000, "inputTokens": i,
+                "outputTokens": o, "cacheCreationInputTokens": 972, "cacheReadInputTokens": 14570,
+                "totalInputTokens": 15551, "credits": 0.93}
+
+    thread = {
+        "v": 194, "id": AMP_ID, "created": 1761596306663, "nextMessageId": 7, "agentMode": "smart",
+        "title": c(),
+        "env": {"initial": {"trees": [{"displayName": c(), "uri": "file://" + ROOT,
+                                       "repository": {"type": "git", "url": "https://github.com/" + c().split()[0],
+                                                      "ref": "refs/heads/main", "sha": "6d309544bfe3"}}],
+                            "platform": {"os": "linux", "osVersion": c(), "cpuArchitecture": "x64",
+                                         "webBrowser": False, "client": "CLI",
+                                         "clientVersion": "0.0.1761595317-gdb0f30", "clientType": "cli"},
+                            "tags": ["model:" + c().split()[0]]}},
+        "usageLedger": {"events": [
+            {"id": "6f79320c-14c2-4932-941e-4324cc93a309", "timestamp": "2025-10-27T20:20:13.854Z",
+             "model": "claude-sonnet-4-5-20250929", "credits": 0.93, "tokens": {"input": 9, "output": 86},
+             "operationType": "inference", "fromMessageId": 0, "toMessageId": 1}]},
+        "~debug": {"lastInferenceInput": {"messages": [{"content": c()}]}},
+        "messages": [
+            {"role": "user", "messageId": 0, "content": [{"type": "text", "text": c()}],
+             "userState": {"currentlyVisibleFiles": [c()]}, "agentMode": "smart", "meta": {"sentAt": 1761596410512}},
+            {"role": "assistant", "messageId": 1, "content": [
+                {"type": "thinking", "thinking": c(), "signature": c()},
+                {"type": "text", "text": c()},
+                use("toolu_1", "Bash", cmd="git status", cwd=ROOT),
+                use("toolu_2", "Bash", cmd="npm test -- " + c().split()[0]),
+                use("toolu_3", "Read", path=ROOT + "/src/app.ts"),
+                use("toolu_4", "edit_file", path=ROOT + "/src/app.ts", old_str=c(), new_str=c()),
+                use("toolu_5", "create_file", path=ROOT + "/src/new.ts", content=c()),
+                use("toolu_6", "read_web_page", url="https://ampcode.com/" + c().split()[0], prompt=c()),
+             ], "state": {"type": "complete", "stopReason": "tool_use"}, "usage": usage(9, 86)},
+            {"role": "user", "messageId": 2, "content": [
+                res("toolu_1", "done", {"output": c(), "exitCode": 0}),
+                res("toolu_2", "done", {"output": c(), "exitCode": 1}),
+                res("toolu_3", "done", c()), res("toolu_4", "done", c()), res("toolu_5", "done", c()),
+                res("toolu_6", "error", c())], "meta": {"sentAt": 1761596420000}},
+            {"role": "assistant", "messageId": 3, "content": [use("toolu_7", "todo_write", todos=[c()])],
+             "state": {"type": "complete", "stopReason": "tool_use"}, "usage": usage(5, 40)},
+            {"role": "user", "messageId": 4, "content": [
+                {"type": "tool_result", "toolUseID": "toolu_7", "run": {"status": "rejected-by-user"}},
+                {"type": "text", "text": c()}], "meta": {"sentAt": 1761596430000}},
+            {"role": "assistant", "messageId": 5, "content": [{"type": "text", "text": c()}],
+             "state": {"type": "complete", "stopReason": "end_turn"}, "usage": usage(7, 12)},
+        ],
+    }
+    return orjson.dumps(thread, option=orjson.OPT_INDENT_2)

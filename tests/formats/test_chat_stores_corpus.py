@@ -1,5 +1,5 @@
-"""Every file of the shared corpus's opencode, Cursor, Crush, Aider and OpenHands folders, through the
-pipeline.
+"""Every file of the shared corpus's opencode, Cursor, Crush, Aider, OpenHands and Amp folders, through
+the pipeline (and, for OpenHands and Amp, `--to native`).
 
 Skipped cleanly when ../shared/corpus is absent. Each file is either read (each session of a SQLite
 store on its own) or deliberately skipped as auxiliary, with the reason. Every map validates against
@@ -32,7 +32,7 @@ from tests.audit.scanner_maps import KEY
 from tests.conftest import corpus_dir
 
 pytestmark = pytest.mark.corpus
-FOLDERS = ("opencode", "cursor", "crush", "aider", "openhands")
+FOLDERS = ("opencode", "cursor", "crush", "aider", "openhands", "amp")
 POLICIES = ("default", "internal", "public")
 CALLS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool")
 #: files that are not sessions, and why they are skipped
@@ -176,9 +176,20 @@ def _count_openhands(path: Path) -> dict[str, int]:
             "tokens": 0}
 
 
+def _count_amp(path: Path) -> dict[str, int]:
+    doc = orjson.loads(path.read_bytes())
+    uses = [b["name"] for m in doc["messages"] for b in m.get("content", []) if b.get("type") == "tool_use"]
+    tokens = sum(m.get("usage", {}).get("inputTokens", 0) + m.get("usage", {}).get("outputTokens", 0)
+                 for m in doc["messages"] if m["role"] == "assistant")
+    return {"calls": len(uses), "shell": uses.count("Bash"),
+            "edits": sum(n in ("edit_file", "create_file") for n in uses), "tokens": tokens}
+
+
 def _independent(unit: str) -> dict[str, int]:
     path, _, sid = unit.partition("#")
     p = Path(path)
+    if "_amp_threads_T-" in p.name:
+        return _count_amp(p)
     if p.name.endswith("events.json"):
         return _count_openhands(p)
     if not sid:
@@ -212,7 +223,7 @@ def test_every_session_yields_a_valid_map(unit: str, policy: str) -> None:
     m = _run(unit, policy).session_map
     jsonschema.Draft202012Validator(shipped()).validate(m)
     SessionMap.model_validate(m)
-    assert m["session"]["agentTool"] in ("opencode", "cursor", "crush", "aider", "openhands")
+    assert m["session"]["agentTool"] in ("opencode", "cursor", "crush", "aider", "openhands", "amp")
     assert _digest(iter([store])) == before
 
 
@@ -245,14 +256,16 @@ def test_every_corpus_file_is_read_or_skipped_with_a_reason() -> None:
 
 
 
-def test_openhands_native_output_passes_the_native_scan() -> None:
+def test_native_output_passes_the_native_scan() -> None:
     from redact.native import scrub_native
     from redact.policy.load import load_policy
     from redact.report import RedactionReport
 
-    for path in sorted(corpus_dir("openhands").glob("*events.json")):
+    found = [(p, "openhands") for p in sorted(corpus_dir("openhands").glob("*events.json"))]
+    found += [(p, "amp") for p in sorted(corpus_dir("amp").glob("*.json"))]
+    for path, fmt in found:
         for policy in POLICIES:
-            out = scrub_native(path.read_bytes(), "openhands", name=path.name, policy=load_policy(policy),
+            out = scrub_native(path.read_bytes(), fmt, name=path.name, policy=load_policy(policy),
                                key=KEY if policy == "public" else None, mode=None,
                                report=RedactionReport(source=path.name))
-            assert len(orjson.loads(out)) > 10
+            assert len(orjson.loads(out)) > 5

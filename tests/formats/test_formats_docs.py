@@ -8,6 +8,7 @@ import pytest
 
 from redact.formats.agent_replay import table as agent_replay_table
 from redact.formats.aider import table as aider_table
+from redact.formats.amp import table as amp_table
 from redact.formats.codex import table as codex_table
 from redact.formats.crush import table as crush_table
 from redact.formats.cursor import table as cursor_table
@@ -25,6 +26,7 @@ TABLES: dict[str, ModuleType] = {
     "cursor": cursor_table,
     "aider": aider_table,
     "openhands": openhands_table,
+    "amp": amp_table,
 }
 CLASSES = {"text", "blob", "path", "command", "id", "number", "bool", "enum", "timestamp", "version"}
 
