@@ -148,3 +148,56 @@ def amp_thread(c: C) -> bytes:
         ],
     }
     return orjson.dumps(thread, option=orjson.OPT_INDENT_2)
+
+
+# -- Continue ---------------------------------------------------------------------------------------
+
+CONTINUE_ID = "e00926af-e2ae-429b-8fc2-2c4f66629d7f"
+#: 2 prompts, 3 assistant messages; calls: Bash (ls), run_terminal_command (pytest, errored), Read,
+#: MultiEdit, create_new_file, Search (still calling: no result)
+CONTINUE_COUNTS = {"user": 2, "llm": 3, "calls": 6, "shell": 2, "edits": 2, "in": 2032 + 900, "out": 15 + 30}
+
+
+def continue_session(c: C, *, workspace: str = "file:///c%3A/Users/dana/dev/shop") -> bytes:
+    def call(cid: str, name: str, **args: object) -> dict[str, object]:
+        return {"id": cid, "type": "function", "function": {"name": name, "arguments": orjson.dumps(args).decode()}}
+
+    def state(cid: str, name: str, status: str, out: str | None = None, **args: object) -> dict[str, object]:
+        found: dict[str, object] = {"toolCallId": cid, "toolCall": call(cid, name, **args), "status": status,
+                                    "parsedArgs": args, "tool": {"description": c()}}
+        if out is not None:
+            found["output"] = [{"content": out, "name": "Tool Result", "description": c()}]
+        return found
+
+    session = {
+        "sessionId": CONTINUE_ID, "title": c(), "workspaceDirectory": workspace, "mode": "agent",
+        "chatModelTitle": c(),
+        "usage": {"totalCost": 2.88, "promptTokens": 2827649, "completionTokens": 27145,
+                  "promptTokensDetails": {"cachedTokens": 0, "cacheWriteTokens": 0}},
+        "history": [
+            {"message": {"role": "user", "content": c(), "id": "38114a84-9320-4801-8403-adea5159c46c"},
+             "contextItems": [{"content": c()}], "editorState": c(), "appliedRules": [c()]},
+            {"message": {"role": "assistant", "content": c(),
+                         "toolCalls": [call("t1", "Bash", command="ls -R"),
+                                       call("t2", "run_terminal_command", command="pytest " + c().split()[0]),
+                                       call("t3", "Read", filepath="src/app.js")],
+                         "usage": {"prompt_tokens": 2032, "completion_tokens": 15, "total_tokens": 2095,
+                                   "model": "gemini-2.5-pro", "cost_cents": 0}},
+             "contextItems": [],
+             "toolCallStates": [state("t1", "Bash", "done", c(), command="ls -R"),
+                                state("t2", "run_terminal_command", "errored", c(), command="pytest x"),
+                                state("t3", "Read", "done", c(), filepath="src/app.js")],
+             "promptLogs": [{"modelTitle": c(), "prompt": c(), "completion": c()}]},
+            {"message": {"role": "user", "content": [{"type": "text", "text": c()}]}, "contextItems": []},
+            {"message": {"role": "assistant", "content": "",
+                         "toolCalls": [call("t4", "MultiEdit", file_path="src/app.js", edits=[{"old": c()}]),
+                                       call("t5", "create_new_file", filepath="C:/Users/dana/dev/shop/src/new.js", contents=c()),
+                                       call("t6", "Search", pattern=c())],
+                         "usage": {"prompt_tokens": 900, "completion_tokens": 30, "model": "gemini-2.5-pro"}},
+             "toolCallStates": [state("t4", "MultiEdit", "done", c(), file_path="src/app.js"),
+                                state("t5", "create_new_file", "done", c(), filepath="C:/Users/dana/dev/shop/src/new.js"),
+                                state("t6", "Search", "calling", c(), pattern="x")]},
+            {"message": {"role": "assistant", "content": c()}, "isGatheringContext": False},
+        ],
+    }
+    return orjson.dumps(session, option=orjson.OPT_INDENT_2)

@@ -1,5 +1,5 @@
-"""Every file of the shared corpus's opencode, Cursor, Crush, Aider, OpenHands and Amp folders, through
-the pipeline (and, for OpenHands and Amp, `--to native`).
+"""Every file of the shared corpus's opencode, Cursor, Crush, Aider, OpenHands, Amp and Continue folders,
+through the pipeline (and, for the JSON formats, `--to native`).
 
 Skipped cleanly when ../shared/corpus is absent. Each file is either read (each session of a SQLite
 store on its own) or deliberately skipped as auxiliary, with the reason. Every map validates against
@@ -32,7 +32,7 @@ from tests.audit.scanner_maps import KEY
 from tests.conftest import corpus_dir
 
 pytestmark = pytest.mark.corpus
-FOLDERS = ("opencode", "cursor", "crush", "aider", "openhands", "amp")
+FOLDERS = ("opencode", "cursor", "crush", "aider", "openhands", "amp", "continue")
 POLICIES = ("default", "internal", "public")
 CALLS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool")
 #: files that are not sessions, and why they are skipped
@@ -41,6 +41,8 @@ AUXILIARY = {
     ".aider.llm.history": "never read",
     "opencode.log": "opencode's own log, not a session",
     "prompt-history.jsonl": "opencode's prompt history (free text), not a session",
+    "sessions.json": "never read",
+    "toolUsage.jsonl": "never read",
 }
 
 
@@ -185,9 +187,21 @@ def _count_amp(path: Path) -> dict[str, int]:
             "edits": sum(n in ("edit_file", "create_file") for n in uses), "tokens": tokens}
 
 
+def _count_continue(path: Path) -> dict[str, int]:
+    doc = orjson.loads(path.read_bytes())
+    names = [tc["function"]["name"] for h in doc["history"] for tc in h["message"].get("toolCalls") or []]
+    tokens = sum((h["message"].get("usage") or {}).get("prompt_tokens", 0) +
+                 (h["message"].get("usage") or {}).get("completion_tokens", 0) for h in doc["history"])
+    return {"calls": len(names), "shell": sum(n in ("Bash", "run_terminal_command") for n in names),
+            "edits": sum(n in ("Write", "Edit", "MultiEdit", "edit_existing_file", "create_new_file",
+                               "single_find_and_replace") for n in names), "tokens": tokens}
+
+
 def _independent(unit: str) -> dict[str, int]:
     path, _, sid = unit.partition("#")
     p = Path(path)
+    if "continue_sessions_" in p.name:
+        return _count_continue(p)
     if "_amp_threads_T-" in p.name:
         return _count_amp(p)
     if p.name.endswith("events.json"):
@@ -223,7 +237,8 @@ def test_every_session_yields_a_valid_map(unit: str, policy: str) -> None:
     m = _run(unit, policy).session_map
     jsonschema.Draft202012Validator(shipped()).validate(m)
     SessionMap.model_validate(m)
-    assert m["session"]["agentTool"] in ("opencode", "cursor", "crush", "aider", "openhands", "amp")
+    assert m["session"]["agentTool"] in ("opencode", "cursor", "crush", "aider", "openhands", "amp",
+                                         "continue")
     assert _digest(iter([store])) == before
 
 
@@ -263,9 +278,10 @@ def test_native_output_passes_the_native_scan() -> None:
 
     found = [(p, "openhands") for p in sorted(corpus_dir("openhands").glob("*events.json"))]
     found += [(p, "amp") for p in sorted(corpus_dir("amp").glob("*.json"))]
+    found += [(p, "continue-dev") for p in sorted(corpus_dir("continue").glob("*_sessions_*-*.json"))]
     for path, fmt in found:
         for policy in POLICIES:
             out = scrub_native(path.read_bytes(), fmt, name=path.name, policy=load_policy(policy),
                                key=KEY if policy == "public" else None, mode=None,
                                report=RedactionReport(source=path.name))
-            assert len(orjson.loads(out)) > 5
+            assert orjson.loads(out) and b'"chars"' in out

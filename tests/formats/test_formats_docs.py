@@ -10,6 +10,7 @@ from redact.formats.agent_replay import table as agent_replay_table
 from redact.formats.aider import table as aider_table
 from redact.formats.amp import table as amp_table
 from redact.formats.codex import table as codex_table
+from redact.formats.continue_dev import table as continue_table
 from redact.formats.crush import table as crush_table
 from redact.formats.cursor import table as cursor_table
 from redact.formats.opencode import table as opencode_table
@@ -27,6 +28,7 @@ TABLES: dict[str, ModuleType] = {
     "aider": aider_table,
     "openhands": openhands_table,
     "amp": amp_table,
+    "continue-dev": continue_table,
 }
 CLASSES = {"text", "blob", "path", "command", "id", "number", "bool", "enum", "timestamp", "version"}
 
