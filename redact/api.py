@@ -189,7 +189,7 @@ def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) 
         head, size = stream
         fmt = kwargs.get("input_format") or detect(head, name)
         raw = raw_format(fmt)
-        if raw is None or size <= len(head):
+        if raw is None or size <= len(head) or raw.assemble(Path(path)) is not None:
             result = _from_bytes(read_input(path), name, path, kwargs)
         else:  # a raw log on disk: streamed, so memory does not grow with its text
             _companions(raw, path, kwargs)
@@ -246,6 +246,10 @@ def _from_bytes(data: bytes, name: str, path: str | Path, kwargs: dict[str, Any]
         kwargs["input_format"] = fmt
         raw = raw_format(fmt)
         if raw is not None:
+            whole = raw.assemble(Path(path))
+            if whole is not None:  # a session spread over files: the reader (and the scanner) read all
+                data = whole
+                kwargs["companions"] = []
             _companions(raw, path, kwargs)
     return redact_bytes(data, name=name, **kwargs)
 

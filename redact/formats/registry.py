@@ -76,6 +76,10 @@ class Format(Protocol):
     def store(self) -> Any | None:
         """The store module (sniff, sessions, export) of a SQLite store format, or None."""
 
+    def assemble(self, path: Path) -> bytes | None:
+        """A session spread over several files (opencode's pre-1.x tree), given by the file at `path`:
+        the bytes the reader reads, assembled from them; None when `path` is a whole session."""
+
     def table(self) -> Table:
         """The native table: every field of the format with its class."""
 
@@ -107,6 +111,7 @@ class FormatFolder:
     text: bool = False           # table.sniff_bytes recognises the format from the head of its bytes
     sqlite: bool = False         # a SQLite store: store.py answers sniff, sessions and export
     native: bool = True          # --to native is offered (native.py scrubs it in its own format)
+    assembles: str | None = None  # "module:function" assembling a session spread over files
 
     @property
     def has_sessions(self) -> bool:
@@ -128,6 +133,10 @@ class FormatFolder:
 
     def store(self) -> Any | None:
         return import_module(f"{self.package}.store") if self.sqlite else None
+
+    def assemble(self, path: Path) -> bytes | None:
+        found: bytes | None = self.part(self.assembles)(path) if self.assembles else None
+        return found
 
     def table(self) -> Table:
         found: Table = self.part("native_table:TABLE")

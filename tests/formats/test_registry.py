@@ -86,6 +86,9 @@ class _Fake:
     def store(self) -> Any | None:
         return None
 
+    def assemble(self, path: Path) -> bytes | None:
+        return None
+
     def sniff(self, records: list[dict[str, Any]]) -> bool:
         return bool(records) and records[0].get("fake_format") == 1
 

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from typing import Any, BinaryIO
 
+import orjson
+
 from redact.build.facts import MAIN, Compaction, ErrorFact, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
 from redact.formats.common import as_int, is_model_name, label, native_id, positive_int, safe_name
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.opencode.table import ERRORS, PART_TYPES
+from redact.formats.opencode.tree import is_session_doc, session_line
 from redact.report import RedactionReport
 
 AGENT_TOOL = "opencode"
@@ -176,6 +179,14 @@ class OpencodeReader:
 def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  companions: list[Any] | None = None, skip_bad_lines: bool = False,
                  file_stem: str | None = None) -> SessionFacts:
+    if isinstance(data, bytes) and data.lstrip()[:1] == b"{" and b"\n" in data.strip():
+        # a session file of the pre-1.x tree given on its own (its messages are not with it)
+        try:
+            doc = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            doc = None
+        if is_session_doc(doc):
+            data = orjson.dumps(session_line(doc)) + b"\n"
     reader = OpencodeReader(report)
     reader.read(data, where, skip_bad_lines)
     return reader.finish(where, file_stem)

@@ -71,10 +71,9 @@ def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> by
 
 
 def list_sessions(folder: Path) -> list[Path]:
-    """The opencode store in `folder` (`~/.local/share/opencode`), when there is one."""
-    found = []
-    for name in STORE_NAMES:
-        path = folder / name
-        if path.is_file():
-            found.append(path)
-    return found
+    """The opencode store in `folder` (`~/.local/share/opencode`), when there is one, and the session
+    files of a pre-1.x storage tree there (`tree.py`)."""
+    from redact.formats.opencode.tree import list_sessions as tree_sessions
+
+    found = [folder / name for name in STORE_NAMES if (folder / name).is_file()]
+    return found + tree_sessions(folder)

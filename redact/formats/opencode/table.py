@@ -70,6 +70,13 @@ def sniff(records: list[dict[str, Any]]) -> bool:
     return bool(records) and records[0].get("opencode") == "session" and isinstance(records[0].get("id"), str)
 
 
+def sniff_doc(doc: Any) -> bool:
+    """A session file of the pre-1.x storage tree (`storage/session/<projectID>/ses_*.json`)."""
+    from redact.formats.opencode.tree import is_session_doc
+
+    return is_session_doc(doc)
+
+
 def markdown() -> str:
     lines = ["| part type | handling |", "|---|---|"]
     for kind, how in PART_TYPES.items():
