@@ -1,13 +1,14 @@
-"""opencode, Crush, Cursor (SQLite stores) and Aider (Markdown) -> redacted, scanned maps: throughput.
+"""opencode, Crush, Cursor (SQLite stores), Aider (Markdown), OpenHands, Amp and Continue (JSON) ->
+redacted, scanned maps: throughput.
 
 Run: .venv/bin/python bench/bench_chat_stores.py [--runs 5] [--corpus ../shared/corpus] [--scale 200]
 
-For each format: a generated input (the test fixture of tests/formats/storefix.py, its session
-repeated --scale times into one session; an Aider history of --scale runs) and every corpus session
+For each format: a generated input (the test fixture of tests/formats/storefix.py or jsonfix.py, its
+session repeated --scale times into one session; an Aider history of --scale runs) and every corpus session
 of the format (skipped when the corpus is absent). Each measurement is `redact_file` under the
 default policy, as the CLI runs it: a store is copied with its WAL into a private folder, one
 session exported, read, built, redacted and scanned (the taint layer searching the export). MB/s is
-over the bytes the reader reads (the session's export, or the history file); medians of --runs.
+over the bytes the reader reads (the session's export, or the file); medians of --runs.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from redact.api import redact_file  # noqa: E402
 from redact.io.store import export, split_ref  # noqa: E402
-from tests.formats import storefix  # noqa: E402
+from tests.formats import jsonfix, storefix  # noqa: E402
 from tests.formats.test_aider import history  # noqa: E402
 
 
@@ -81,27 +82,56 @@ def generated(tmp: Path, scale: int) -> dict[str, Path]:
     md = tmp / ".aider.chat.history.md"
     md.write_text(history() * scale)
     out["aider"] = md
+    events = json.loads(jsonfix.openhands_events(jsonfix.plain()))
+    path = tmp / "events.json"
+    path.write_text(json.dumps([_renamed(e, i) for i in range(scale) for e in events]))
+    out["openhands"] = path
+    thread = json.loads(jsonfix.amp_thread(jsonfix.plain()))
+    thread["messages"] = [_renamed(m, i) for i in range(scale) for m in thread["messages"]]
+    path = tmp / f"{jsonfix.AMP_ID}.json"
+    path.write_text(json.dumps(thread))
+    out["amp"] = path
+    session = json.loads(jsonfix.continue_session(jsonfix.plain()))
+    session["history"] = [_renamed(h, i) for i in range(scale) for h in session["history"]]
+    path = tmp / f"{jsonfix.CONTINUE_ID}.json"
+    path.write_text(json.dumps(session))
+    out["continue-dev"] = path
     return out
+
+
+_IDS = ("id", "tool_call_id", "toolCallId", "toolUseID", "llm_response_id", "action_id")
+
+
+def _renamed(value: Any, i: int) -> Any:
+    """`value` with every id made unique to copy `i` (calls pair within a copy)."""
+    if isinstance(value, dict):
+        return {k: f"{v}-{i}" if k in _IDS and isinstance(v, str) else _renamed(v, i) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_renamed(v, i) for v in value]
+    return value
 
 
 def corpus(root: Path) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     from redact.batch import in_store
 
-    for fmt in ("opencode", "crush", "cursor", "aider"):
+    for fmt in ("opencode", "crush", "cursor", "aider", "openhands", "amp", "continue"):
         folder = root / fmt
         if not folder.is_dir():
             continue
         for p in sorted(folder.rglob("*")):
             if p.name.endswith(".aider.chat.history.md") or (p.is_file() and p.read_bytes()[:6] == b"SQLite"):
                 found.setdefault(fmt, []).extend(str(u) for u in in_store(p))
+            elif p.name.endswith("events.json") or "_threads_T-" in p.name or "continue_sessions_" in p.name \
+                    and p.name.count("-") >= 4:
+                found.setdefault(fmt, []).append(str(p))
     return found
 
 
 def measure(unit: str, runs: int) -> dict[str, Any]:
     path, session = split_ref(unit)
-    size = len(export(path, session, where=unit)[1]) if session is not None or path.suffix != ".md" \
-        else path.stat().st_size
+    size = len(export(path, session, where=unit)[1]) if session is not None or path.suffix == ".db" \
+        or path.name.endswith(".vscdb") else path.stat().st_size
     times, events = [], 0
     for _ in range(runs):
         start = time.perf_counter()

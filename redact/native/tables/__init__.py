@@ -18,6 +18,6 @@ def table(fmt: str) -> Table | None:
 
 def formats() -> tuple[str, ...]:
     """The formats with a native table in use (those `--to native` offers)."""
-    from redact.native import native_formats
+    from redact.formats.registry import formats as registered
 
-    return native_formats()
+    return tuple(fmt.name for fmt in registered() if fmt.native)
