@@ -80,8 +80,9 @@ class AmpReader:
             blocks = [b for b in m.get("content") or [] if isinstance(b, dict)] \
                 if isinstance(m.get("content"), list) else []
             for b in blocks:
-                if BLOCKS.get(b.get("type")) != "mapped":  # type: ignore[arg-type]
-                    self.skip(label("block", b.get("type") if isinstance(b.get("type"), str) else None))
+                kind = b.get("type")
+                if not isinstance(kind, str) or BLOCKS.get(kind) != "mapped":
+                    self.skip(label("block", kind if isinstance(kind, str) else None))
             if role == "user":
                 self.user(blocks, self.t)
             elif role == "assistant":
@@ -133,7 +134,7 @@ class AmpReader:
             return
         run = _d(b.get("run"))
         status = run.get("status")
-        if status not in STATUS:  # still running when the thread was saved: no result
+        if not isinstance(status, str) or status not in STATUS:  # still running when saved: no result
             self.skip(label("run", status if isinstance(status, str) else None))
             return
         self.done.add(c.call_id)

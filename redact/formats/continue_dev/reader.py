@@ -75,8 +75,11 @@ class ContinueReader:
         llm = LlmResponse(NO_TIME, MAIN, model, inp=positive_int(usage.get("prompt_tokens")),
                           out=positive_int(usage.get("completion_tokens")), text_chars=text_chars(m.get("content")))
         self.s.facts.append(llm)
-        states = {s.get("toolCallId"): s for s in item.get("toolCallStates") or [] if isinstance(s, dict)}
-        for tc in m.get("toolCalls") or []:
+        found = item.get("toolCallStates")
+        states = {s["toolCallId"]: s for s in found if isinstance(s, dict) and isinstance(s.get("toolCallId"), str)} \
+            if isinstance(found, list) else {}
+        calls = m.get("toolCalls")
+        for tc in calls if isinstance(calls, list) else []:
             tc = _d(tc)
             call_id, fn = tc.get("id"), _d(tc.get("function"))
             name = fn.get("name")
@@ -96,7 +99,7 @@ class ContinueReader:
 
     def result(self, c: ToolCall, state: dict[str, Any]) -> None:
         status = state.get("status")
-        if status not in STATUS:
+        if not isinstance(status, str) or status not in STATUS:
             return  # still generating or calling when the session was saved: no result
         error, cls = STATUS[status]
         output = state.get("output")

@@ -123,7 +123,8 @@ class CrushReader:
         call_id, name = data.get("id"), data.get("name")
         if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name \
                 or call_id in self.calls:
-            self.skip("part:tool_call:<no id or name>" if call_id not in self.calls else "<duplicate>")
+            self.skip("<duplicate>" if isinstance(call_id, str) and call_id in self.calls
+                      else "part:tool_call:<no id or name>")
             return
         args = parse_json_string(data.get("input"))
         c = chatlog.call(name, args if isinstance(args, dict) else {}, call_id, t, MAIN, aliases=ALIASES)

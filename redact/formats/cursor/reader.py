@@ -118,7 +118,7 @@ class CursorReader:
         turn.tool_calls += 1
         self.s.facts.append(c)
         status = tool.get("status")
-        if status not in DONE:
+        if not isinstance(status, str) or status not in DONE:
             return
         failed = DONE[status] or tool.get("additionalStatus") == "error"
         error = tool.get("error")

@@ -139,7 +139,8 @@ def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> by
         tab = next((t for t in _tabs(db) if t["tabId"] == session), {})
         lines.append({"cursor": "tab", "id": session, "lastSendTime": tab.get("lastSendTime"),
                       "title": tab.get("chatTitle")})
-        for b in tab.get("bubbles") or []:
+        bubbles = tab.get("bubbles")
+        for b in bubbles if isinstance(bubbles, list) else []:
             if isinstance(b, dict):
                 lines.append({"cursor": "bubble", "id": b.get("id"), "type": b.get("type"),
                               "time": b.get("timestamp") or b.get("contextCacheTimestamp"),

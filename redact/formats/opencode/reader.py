@@ -148,7 +148,8 @@ class OpencodeReader:
         name, call_id = data.get("tool"), data.get("callID")
         state = _d(data.get("state"))
         if not isinstance(name, str) or not name or not isinstance(call_id, str) or call_id in self.calls:
-            self.skip("part:tool:<no tool or call id>" if call_id not in self.calls else "<duplicate>")
+            self.skip("<duplicate>" if isinstance(call_id, str) and call_id in self.calls
+                      else "part:tool:<no tool or call id>")
             return
         self.calls.add(call_id)
         times = _d(state.get("time"))

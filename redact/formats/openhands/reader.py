@@ -93,7 +93,7 @@ class OpenHandsReader:
         # a condensation; an observation names its action by `action_id`
         call_id = e.get("id")
         if not isinstance(call_id, str) or not call_id or call_id in self.calls:
-            self.skip("ActionEvent:<no id>" if call_id not in self.calls else "ActionEvent:<duplicate>")
+            self.skip("ActionEvent:<duplicate>" if isinstance(call_id, str) and call_id else "ActionEvent:<no id>")
             return
         tool_call_id = e.get("tool_call_id")
         if isinstance(tool_call_id, str) and tool_call_id:
