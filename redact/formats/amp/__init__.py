@@ -5,7 +5,7 @@ from redact.formats.registry import FormatFolder
 
 FORMAT = FormatFolder(
     name="amp",
-    description="Amp thread (~/.local/share/amp/threads/T-<uuid>.json; versions seen: thread v 194, "
+    description="Amp thread (~/.local/share/amp/threads/T-<uuid>.json; versions seen: thread v 27 to 194, "
                 "CLI 0.0.1761595317)",
     package=__name__,
     jsonl=False,
