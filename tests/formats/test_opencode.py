@@ -130,3 +130,20 @@ def test_an_unknown_sqlite_file_is_bad_input(tmp_path: Path) -> None:
     with pytest.raises(BadInput, match="not a session store"):
         redact_file(db)
     os.remove(db)
+
+
+def test_the_input_limits_hold_for_a_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gzip
+
+    from redact.io import read
+
+    db = tmp_path / "opencode.db"
+    storefix.opencode_db(db)
+    monkeypatch.setattr(read, "LIMITS", read.Limits(max_bytes=db.stat().st_size // 2))
+    with pytest.raises(BadInput, match="exceeds the limit"):
+        redact_file(db)
+    monkeypatch.undo()
+    packed = tmp_path / "opencode.db.gz"
+    packed.write_bytes(gzip.compress(db.read_bytes()))
+    with pytest.raises(BadInput, match="SQLite"):  # gunzipped in memory: never opened as a database
+        redact_file(packed)
