@@ -90,3 +90,23 @@ def test_no_text_reaches_the_map(tmp_path: Path, policy: str) -> None:
         result = redact_file(db, policy=policy, key=KEY if policy == "public" else None)
         out = result.data.decode() + str(result.report.as_dict())
         assert not [c for c in seen if c in out]
+
+
+def test_a_subagent_composer_names_its_parent(tmp_path: Path) -> None:
+    import json
+
+    db = tmp_path / "state.vscdb"
+    storefix.cursor_global_db(db)
+    con = sqlite3.connect(db)
+    child = "11111111-2222-4333-8444-555555555555"
+    parent = json.loads(con.execute("SELECT value FROM cursorDiskKV WHERE key = ?",
+                                    (f"composerData:{storefix.CURSOR_CID}",)).fetchone()[0])
+    con.execute("INSERT INTO cursorDiskKV VALUES (?, ?)", (f"composerData:{child}", json.dumps(
+        {**parent, "composerId": child, "createdAt": parent["createdAt"] + 1})))
+    parent["subagentComposerIds"] = [child]
+    con.execute("UPDATE cursorDiskKV SET value = ? WHERE key = ?", (json.dumps(parent), f"composerData:{storefix.CURSOR_CID}"))
+    con.commit()
+    con.close()
+    sub = redact_file(f"{db}#{child}").session_map["session"]
+    assert sub["role"] == "subagent" and sub["parentSessionId"].endswith(storefix.CURSOR_CID)
+    assert redact_file(f"{db}#{storefix.CURSOR_CID}").session_map["session"]["role"] == "root"

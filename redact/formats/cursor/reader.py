@@ -67,6 +67,10 @@ class CursorReader:
         self.s.roots = chatlog.root_of(root if isinstance(root, str) else None)
         self.s.cwd = self.s.roots[0] if self.s.roots else None
         self.model = r.get("model") if is_model_name(r.get("model")) else None
+        parent = r.get("parent")
+        if isinstance(parent, str) and parent:
+            self.s.role = "subagent"
+            self.s.parent_native_id = native_id(parent)
         self.time(r.get("createdAt") or r.get("lastSendTime"))
 
     def bubble(self, r: dict[str, Any]) -> None:

@@ -10,7 +10,8 @@ Only those keys are read, and of each value only the fields named here are expor
 `*EncryptionKey` fields, `agentKv:*`, `checkpointId:*`, file contents (`ofsContent:*`,
 `inlineDiff:*`), `cursorAuth/*` and every other key are never selected. The export:
 
-    {"cursor": "composer", "id", "v", "createdAt", "lastUpdatedAt", "model", "mode", "root", "name"}
+    {"cursor": "composer", "id", "v", "createdAt", "lastUpdatedAt", "model", "mode", "root", "name",
+     "parent"}                                   (parent: the composer listing it as a subagent)
     {"cursor": "bubble", "id", "type", "createdAt", "tokenCount", "model", "text", "thinking",
      "tool": {"id", "name", "status", "params", "rawArgs", "result", "error"}}
     {"cursor": "tab", "id", "lastSendTime", "title"}          (workspaceStorage)
@@ -100,6 +101,16 @@ def sessions(db: sqlite3.Connection) -> list[str]:
     return [t["tabId"] for t in _tabs(db) if isinstance(t.get("bubbles"), list) and t["bubbles"]]
 
 
+def _parent(db: sqlite3.Connection, session: str) -> str | None:
+    """The composer that launched `session` as a subagent (it lists it in `subagentComposerIds`)."""
+    for cid, doc in _composers(db):
+        for key in ("subagentComposerIds", "subComposerIds"):
+            ids = doc.get(key)
+            if isinstance(ids, list) and session in ids and cid != session:
+                return cid
+    return None
+
+
 _TOOL_FIELDS = ("toolCallId", "name", "status", "params", "rawArgs", "result", "error")
 
 
@@ -127,7 +138,8 @@ def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> by
         root = _d(_d(doc.get("workspaceIdentifier")).get("uri")).get("fsPath")
         lines.append({"cursor": "composer", "id": session, "v": doc.get("_v"), "createdAt": doc.get("createdAt"),
                       "lastUpdatedAt": doc.get("lastUpdatedAt"), "model": _d(doc.get("modelConfig")).get("modelName"),
-                      "mode": doc.get("unifiedMode"), "root": root, "name": doc.get("name")})
+                      "mode": doc.get("unifiedMode"), "root": root, "name": doc.get("name"),
+                      "parent": _parent(db, session)})
         inline = doc.get("conversation")
         if isinstance(inline, list) and inline:
             lines.extend(_bubble(b) for b in inline if isinstance(b, dict))

@@ -33,6 +33,8 @@ FIELDS: tuple[tuple[str, str, str], ...] = (
     ("composerData.modelConfig.modelName", "ident:model", "llm model"),
     ("composerData.workspaceIdentifier.uri.fsPath", "path", "repository root (never written)"),
     ("composerData.unifiedMode", "enum", "-"),
+    ("composerData.subagentComposerIds / subComposerIds", "id", ("a composer listed here is a subagent "
+                                                                 "session (role, parentSessionId)")),
     ("composerData.name / text / richText", "text", "-"),
     ("composerData.*EncryptionKey / blobEncryptionKey", "blob", "never read (not even exported)"),
     ("composerData.* (everything else)", "blob", "never read"),
