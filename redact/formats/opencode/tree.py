@@ -26,7 +26,8 @@ def is_session_doc(doc: Any) -> bool:
 
 
 def session_line(doc: dict[str, Any]) -> dict[str, Any]:
-    times = doc.get("time") if isinstance(doc.get("time"), dict) else {}
+    found = doc.get("time")
+    times: dict[str, Any] = found if isinstance(found, dict) else {}
     return {"opencode": "session", "id": doc.get("id"), "parent_id": doc.get("parentID"),
             "directory": doc.get("directory"), "title": doc.get("title"), "version": doc.get("version"),
             "time_created": times.get("created"), "time_updated": times.get("updated")}
@@ -74,8 +75,9 @@ def assemble(path: Path) -> bytes | None:
         msg = _load(mfile, budget)
         if not isinstance(msg, dict):
             continue
-        times = msg.get("time") if isinstance(msg.get("time"), dict) else {}
-        mid = msg.get("id") if isinstance(msg.get("id"), str) else mfile.stem
+        found = msg.get("time")
+        times: dict[str, Any] = found if isinstance(found, dict) else {}
+        mid: str = msg["id"] if isinstance(msg.get("id"), str) else mfile.stem
         lines.append({"opencode": "message", "id": mid, "time_created": times.get("created"), "data": msg})
         for pfile in _files(storage / "part" / mid, "prt_"):
             part = _load(pfile, budget)
