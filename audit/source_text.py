@@ -30,6 +30,7 @@ STRUCTURAL_KEYS: frozenset[str] = frozenset({
     "subtype", "userType", "level", "status", "record_type", "originator", "service_tier",
     "inference_geo", "speed", "entrypoint", "permissionMode", "media_type", "event_type", "run_id",
     "step_id", "prev_hash", "hash",
+    "action_id", "tool_call_id", "llm_response_id", "forgotten_event_ids",  # OpenHands
 })
 #: Keys whose string values are opaque blobs (signatures, encrypted reasoning) unless they hold spaces.
 OPAQUE_KEYS: frozenset[str] = frozenset({"signature", "encrypted_content"})

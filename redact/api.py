@@ -31,8 +31,10 @@ from redact.build import build_map
 from redact.canonical import content_hash
 from redact.detect import FORMATS, MAP, check_forced, detect
 from redact.errors import BadInput, LeakFound, RedactError, UsageError
+from redact.formats.auxiliary import reason
 from redact.formats.registry import raw_format
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json, read_input
+from redact.io.store import SQLITE_HEADER, export, split_ref
 from redact.io.write import check_output_path, encode_output, write_atomic
 from redact.keys import Key
 from redact.linkscope import scoped_key
@@ -253,16 +255,25 @@ def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) 
     """
     _check_map_options(kwargs)
     name = display_name(path)
+    store_path, session = split_ref(path) if name != "<stdin>" else (Path(path), None)
+    skipped = reason(store_path) if name != "<stdin>" else None
+    if skipped is not None:  # never opened: not even to detect its format
+        raise BadInput(f"not a session: {skipped}; never read", where=name)
     if out is not None:
-        check_output_path(out, [path])
-    stream = _plain_file(path)
-    if stream is None:
+        check_output_path(out, [store_path])
+    stream = _plain_file(path) if session is None else None
+    if session is not None or (stream is not None and stream[0].startswith(SQLITE_HEADER)):
+        # a SQLite store: one session's rows, exported from a private read-only copy
+        fmt, data = export(store_path, session, where=name, forced=kwargs.get("input_format"))
+        kwargs.update(input_format=fmt, companions=[], file_stem=None)
+        result = redact_bytes(data, name=name, **kwargs)
+    elif stream is None:
         result = _from_bytes(read_input(path), name, path, kwargs)
     else:
         head, size = stream
         fmt = kwargs.get("input_format") or detect(head, name)
         raw = raw_format(fmt)
-        if raw is None or size <= len(head):
+        if raw is None or size <= len(head) or raw.assemble(Path(path)) is not None:
             result = _from_bytes(read_input(path), name, path, kwargs)
         else:  # a raw log on disk: streamed, so memory does not grow with its text
             _companions(raw, path, kwargs)
@@ -319,6 +330,10 @@ def _from_bytes(data: bytes, name: str, path: str | Path, kwargs: dict[str, Any]
         kwargs["input_format"] = fmt
         raw = raw_format(fmt)
         if raw is not None:
+            whole = raw.assemble(Path(path))
+            if whole is not None:  # a session spread over files: the reader (and the scanner) read all
+                data = whole
+                kwargs["companions"] = []
             _companions(raw, path, kwargs)
     return redact_bytes(data, name=name, **kwargs)
 
@@ -414,7 +429,12 @@ def scrub_file(path: str | Path, out: str | Path | None = None, *, policy: str |
 
     RunOptions(to="native", mode=mode, input_format=input_format, level=options.get("level"),
                chain_key=options.get("chain_key"))
+    from redact.io.store import is_sqlite, split_ref
+
     name = display_name(path)
+    if str(path) != "-" and is_sqlite(split_ref(str(path))[0]):
+        raise UsageError("--to native is not offered for a SQLite session store (it would have to be "
+                         "rebuilt, never copied); redact it to maps (--to map, the default)", where=name)
     if out is not None:
         check_output_path(out, [path])
     data = read_input(path)

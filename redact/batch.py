@@ -40,6 +40,7 @@ from redact.keys import Key, key_from_env, load_key_file
 from redact.policy.load import EffectivePolicy
 
 WRITTEN, LEAK, BAD, BUG = "written", "leak", "bad input", "internal error"
+SKIPPED = "skipped"  # a credential or auxiliary file beside the sessions: never read (exit 0)
 _GLOB_CHARS = frozenset("*?[")
 _SUFFIXES = (".gz", ".jsonl", ".json")
 
@@ -145,8 +146,19 @@ def sessions_in(folder: Path) -> list[Path]:
             continue
         for base in bases:
             for path in fmt.list_sessions(base):
-                found.setdefault(os.path.realpath(path), path)
+                for one in in_store(path):
+                    found.setdefault(os.path.realpath(one), one)
     return list(found.values())
+
+
+def in_store(path: Path) -> list[Path]:
+    """The sessions of a SQLite store, one `STORE#SESSION` address each; any other file is itself."""
+    from redact.io.store import is_sqlite, ref, sessions_of
+
+    if not is_sqlite(path):
+        return [path]
+    ids = sessions_of(path)
+    return [ref(path, session) for session in ids] if ids else [path]
 
 
 def _subfolders(folder: Path) -> Iterable[Path]:
@@ -160,11 +172,16 @@ def _subfolders(folder: Path) -> Iterable[Path]:
 def expand(inputs: Sequence[str]) -> tuple[list[Path], list[Outcome]]:
     """The input files named by `inputs` (files, folders, glob patterns), each once, in order; and
     an outcome for each argument that names nothing usable."""
+    from redact.formats.auxiliary import present, reason
+
     files: dict[str, Path] = {}
     unusable: list[Outcome] = []
     for arg in inputs:
         path = Path(arg)
         if path.is_dir():
+            for skipped in present(path) + [p for sub in _subfolders(path) for p in present(sub)]:
+                unusable.append(Outcome(str(skipped), None, SKIPPED, 0,
+                                        message=f"{skipped}: skipped, {reason(skipped)}; never read"))
             found = sessions_in(path)
             if not found:
                 unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no sessions found in this folder"))
@@ -172,8 +189,11 @@ def expand(inputs: Sequence[str]) -> tuple[list[Path], list[Outcome]]:
             found = [Path(p) for p in sorted(glob.glob(arg, recursive=True)) if Path(p).is_file()]
             if not found:
                 unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no file matches this pattern"))
+        elif reason(path) is not None:
+            unusable.append(Outcome(arg, None, SKIPPED, 0, message=f"{arg}: skipped, {reason(path)}; never read"))
+            found = []
         else:
-            found = [path]
+            found = in_store(path)
         for p in found:
             files.setdefault(os.path.realpath(p), p)
     return list(files.values()), unusable
@@ -186,11 +206,15 @@ _HARNESS_NAME = re.compile(
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}"
     r"|rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
     r"|agent-[0-9a-f]{7,64}"
+    r"|ses_[0-9A-Za-z]{20,40}"  # an opencode session
 )
 
 
 def output_name(path: Path, key: Key | None = None) -> str:
-    name = path.name
+    from redact.io.store import split_ref
+
+    session = split_ref(path)[1]
+    name = session if session is not None else path.name
     stripped = True
     while stripped:
         stripped = False

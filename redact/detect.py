@@ -8,6 +8,9 @@ if that object is a map (its `schema`); otherwise the first records go to each J
 (redact/formats/registry.py). When the first line is not a whole object, the input
 is one pretty-printed document, parsed whole and given to the document sniffers. An input no sniffer
 claims is bad input naming the formats there are.
+
+An input that is not JSON goes to each format's `sniff_bytes` (a Markdown chat history). A SQLite
+store is never detected from bytes: it is read from its file (`redact/io/store.py`).
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import orjson
 
 from redact.errors import BadInput
 from redact.formats.registry import formats
+from redact.io.store import SQLITE_HEADER
 
 MAP = "agentplay"
 #: Every input format this tool reads: the session map, then the raw formats of the registry.
@@ -91,11 +95,26 @@ def _unknown(where: str) -> BadInput:
                     "--input-format NAME forces one)", where=where)
 
 
+def _sniff_bytes(data: bytes) -> str | None:
+    head = data[:_SNIFF_BYTES]
+    for fmt in formats():
+        if _claims(fmt.sniff_bytes, head):
+            return fmt.name
+    return None
+
+
 def detect(data: bytes, where: str) -> str:
+    if data.startswith(SQLITE_HEADER):
+        raise BadInput("a SQLite session store is read from its file: give its path (not standard "
+                       "input or bytes)", where=where)
     body = data.lstrip()
     if not body:
         raise BadInput("empty input", where=where)
     head = body[:1]
+    if head not in (b"{", b"["):
+        found = _sniff_bytes(data)
+        if found is not None:
+            return found
     if head == b"{":
         records, first_ok = head_records(body)
         if first_ok:
@@ -127,6 +146,14 @@ def detect(data: bytes, where: str) -> str:
                 raise _unknown(where)
             found = _sniff(records) if len(records) >= 2 else None
             return found or MAP
+    elif head == b"[":  # one JSON document that is a list (an OpenHands events.json)
+        try:
+            doc = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return MAP  # the head of a larger file: the caller detects again on the whole input
+        found = _sniff_doc(doc)
+        if found is not None:
+            return found
     raise _unknown(where)
 
 

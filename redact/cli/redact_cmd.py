@@ -107,6 +107,9 @@ def redact(
     mode_name = value(mode)
     fmt = input_format_of(input_format, old_format)
     to = value(to) if isinstance(to, Enum) else to
+    if out_dir is None and _one_store_of_many(inputs):
+        raise UsageError("INPUT is a session store holding several sessions: give --out-dir DIR for the "
+                         "maps (one per session), or name one as STORE#SESSION", where=inputs[0])
     key = load_key(key_file, unsafe_key_permissions)
     # every flag rule is the library's (redact/options.py): the API refuses the same combinations
     RunOptions(to=to or "map", mode=mode_name, input_format=fmt, inputs=_inputs(inputs), output=output,
@@ -135,7 +138,15 @@ def _inputs(inputs: list[str]) -> str:
 def _is_batch(inputs: list[str]) -> bool:
     from redact import batch
 
-    return len(inputs) > 1 or (inputs[0] != "-" and (Path(inputs[0]).is_dir() or batch.is_pattern(inputs[0])))
+    return len(inputs) > 1 or (inputs[0] != "-" and (Path(inputs[0]).is_dir() or batch.is_pattern(inputs[0])
+                                                     or len(batch.in_store(Path(inputs[0]))) > 1))
+
+
+def _one_store_of_many(inputs: list[str]) -> bool:
+    """One input that is a session store holding several sessions (a batch of its own)."""
+    from redact import batch
+
+    return len(inputs) == 1 and inputs[0] != "-" and len(batch.in_store(Path(inputs[0]))) > 1
 
 
 # -- one input ----------------------------------------------------------------------------------------
@@ -264,8 +275,11 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None
     from redact.cli import batch_view
 
     tasks, unusable = batch.plan(inputs, out_dir, options.key, options.policy.policy.tokens.link_scope)
-    if not tasks and not unusable:
-        raise UsageError("no sessions found in this folder", where=inputs[0])
+    if not tasks and all(o.status == batch.SKIPPED for o in unusable):
+        for outcome in unusable:
+            _print_outcome(outcome)
+        raise UsageError("no sessions found" + (" in this folder" if Path(inputs[0]).is_dir() else ""),
+                         where=inputs[0])
     if not tasks and len(unusable) == 1 and len(inputs) == 1:
         raise UsageError(unusable[0].message.split(": ", 1)[-1], where=inputs[0])
     settings = batch.Settings(options.policy, options.keys, options.file_options())
@@ -279,7 +293,7 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None
     totals = tuple(sum(o.drops[i] for o in outcomes) for i in range(4))
     _say_drops(totals, f" over {sum(1 for o in outcomes if any(o.drops))} input(s)")  # type: ignore[arg-type]
     written = sum(1 for o in outcomes if o.status == batch.WRITTEN)
-    failed = len(every) - written
+    failed = sum(1 for o in every if o.status not in (batch.WRITTEN, batch.SKIPPED))
     err(f"wrote {written} map(s) to {out_dir}" + (f"; {failed} input(s) failed" if failed else ""))
     code = batch.exit_code(every)
     if code:
@@ -298,5 +312,7 @@ def _print_outcome(outcome: batch.Outcome) -> None:
         if len(outcome.findings) > _FINDINGS_PER_INPUT:
             err(f"... and {len(outcome.findings) - _FINDINGS_PER_INPUT} more in {name} "
                 "(redact it alone with --report)")
-    if outcome.status != batch.WRITTEN:
+    if outcome.status == batch.SKIPPED:
+        err(f"note: {outcome.message}")
+    elif outcome.status != batch.WRITTEN:
         err(f"error: {outcome.message}")

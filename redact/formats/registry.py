@@ -9,7 +9,10 @@ taint source reader (`audit/source_text.py`) all iterate `formats()`; none keeps
 The folder's modules, by convention (`FormatFolder` finds them there, imported on first use, so
 listing the formats costs nothing at start-up):
 
-    table.py         sniff(records) -> bool, and sniff_doc(doc) -> bool for a one-document format
+    table.py         sniff(records) -> bool, and sniff_doc(doc) -> bool for a one-document format,
+                     sniff_bytes(head) -> bool for a format that is not JSON (Markdown)
+    store.py         for a SQLite store: sniff(db), sessions(db), export(db, session) -> JSONL bytes
+                     (redact/io/store.py opens the store read-only and hands the export to the reader)
     reader.py        read_session(data, where, *, report, companions, skip_bad_lines, file_stem)
     native_table.py  TABLE: the native table (redact/native/spec.py)
     native.py        scrub(data, *, name, policy, key, mode, report, skip_bad_lines, **options) -> bytes
@@ -31,7 +34,9 @@ if TYPE_CHECKING:
     from redact.report import RedactionReport
 
 #: The format folders under redact/formats/, in the order their sniffers are asked.
-PACKAGES: tuple[str, ...] = ("claude_code", "codex", "session_record", "teaagent", "agent_replay")
+PACKAGES: tuple[str, ...] = ("claude_code", "codex", "session_record", "teaagent", "agent_replay",
+                             "opencode", "crush", "cursor", "aider", "openhands", "amp",
+                             "continue_dev")
 
 
 @runtime_checkable
@@ -60,11 +65,25 @@ class Format(Protocol):
     def has_sessions(self) -> bool:
         """list_sessions() can find this format's sessions in a folder (batch, --out-dir)."""
 
+    @property
+    def native(self) -> bool:
+        """`--to native` is offered (False for a SQLite store or a Markdown history: maps only)."""
+
     def sniff(self, records: list[dict[str, Any]]) -> bool:
         """Whether the first records (parsed JSONL objects) are this format's."""
 
     def sniff_doc(self, doc: Any) -> bool:
         """Whether one parsed JSON document is this format's (False for JSONL-only formats)."""
+
+    def sniff_bytes(self, head: bytes) -> bool:
+        """Whether the head of an input that is not JSON is this format's (a Markdown history)."""
+
+    def store(self) -> Any | None:
+        """The store module (sniff, sessions, export) of a SQLite store format, or None."""
+
+    def assemble(self, path: Path) -> bytes | None:
+        """A session spread over several files (opencode's pre-1.x tree), given by the file at `path`:
+        the bytes the reader reads, assembled from them; None when `path` is a whole session."""
 
     def table(self) -> Table:
         """The native table: every field of the format with its class."""
@@ -94,6 +113,10 @@ class FormatFolder:
     document: bool = False       # table.sniff_doc recognises the format as one JSON document
     companions: str | None = None  # "module:function" finding companion files, None: there are none
     sessions: str | None = None    # "module:function" listing a folder's sessions, None: no folders
+    text: bool = False           # table.sniff_bytes recognises the format from the head of its bytes
+    sqlite: bool = False         # a SQLite store: store.py answers sniff, sessions and export
+    native: bool = True          # --to native is offered (native.py scrubs it in its own format)
+    assembles: str | None = None  # "module:function" assembling a session spread over files
 
     @property
     def has_sessions(self) -> bool:
@@ -109,6 +132,16 @@ class FormatFolder:
 
     def sniff_doc(self, doc: Any) -> bool:
         return self.document and bool(self.part("table:sniff_doc")(doc))
+
+    def sniff_bytes(self, head: bytes) -> bool:
+        return self.text and bool(self.part("table:sniff_bytes")(head))
+
+    def store(self) -> Any | None:
+        return import_module(f"{self.package}.store") if self.sqlite else None
+
+    def assemble(self, path: Path) -> bytes | None:
+        found: bytes | None = self.part(self.assembles)(path) if self.assembles else None
+        return found
 
     def table(self) -> Table:
         found: Table = self.part("native_table:TABLE")

@@ -28,16 +28,18 @@ if TYPE_CHECKING:
 
 
 def native_formats() -> tuple[str, ...]:
-    """The input formats `--to native` supports: every raw format of the registry."""
-    from redact.formats.registry import raw_formats
+    """The input formats `--to native` supports: every raw format of the registry that offers it."""
+    from redact.formats.registry import formats
 
-    return raw_formats()
+    return tuple(fmt.name for fmt in formats() if fmt.native)
 
 
 def _scrubber(fmt: str) -> Callable[..., bytes]:
     from redact.formats.registry import raw_format
 
     found = raw_format(fmt)
+    if found is not None and not found.native:
+        raise UsageError(f"--to native is not offered for format {fmt}; maps are supported (--to map)")
     if found is None:
         supported = ", ".join(native_formats())
         raise UsageError(f"--to native does not support format {fmt} (supported: {supported})")

@@ -7,7 +7,14 @@ from types import ModuleType
 import pytest
 
 from redact.formats.agent_replay import table as agent_replay_table
+from redact.formats.aider import table as aider_table
+from redact.formats.amp import table as amp_table
 from redact.formats.codex import table as codex_table
+from redact.formats.continue_dev import table as continue_table
+from redact.formats.crush import table as crush_table
+from redact.formats.cursor import table as cursor_table
+from redact.formats.opencode import table as opencode_table
+from redact.formats.openhands import table as openhands_table
 from redact.formats.session_record import table as session_record_table
 from redact.formats.teaagent import table as teaagent_table
 
@@ -15,6 +22,13 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "formats.md"
 TABLES: dict[str, ModuleType] = {
     "codex": codex_table, "session-record": session_record_table, "teaagent": teaagent_table,
     "agent-replay": agent_replay_table,
+    "opencode": opencode_table,
+    "crush": crush_table,
+    "cursor": cursor_table,
+    "aider": aider_table,
+    "openhands": openhands_table,
+    "amp": amp_table,
+    "continue-dev": continue_table,
 }
 CLASSES = {"text", "blob", "path", "command", "id", "number", "bool", "enum", "timestamp", "version"}
 

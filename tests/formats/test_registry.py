@@ -78,6 +78,16 @@ class _Fake:
     description = "a test-only format"
     jsonl = True
     has_sessions = True
+    native = True
+
+    def sniff_bytes(self, head: bytes) -> bool:
+        return False
+
+    def store(self) -> Any | None:
+        return None
+
+    def assemble(self, path: Path) -> bytes | None:
+        return None
 
     def sniff(self, records: list[dict[str, Any]]) -> bool:
         return bool(records) and records[0].get("fake_format") == 1

@@ -204,7 +204,9 @@ def _seed_files() -> dict[str, list[Path]]:
 
 
 SEEDS = _seed_files()
-OTHER_FORMATS = sorted(set(FORMATS) - STRUCTURE_AWARE)
+#: Markdown, not JSON: fuzzed line by line below
+TEXT_FORMATS = {"aider"}
+OTHER_FORMATS = sorted(set(FORMATS) - STRUCTURE_AWARE - TEXT_FORMATS)
 
 
 def _prose(value: Any) -> list[str]:
@@ -250,3 +252,34 @@ def test_fuzz_other_formats(fmt: str, data: st.DataObject) -> None:
                                        input_format=fmt), canaries, label=f"{fmt}-public")
     check_outcome(lambda: redact_bytes(mutated, name=f"fuzz-{fmt}", policy="default", input_format=fmt),
                   [], label=f"{fmt}-default")
+
+
+# ---- Aider's Markdown history -----------------------------------------------------------------------
+
+_AIDER_LINES = (
+    "# aider chat started at 2025-05-04 17:02:36", "> Aider v0.82.2", "> Main model: {w} with diff edit format",
+    "#### {t}", "#### /run {t}", "#### /add {w}", "> Added {w} to the chat.", "> Applied edit to {t}",
+    "> Applied edit to {w}", "> Commit 1a2b3c4 {t}", "> Tokens: 9.9k sent, 682 received. {t}", "> {t}",
+    "> Run shell command? [Y/n] y", "<<<<<<< SEARCH", "{t}", "", "####", "> litellm.RateLimitError: {t}",
+)
+
+
+@FUZZ
+@given(data=st.data())
+def test_fuzz_aider_history(data: st.DataObject) -> None:
+    """Aider histories made of its structured lines in any order, with made-up sentences and words in
+    every slot: under `public` no sentence survives; under `default` the outcome is only clean."""
+    lines, canaries = [], []
+    for template in data.draw(st.lists(st.sampled_from(_AIDER_LINES), max_size=40), label="lines"):
+        n = len(canaries)
+        sentence, word = f"zqaid{n} said the Globexian layoffs plan", f"zqaidw{n}"
+        canaries += [sentence, word]
+        lines.append(template.format(t=sentence, w=word))
+    raw = ("# aider chat started at 2025-05-04 17:02:36\n" + "\n".join(lines)).encode()
+    if data.draw(st.booleans(), label="damage bytes"):
+        raw, _ = mutate_bytes(data, raw)
+    sentences = [c for c in canaries if " " in c]
+    check_outcome(lambda: redact_bytes(raw, name="fuzz-aider", policy="public", key=KEY, input_format="aider"),
+                  sentences + [c for c in canaries if " " not in c], label="aider-public")
+    check_outcome(lambda: redact_bytes(raw, name="fuzz-aider", policy="default", input_format="aider"), [],
+                  label="aider-default")

@@ -15,6 +15,7 @@ from redact.api import scrub_native
 from redact.native.scrub import Scrubber
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
+from tests.formats.jsonfix import amp_thread, continue_session, openhands_events
 from tests.native.arfix import trace
 from tests.native.codexfix import rollout
 from tests.native.srfix import stream
@@ -33,6 +34,9 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "session-record": lambda: stream(_counter("fc")),
     "teaagent": lambda: log(_counter("fc")),
     "agent-replay": lambda: trace(_counter("fc")),
+    "openhands": lambda: openhands_events(_counter("fc")),
+    "amp": lambda: amp_thread(_counter("fc")),
+    "continue-dev": lambda: continue_session(_counter("fc")),
 }
 
 

@@ -19,7 +19,8 @@ from redact.native.tables import formats, table
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
 
-ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay")
+ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay", "openhands", "amp",
+       "continue-dev")
 
 
 def _table(fmt: str) -> Table:

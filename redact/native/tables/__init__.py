@@ -17,6 +17,7 @@ def table(fmt: str) -> Table | None:
 
 
 def formats() -> tuple[str, ...]:
-    from redact.formats.registry import raw_formats
+    """The formats with a native table in use (those `--to native` offers)."""
+    from redact.formats.registry import formats as registered
 
-    return raw_formats()
+    return tuple(fmt.name for fmt in registered() if fmt.native)

@@ -1,0 +1,91 @@
+"""Aider's chat history (`.aider.chat.history.md`), declared: the structured lines the reader parses.
+
+The history is Markdown that Aider appends to: a `# aider chat started at <time>` heading per run,
+its status lines quoted (`> Aider v0.82.2`, `> Main model: ...`, `> Added src/app.py to the chat.`,
+`> Applied edit to src/app.py`, `> Tokens: 9.9k sent, 682 received. Cost: ...`, `> Commit 1a2b3c4
+...`), the user's input as `#### ` lines, and the model's replies as plain Markdown. Only the lines
+below are read; everything else is text, never kept (a reply's length is counted, and its
+SEARCH/REPLACE blocks are counted, never their content or file names).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+HISTORY = ".aider.chat.history.md"
+START = re.compile(r"# aider chat started at (\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2})\s*$")
+VERSION = re.compile(r"> Aider v(\d+\.\d+\.\d+(?:[.-][0-9A-Za-z.+-]{1,40})?)\s*$")
+MODEL = re.compile(r"> (?:Main model|Model|Models): (\S{1,120})(?: with .*)?\s*$")
+ADDED = re.compile(r"> Added (.{1,4096}?) to the chat\.?\s*$")
+APPLIED = re.compile(r"> Applied edit to (.{1,4096}?)\s*$")
+COMMIT = re.compile(r"> Commit ([0-9a-f]{7,40}) ")
+TOKENS = re.compile(r"> Tokens: (.{1,200}?)\s*$")
+TOKEN_PART = re.compile(r"([0-9][0-9.,]*)(k|m)? (sent|received|cache write|cache hit)")
+RUN_SHELL = re.compile(r"> Run shell commands?\? .*\b(y|n|yes|no)\s*$", re.IGNORECASE)
+ERROR = re.compile(r"> (?:litellm\.\w+|The API provider has rate limited you|"
+                   r"The LLM did not conform to the edit format)")
+SEARCH = "<<<<<<< SEARCH"
+#: A file name as Aider's status lines print it: no white space, quotes, emphasis or angle brackets.
+PATH = re.compile(r"[^\s*`'\"<>|]{1,4096}")
+USER = "#### "
+
+#: `#### /command` -> what it is. "prompt": its text goes to the model (length only); "shell": a
+#: command run in the shell (verb engine); "add": files added to the chat (the `> Added` lines say
+#: which); any other command is counted by name in the report and not mapped.
+COMMANDS: dict[str, str] = {
+    "/ask": "prompt", "/code": "prompt", "/architect": "prompt", "/context": "prompt", "/help": "prompt",
+    "/run": "shell", "/test": "shell", "!": "shell",
+    "/add": "add", "/read-only": "add",
+}
+
+LINES: tuple[tuple[str, str, str], ...] = (
+    ("# aider chat started at <time>", "timestamp", ("a run starts: the time of its events (written "
+                                                     "without a zone: read as UTC)")),
+    ("> Aider v<version>", "version", "-"),
+    ("> Main model: / Model: / Models: <model> with ...", "ident:model", "llm model"),
+    ("#### <text> (consecutive lines)", "text", "a prompt: length only"),
+    ("#### /ask, /code, /architect, /context, /help <text>", "text", ("counted as a command; the next "
+                                                                       "#### line (the message Aider sends) "
+                                                                       "is the prompt")),
+    ("#### /run, /test <command>; #### !<command>", "command", "an exec / verify event (verb engine)"),
+    ("> <command> before > Run shell command? y", "command", "an exec / verify event per command"),
+    ("#### /add <files>; > Added <file> to the chat", "path", "a read event for the files added"),
+    ("> Applied edit to <file>", "path", "an edit event"),
+    ("> Commit <sha> <message>", "id", "a commit (sha only; the message is text)"),
+    ("> Tokens: N sent, N cache write, N cache hit, N received.", "number",
+     "in, cw, cr, out of the llm event (as Aider rounds them: 9.9k is 9900)"),
+    ("> litellm.*Error / rate limited / did not conform", "enum", "an llm error event"),
+    ("<<<<<<< SEARCH (in a reply)", "text", "counted per reply (toolCalls), never the content"),
+    ("reply text, any other line", "text", "length only (textChars); never kept"),
+)
+
+
+def sniff_bytes(head: bytes) -> bool:
+    """An Aider chat history: its first non-blank line starts a run."""
+    text = head[:4096].lstrip(b"\xef\xbb\xbf").lstrip()
+    return text.startswith(b"# aider chat started at ")
+
+
+def sniff(records: list[dict[str, Any]]) -> bool:
+    """Never JSON Lines."""
+    return False
+
+
+def list_sessions(folder: Path) -> list[Path]:
+    path = folder / HISTORY
+    return [path] if path.is_file() else []
+
+
+def markdown() -> str:
+    lines = ["| line | class | what the reader keeps |", "|---|---|---|"]
+    for where, cls, use in LINES:
+        lines.append(f"| `{where}` | {cls} | {use} |")
+    lines += ["", "| command | read as |", "|---|---|"]
+    for name, how in COMMANDS.items():
+        lines.append(f"| `{name}` | {how} |")
+    lines.append("| any other command (`/drop`, `/clear`, `/undo`, `/commit`...) | counted by name, not mapped |")
+    return "\n".join(lines) + "\n"
+
+
+FIELDS = LINES  # the shape every format's table has (docs/formats.md, tests/formats/test_formats_docs.py)

@@ -1,0 +1,161 @@
+"""An Amp thread (`T-<uuid>.json`) -> facts.
+
+A user message's text blocks are a prompt (its images counted); its `tool_result` blocks are results.
+An assistant message is one llm event: the model and tokens of its `usage`, its stop reason,
+thinking, text length and tool calls (the shared tool table after Amp's aliases: `Bash` is a shell
+command through the verb engine...). A user message's time is its `meta.sentAt`; an assistant
+message's, the usage ledger's inference event that produced it. Paths are placed under the thread's
+first workspace tree.
+"""
+from __future__ import annotations
+
+from typing import Any, BinaryIO
+
+from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
+from redact.formats import chatlog
+from redact.formats.amp.table import ALIASES, BLOCKS, STATUS
+from redact.formats.common import (
+    as_int,
+    epoch_ms,
+    is_model_name,
+    json_doc,
+    label,
+    native_id,
+    positive_int,
+    safe_name,
+)
+from redact.report import RedactionReport
+
+AGENT_TOOL = "amp"
+
+
+def _d(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def root_of(doc: dict[str, Any]) -> str | None:
+    trees = _d(_d(doc.get("env")).get("initial")).get("trees")
+    uri = _d(trees[0]).get("uri") if isinstance(trees, list) and trees else None
+    if isinstance(uri, str) and uri.startswith("file:///"):
+        return uri[len("file://"):]
+    return None
+
+
+class AmpReader:
+    def __init__(self, report: RedactionReport) -> None:
+        self.report = report
+        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
+        self.calls: dict[str, ToolCall] = {}
+        self.done: set[str] = set()
+        self.t: float | None = None
+
+    def skip(self, name: str) -> None:
+        self.report.skipped_records[name] += 1
+
+    def read(self, doc: dict[str, Any]) -> None:
+        root = root_of(doc)
+        self.s.roots = chatlog.root_of(root)
+        self.s.cwd = root
+        self.t = chatlog.epoch_number(doc.get("created"))
+        self.s.first_seen = self.t
+        times: dict[int, float] = {}
+        ledger = _d(doc.get("usageLedger")).get("events")
+        for event in ledger if isinstance(ledger, list) else []:
+            to, t = as_int(_d(event).get("toMessageId")), epoch_ms(_d(event).get("timestamp"))
+            if to is not None and t is not None and _d(event).get("operationType") == "inference":
+                times.setdefault(to, t)
+        messages = doc.get("messages")
+        for m in messages if isinstance(messages, list) else []:
+            if not isinstance(m, dict):
+                self.skip("<not a message>")
+                continue
+            mid = as_int(m.get("messageId"))
+            t = chatlog.epoch_number(_d(m.get("meta")).get("sentAt")) or (times.get(mid) if mid is not None else None)
+            if t is not None:
+                self.t = t
+            if self.t is None:
+                self.skip("message:<no time>")
+                continue
+            role = m.get("role")
+            blocks = [b for b in m.get("content") or [] if isinstance(b, dict)] \
+                if isinstance(m.get("content"), list) else []
+            for b in blocks:
+                kind = b.get("type")
+                if not isinstance(kind, str) or BLOCKS.get(kind) != "mapped":
+                    self.skip(label("block", kind if isinstance(kind, str) else None))
+            if role == "user":
+                self.user(blocks, self.t)
+            elif role == "assistant":
+                self.assistant(m, blocks, self.t)
+            else:
+                self.skip(label("message", role if isinstance(role, str) else None))
+
+    def user(self, blocks: list[dict[str, Any]], t: float) -> None:
+        texts = [b for b in blocks if b.get("type") in ("text", "image")]
+        if texts:
+            turn = UserTurn(t, MAIN, sum(len(b["text"]) for b in texts if isinstance(b.get("text"), str)))
+            turn.images = sum(1 for b in texts if b.get("type") == "image")
+            self.s.facts.append(turn)
+        for b in blocks:
+            if b.get("type") == "tool_result":
+                self.result(b, t)
+
+    def assistant(self, m: dict[str, Any], blocks: list[dict[str, Any]], t: float) -> None:
+        usage = _d(m.get("usage"))
+        model = usage.get("model") if is_model_name(usage.get("model")) else None
+        llm = LlmResponse(t, MAIN, model, inp=positive_int(usage.get("inputTokens")),
+                          out=positive_int(usage.get("outputTokens")),
+                          cw=positive_int(usage.get("cacheCreationInputTokens")),
+                          cr=positive_int(usage.get("cacheReadInputTokens")))
+        llm.stop = safe_name(_d(m.get("state")).get("stopReason"))
+        self.s.facts.append(llm)
+        for b in blocks:
+            kind = b.get("type")
+            if kind == "text" and isinstance(b.get("text"), str):
+                llm.text_chars += len(b["text"])
+            elif kind in ("thinking", "redacted_thinking"):
+                llm.thinking = True
+            elif kind == "tool_use":
+                call_id, name = b.get("id"), b.get("name")
+                if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name \
+                        or call_id in self.calls:
+                    self.skip("block:tool_use:<no id or name>")
+                    continue
+                c = chatlog.call(name, b.get("input"), call_id, t, MAIN, aliases=ALIASES)
+                self.calls[call_id] = c
+                llm.tool_calls += 1
+                self.s.facts.append(c)
+
+    def result(self, b: dict[str, Any], t: float) -> None:
+        call_id = b.get("toolUseID")
+        c = self.calls.get(call_id) if isinstance(call_id, str) else None
+        if c is None or c.call_id in self.done:
+            self.skip("block:tool_result:<no call>" if c is None else "<duplicate>")
+            return
+        run = _d(b.get("run"))
+        status = run.get("status")
+        if not isinstance(status, str) or status not in STATUS:  # still running when saved: no result
+            self.skip(label("run", status if isinstance(status, str) else None))
+            return
+        self.done.add(c.call_id)
+        error, cls = STATUS[status]
+        out = run.get("result")
+        code = as_int(_d(out).get("exitCode")) if isinstance(out, dict) else None
+        text = out if isinstance(out, str) else _d(out).get("output")
+        res = chatlog.result(c, max(t, c.t), error=error, output=text, exit_code=code,
+                             error_text=run.get("error") if isinstance(run.get("error"), str) else None)
+        if cls is not None:
+            res.err_class = cls
+        self.s.facts.append(res)
+
+
+def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
+                 companions: list[Any] | None = None, skip_bad_lines: bool = False,
+                 file_stem: str | None = None) -> SessionFacts:
+    raw = data if isinstance(data, bytes) else data.read()
+    doc = json_doc(raw, where) if raw.strip() else {}
+    reader = AmpReader(report)
+    reader.read(doc if isinstance(doc, dict) else {})
+    tid = doc.get("id") if isinstance(doc, dict) else None
+    reader.s.native_id = native_id(tid[2:] if isinstance(tid, str) and tid.startswith("T-") else (file_stem or where))
+    return reader.s

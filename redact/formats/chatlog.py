@@ -1,0 +1,86 @@
+"""Helpers the chat-store readers share (opencode, Cursor, Crush, Aider): a tool call from a tool name
+and its input object, a tool result from what the log states, a session's repository root.
+
+Tool names go through the shared table (`redact/formats/toolnames.py`) after a format's own aliases
+(`read_file_v2` -> `read_file`); input keys that name a path in camelCase (`filePath`,
+`targetFile`) are read as the table's `file_path`. Nothing here keeps text: an output is a byte
+count, and a shell result's text is read only to confirm commits and PRs (`redact/build/outputs.py`).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from redact.build import outputs
+from redact.build.facts import ToolCall, ToolResult
+from redact.formats import toolnames
+from redact.formats.claude_code.tools import error_class
+from redact.formats.common import byte_len
+
+#: Input keys that hold the path of a read or edit tool, spelled as the harnesses spell them.
+PATH_ALIASES = ("filePath", "file_path", "path", "targetFile", "target_file", "relativeWorkspacePath",
+                "absolutePath", "filepath")
+
+
+def call(name: str, args: object, call_id: str, t: float, agent: str, *,
+         aliases: Mapping[str, str] | None = None) -> ToolCall:
+    """The ToolCall of tool `name` (the harness's spelling) with input `args`."""
+    canonical = (aliases or {}).get(name, name)
+    inp: dict[str, Any] = dict(args) if isinstance(args, dict) else {}
+    if "file_path" not in inp:
+        for key in PATH_ALIASES:
+            value = inp.get(key)
+            if isinstance(value, str) and value.strip():
+                inp["file_path"] = value
+                break
+    made = toolnames.make_call(canonical, inp, call_id, t, agent)
+    made.name = name
+    if made.kind == "exec" and not made.command and made.argv is None:
+        made.command = ""
+    return made
+
+
+def result(c: ToolCall, t: float, *, error: bool, output: object = None, exit_code: int | None = None,
+           dur: float | None = None, error_text: object = None, created: bool | None = None) -> ToolResult:
+    """The ToolResult of call `c`: error or not, the output's byte count, an exit code when the log
+    states one, and (for a shell call) the commits and PRs its output confirms."""
+    text = output if isinstance(output, str) else ""
+    res = ToolResult(t, c.call_id, error, out_bytes=byte_len(text) if text else None, dur=dur)
+    if c.kind == "exec" and exit_code is not None:
+        res.exit_code = exit_code
+        if exit_code != 0:
+            res.is_error = True
+    if res.is_error:
+        if res.exit_code not in (None, 0):
+            res.err_class = "exit_code"
+        elif isinstance(error_text, str) and error_text:
+            res.err_class = error_class(error_text, c.name)
+        else:
+            res.err_class = "other"
+    if c.kind == "edit" and created is not None:
+        res.op = "create" if created else None
+    if c.kind == "exec" and not res.is_error and c.command:
+        res.outputs = outputs.shell_outputs(c.command, text, False)
+    return res
+
+
+def root_of(path: str | None) -> tuple[str, ...]:
+    """The repository roots of a session whose working directory is `path` (nothing when unknown)."""
+    return (path,) if isinstance(path, str) and path.strip() and len(path) < 4096 else ()
+
+
+_LATEST = 7_258_118_400_000.0  # 2200-01-01 in ms
+
+
+def epoch_number(value: object) -> float | None:
+    """A time written as a number: epoch milliseconds, or seconds when it is too small to be
+    milliseconds (before 1973); None for anything else or outside 1970-2200."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    number = float(value)
+    if math.isnan(number) or number <= 0:
+        return None
+    if number < 1e11:
+        number *= 1000.0
+    return number if number < _LATEST else None

@@ -1,0 +1,124 @@
+"""A Continue session (`<uuid>.json`) -> facts.
+
+A user message is a prompt; an assistant message is one llm event (the model and tokens of its
+`usage`, when the client wrote one; its text length; its tool calls through the shared tool table
+after Continue's aliases). A tool call's state, once `done`, `errored` or `canceled`, is its result.
+Continue writes no times: every event of a session is at time 0 (the map's start is the epoch, a
+stand-in, not a time), in the order of the history. Paths are placed under `workspaceDirectory`.
+"""
+from __future__ import annotations
+
+from typing import Any, BinaryIO
+from urllib.parse import unquote
+
+from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
+from redact.formats import chatlog
+from redact.formats.common import (
+    is_model_name,
+    json_doc,
+    label,
+    native_id,
+    parse_json_string,
+    positive_int,
+    text_chars,
+)
+from redact.formats.continue_dev.table import ALIASES, STATUS
+from redact.report import RedactionReport
+
+AGENT_TOOL = "continue"
+NO_TIME = 0.0
+
+
+def _d(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def root_of(doc: dict[str, Any]) -> str | None:
+    """The workspace folder: a path, or a `file://` URI decoded (`file:///c%3A/Users/x` -> `c:/Users/x`)."""
+    value = doc.get("workspaceDirectory")
+    if not isinstance(value, str) or not value:
+        return None
+    if value.startswith("file://"):
+        path = unquote(value[len("file://"):])
+        return path[1:] if path[2:3] == ":" and path[:1] == "/" else path
+    return value if "://" not in value else None
+
+
+class ContinueReader:
+    def __init__(self, report: RedactionReport) -> None:
+        self.report = report
+        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="", first_seen=NO_TIME)
+        self.calls: dict[str, ToolCall] = {}
+        self.done: set[str] = set()
+
+    def skip(self, name: str) -> None:
+        self.report.skipped_records[name] += 1
+
+    def read(self, doc: dict[str, Any]) -> None:
+        root = root_of(doc)
+        self.s.roots = chatlog.root_of(root)
+        self.s.cwd = root
+        history = doc.get("history")
+        for item in history if isinstance(history, list) else []:
+            m = _d(_d(item).get("message"))
+            role = m.get("role")
+            if role == "user":
+                self.s.facts.append(UserTurn(NO_TIME, MAIN, text_chars(m.get("content"))))
+            elif role == "assistant":
+                self.assistant(m, _d(item))
+            else:
+                self.skip(label("message", role if isinstance(role, str) else None))
+
+    def assistant(self, m: dict[str, Any], item: dict[str, Any]) -> None:
+        usage = _d(m.get("usage"))
+        model = usage.get("model") if is_model_name(usage.get("model")) else None
+        llm = LlmResponse(NO_TIME, MAIN, model, inp=positive_int(usage.get("prompt_tokens")),
+                          out=positive_int(usage.get("completion_tokens")), text_chars=text_chars(m.get("content")))
+        self.s.facts.append(llm)
+        found = item.get("toolCallStates")
+        states = {s["toolCallId"]: s for s in found if isinstance(s, dict) and isinstance(s.get("toolCallId"), str)} \
+            if isinstance(found, list) else {}
+        calls = m.get("toolCalls")
+        for tc in calls if isinstance(calls, list) else []:
+            tc = _d(tc)
+            call_id, fn = tc.get("id"), _d(tc.get("function"))
+            name = fn.get("name")
+            if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name \
+                    or call_id in self.calls:
+                self.skip("toolCall:<no id or name>")
+                continue
+            state = _d(states.get(call_id))
+            args = state.get("parsedArgs") if isinstance(state.get("parsedArgs"), dict) \
+                else parse_json_string(fn.get("arguments"))
+            c = chatlog.call(name, args if isinstance(args, dict) else {}, call_id, NO_TIME, MAIN, aliases=ALIASES)
+            self.calls[call_id] = c
+            llm.tool_calls += 1
+            self.s.facts.append(c)
+            self.result(c, state)
+        llm.stop = "tool_use" if llm.tool_calls else "end_turn"
+
+    def result(self, c: ToolCall, state: dict[str, Any]) -> None:
+        status = state.get("status")
+        if not isinstance(status, str) or status not in STATUS:
+            return  # still generating or calling when the session was saved: no result
+        error, cls = STATUS[status]
+        output = state.get("output")
+        text = "".join(o.get("content", "") for o in output if isinstance(o, dict) and isinstance(o.get("content"), str)) \
+            if isinstance(output, list) else None
+        res = chatlog.result(c, NO_TIME, error=error, output=text, error_text=text if error else None)
+        if cls is not None:
+            res.err_class = cls
+        self.s.facts.append(res)
+
+
+def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
+                 companions: list[Any] | None = None, skip_bad_lines: bool = False,
+                 file_stem: str | None = None) -> SessionFacts:
+    raw = data if isinstance(data, bytes) else data.read()
+    doc = json_doc(raw, where) if raw.strip() else {}
+    doc = doc if isinstance(doc, dict) else {}
+    reader = ContinueReader(report)
+    reader.read(doc)
+    sid = doc.get("sessionId")
+    reader.s.native_id = native_id(sid if isinstance(sid, str) and sid else (file_stem or where))
+    return reader.s

@@ -1,0 +1,6 @@
+"""crush has no native output (`native.py`): its table drops every record."""
+from __future__ import annotations
+
+from redact.native.spec import DROP, Table
+
+TABLE = Table("crush", DROP)

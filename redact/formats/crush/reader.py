@@ -1,0 +1,158 @@
+"""One Crush session (the JSON Lines export of `store.py`) -> facts.
+
+A user message is a prompt (text length, images); an assistant message is one llm event (model,
+stop reason, latency, thinking, text length, its tool calls); a `tool` message holds the results,
+paired with their calls by id. Crush records tokens per session only, so the llm events carry none
+(a session total is never spread over the calls). Paths are placed under the project folder holding
+`.crush/` when the store sits there; otherwise absolute paths go to their bucket.
+"""
+from __future__ import annotations
+
+from typing import Any, BinaryIO
+
+from redact.build.facts import MAIN, ErrorFact, LlmResponse, SessionFacts, ToolCall, UserTurn
+from redact.formats import chatlog
+from redact.formats.common import is_model_name, label, native_id, parse_json_string, safe_name
+from redact.formats.crush.table import ALIASES, FINISH_ERRORS, PART_TYPES
+from redact.formats.jsonl import LineStats, iter_objects
+from redact.report import RedactionReport
+
+AGENT_TOOL = "crush"
+
+
+def _d(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+class CrushReader:
+    def __init__(self, report: RedactionReport) -> None:
+        self.report = report
+        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
+        self.stats = LineStats()
+        self.session_id: str | None = None
+        self.calls: dict[str, ToolCall] = {}
+        self.done: set[str] = set()
+        self.last_t: float | None = None
+
+    def skip(self, name: str) -> None:
+        self.report.skipped_records[name] += 1
+
+    def time(self, value: object) -> float | None:
+        t = chatlog.epoch_number(value)
+        if t is None:
+            return self.last_t
+        self.last_t = t
+        if self.s.first_seen is None or t < self.s.first_seen:
+            self.s.first_seen = t
+        return t
+
+    def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:
+        for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
+            kind = record.get("crush")
+            if kind == "session" and self.session_id is None:
+                self.session(record)
+            elif kind == "message":
+                self.message(record)
+            else:
+                self.skip(label(kind) if isinstance(kind, str) else "<no record kind>")
+
+    def session(self, r: dict[str, Any]) -> None:
+        sid = r.get("id")
+        self.session_id = sid if isinstance(sid, str) and sid else None
+        project = r.get("project")
+        self.s.roots = chatlog.root_of(project if isinstance(project, str) else None)
+        self.s.cwd = self.s.roots[0] if self.s.roots else None
+        parent = r.get("parent_session_id")
+        if isinstance(parent, str) and parent:
+            self.s.role = "subagent"
+            self.s.parent_native_id = native_id(parent)
+        self.time(r.get("created_at"))
+
+    def message(self, r: dict[str, Any]) -> None:
+        role = r.get("role")
+        t = self.time(r.get("created_at"))
+        found = r.get("parts")
+        parts: list[Any] = found if isinstance(found, list) else []
+        if role not in ("user", "assistant", "tool") or t is None:
+            self.skip(label("message", role if isinstance(role, str) else None))
+            return
+        known = []
+        for part in parts:
+            kind = part.get("type") if isinstance(part, dict) else None
+            if isinstance(kind, str) and PART_TYPES.get(kind) == "mapped":
+                known.append((kind, _d(part.get("data"))))
+            else:
+                self.skip(label("part", kind if isinstance(kind, str) else None))
+        if role == "user":
+            turn = UserTurn(t, MAIN, 0)
+            for kind, data in known:
+                if kind == "text" and isinstance(data.get("text"), str):
+                    turn.chars += len(data["text"])
+                elif kind in ("image_url", "binary") and (kind == "image_url" or str(
+                        data.get("mime_type") or data.get("MIMEType") or "").startswith("image/")):
+                    turn.images += 1
+            self.s.facts.append(turn)
+        elif role == "assistant":
+            self.assistant(r, t, known)
+        else:
+            for kind, data in known:
+                if kind == "tool_result":
+                    self.result(data, t)
+
+    def assistant(self, r: dict[str, Any], t: float, known: list[tuple[str, dict[str, Any]]]) -> None:
+        model = r.get("model") if is_model_name(r.get("model")) else None
+        fact = LlmResponse(t, MAIN, model)
+        end = chatlog.epoch_number(r.get("finished_at"))
+        if end is not None and end >= t:
+            fact.latency = end - t
+        self.s.facts.append(fact)
+        for kind, data in known:
+            if kind == "text" and isinstance(data.get("text"), str):
+                fact.text_chars += len(data["text"])
+            elif kind == "reasoning":
+                fact.thinking = True
+            elif kind == "tool_call":
+                self.call(data, t, fact)
+            elif kind == "finish":
+                reason = safe_name(data.get("reason"))
+                fact.stop = reason
+                if reason in FINISH_ERRORS:
+                    self.s.facts.append(ErrorFact(end or t, MAIN, "llm", FINISH_ERRORS[reason]))
+
+    def call(self, data: dict[str, Any], t: float, llm: LlmResponse) -> None:
+        call_id, name = data.get("id"), data.get("name")
+        if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name \
+                or call_id in self.calls:
+            self.skip("<duplicate>" if isinstance(call_id, str) and call_id in self.calls
+                      else "part:tool_call:<no id or name>")
+            return
+        args = parse_json_string(data.get("input"))
+        c = chatlog.call(name, args if isinstance(args, dict) else {}, call_id, t, MAIN, aliases=ALIASES)
+        self.calls[call_id] = c
+        llm.tool_calls += 1
+        self.s.facts.append(c)
+
+    def result(self, data: dict[str, Any], t: float) -> None:
+        call_id = data.get("tool_call_id")
+        c = self.calls.get(call_id) if isinstance(call_id, str) else None
+        if c is None or c.call_id in self.done:
+            self.skip("part:tool_result:<no call>" if c is None else "<duplicate>")
+            return
+        self.done.add(c.call_id)
+        error = data.get("is_error") is True
+        content = data.get("content")
+        self.s.facts.append(chatlog.result(c, max(t, c.t), error=error, output=content,
+                                           error_text=content if error else None))
+
+    def finish(self, where: str, fallback: str | None) -> SessionFacts:
+        self.s.native_id = native_id(self.session_id or fallback or where)
+        self.stats.warn_skipped(self.report)
+        return self.s
+
+
+def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
+                 companions: list[Any] | None = None, skip_bad_lines: bool = False,
+                 file_stem: str | None = None) -> SessionFacts:
+    reader = CrushReader(report)
+    reader.read(data, where, skip_bad_lines)
+    return reader.finish(where, file_stem)

@@ -1,0 +1,149 @@
+"""One Cursor chat (the JSON Lines export of `store.py`) -> facts.
+
+A user bubble is a prompt (its text's length). The agent's bubbles between two prompts are one turn:
+Cursor does not record its model calls one by one, so each turn is one llm event (the composer's
+model, the bubbles' token counts summed, thinking when a bubble has any, the text's length, the
+number of tool calls). A bubble with `toolFormerData` is a tool call (the shared tool table after
+Cursor's aliases: `read_file_v2` is a read, `run_terminal_command_v2` a shell command through the
+verb engine...) and, once its status is final, its result. Paths are placed under the composer's
+workspace folder.
+"""
+from __future__ import annotations
+
+from typing import Any, BinaryIO
+
+from redact.build.facts import MAIN, LlmResponse, SessionFacts, UserTurn
+from redact.formats import chatlog
+from redact.formats.common import epoch_ms, is_model_name, label, native_id, parse_json_string, positive_int
+from redact.formats.cursor.table import AI_TYPES, ALIASES, DONE, USER_TYPES
+from redact.formats.jsonl import LineStats, iter_objects
+from redact.report import RedactionReport
+
+AGENT_TOOL = "cursor"
+
+
+def _d(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+class CursorReader:
+    def __init__(self, report: RedactionReport) -> None:
+        self.report = report
+        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
+        self.stats = LineStats()
+        self.session_id: str | None = None
+        self.model: str | None = None
+        self.turn: LlmResponse | None = None
+        self.calls: set[str] = set()
+        self.last_t: float | None = None
+        self.n = 0
+
+    def skip(self, name: str) -> None:
+        self.report.skipped_records[name] += 1
+
+    def time(self, value: object) -> float | None:
+        t = epoch_ms(value) if isinstance(value, str) else chatlog.epoch_number(value)
+        if t is None:
+            return self.last_t
+        self.last_t = t
+        if self.s.first_seen is None or t < self.s.first_seen:
+            self.s.first_seen = t
+        return t
+
+    def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:
+        for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
+            kind = record.get("cursor")
+            if kind in ("composer", "tab") and self.session_id is None:
+                self.head(record)
+            elif kind == "bubble":
+                self.bubble(record)
+            else:
+                self.skip(label(kind) if isinstance(kind, str) else "<no record kind>")
+
+    def head(self, r: dict[str, Any]) -> None:
+        sid = r.get("id")
+        self.session_id = sid if isinstance(sid, str) and sid else None
+        root = r.get("root")
+        self.s.roots = chatlog.root_of(root if isinstance(root, str) else None)
+        self.s.cwd = self.s.roots[0] if self.s.roots else None
+        self.model = r.get("model") if is_model_name(r.get("model")) else None
+        parent = r.get("parent")
+        if isinstance(parent, str) and parent:
+            self.s.role = "subagent"
+            self.s.parent_native_id = native_id(parent)
+        self.time(r.get("createdAt") or r.get("lastSendTime"))
+
+    def bubble(self, r: dict[str, Any]) -> None:
+        kind = r.get("type")
+        t = self.time(r.get("createdAt") or r.get("time"))
+        if t is None:
+            self.skip("bubble:<no time>")
+            return
+        text = r.get("text")
+        chars = len(text) if isinstance(text, str) else 0
+        if kind in USER_TYPES:
+            self.turn = None
+            if is_model_name(r.get("model")):
+                self.model = r["model"]
+            self.s.facts.append(UserTurn(t, MAIN, chars))
+            return
+        if kind not in AI_TYPES:
+            self.skip(label("bubble", str(kind) if isinstance(kind, (str, int)) else None))
+            return
+        if self.turn is None:
+            model = r.get("model") if is_model_name(r.get("model")) else self.model
+            self.turn = LlmResponse(t, MAIN, model)
+            self.s.facts.append(self.turn)
+        turn = self.turn
+        tokens = _d(r.get("tokenCount"))
+        turn.inp += positive_int(tokens.get("inputTokens"))
+        turn.out += positive_int(tokens.get("outputTokens"))
+        turn.text_chars += chars
+        if isinstance(r.get("thinking"), str) and r["thinking"]:
+            turn.thinking = True
+        tool = r.get("tool")
+        if isinstance(tool, dict):
+            self.tool(tool, t, turn)
+
+    def tool(self, tool: dict[str, Any], t: float, turn: LlmResponse) -> None:
+        name = tool.get("name")
+        if not isinstance(name, str) or not name:
+            self.skip("bubble:tool:<no name>")
+            return
+        call_id = tool.get("toolCallId")
+        if not isinstance(call_id, str) or not call_id or call_id in self.calls:
+            self.n += 1
+            call_id = f"#{self.n}"
+        self.calls.add(call_id)
+        args = parse_json_string(tool.get("params"))
+        if not isinstance(args, dict) or not args:
+            args = parse_json_string(tool.get("rawArgs"))
+        c = chatlog.call(name, args if isinstance(args, dict) else {}, call_id, t, MAIN, aliases=ALIASES)
+        turn.tool_calls += 1
+        self.s.facts.append(c)
+        status = tool.get("status")
+        if not isinstance(status, str) or status not in DONE:
+            return
+        failed = DONE[status] or tool.get("additionalStatus") == "error"
+        error = tool.get("error")
+        res = chatlog.result(c, t, error=failed, output=tool.get("result"),
+                             error_text=error if isinstance(error, str) else None)
+        if status in ("cancelled", "canceled", "rejected"):
+            res.err_class = "interrupted" if status != "rejected" else "permission_denied"
+        self.s.facts.append(res)
+
+    def finish(self, where: str, fallback: str | None) -> SessionFacts:
+        for fact in self.s.facts:
+            if isinstance(fact, LlmResponse) and fact.stop is None:
+                fact.stop = "tool_use" if fact.tool_calls else "end_turn"
+        self.s.native_id = native_id(self.session_id or fallback or where)
+        self.stats.warn_skipped(self.report)
+        return self.s
+
+
+def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
+                 companions: list[Any] | None = None, skip_bad_lines: bool = False,
+                 file_stem: str | None = None) -> SessionFacts:
+    reader = CursorReader(report)
+    reader.read(data, where, skip_bad_lines)
+    return reader.finish(where, file_stem)

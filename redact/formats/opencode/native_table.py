@@ -1,0 +1,6 @@
+"""opencode has no native output (`native.py`): its table drops every record."""
+from __future__ import annotations
+
+from redact.native.spec import DROP, Table
+
+TABLE = Table("opencode", DROP)

@@ -1,0 +1,193 @@
+"""One opencode session (the JSON Lines export of `store.py` or `tree.py`) -> facts.
+
+- the `session` row gives the id, the working directory (the repository root) and, for a subagent
+  session, its parent;
+- a user message is a prompt: its text parts' length (parts opencode wrote itself, `synthetic`, are
+  not the user's), its image attachments;
+- an assistant message is one llm event: model, tokens (`output` + `reasoning` as out), finish
+  reason, latency, thinking, text length, its tool parts as tool calls; an `error` on it is an llm
+  error event;
+- a tool part is a call (the shared tool table: `bash` -> exec through the verb engine, `read`,
+  `edit`, `write`, `grep`, `glob`, `task`, `webfetch`...) and, once completed or failed, its result.
+"""
+from __future__ import annotations
+
+from typing import Any, BinaryIO
+
+import orjson
+
+from redact.build.facts import MAIN, Compaction, ErrorFact, LlmResponse, SessionFacts, ToolCall, UserTurn
+from redact.formats import chatlog
+from redact.formats.common import as_int, is_model_name, label, native_id, positive_int, safe_name
+from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.opencode.table import ERRORS, PART_TYPES
+from redact.formats.opencode.tree import is_session_doc, session_line
+from redact.report import RedactionReport
+
+AGENT_TOOL = "opencode"
+_IMAGE = "image/"
+
+
+def _d(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+class OpencodeReader:
+    def __init__(self, report: RedactionReport) -> None:
+        self.report = report
+        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
+        self.stats = LineStats()
+        self.session_id: str | None = None
+        self.messages: dict[str, tuple[str, Any]] = {}  # message id -> (role, its fact)
+        self.calls: set[str] = set()
+        self.last_t: float | None = None
+
+    def skip(self, name: str) -> None:
+        self.report.skipped_records[name] += 1
+
+    def time(self, *values: object) -> float | None:
+        for value in values:
+            t = chatlog.epoch_number(value)
+            if t is not None:
+                self.last_t = t
+                if self.s.first_seen is None or t < self.s.first_seen:
+                    self.s.first_seen = t
+                return t
+        return self.last_t
+
+    def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:
+        for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
+            kind = record.get("opencode")
+            if kind == "session" and self.session_id is None:
+                self.session(record)
+            elif kind == "message":
+                self.message(record)
+            elif kind == "part":
+                self.part(record)
+            else:
+                self.skip(label(kind) if isinstance(kind, str) else "<no record kind>")
+
+    def session(self, r: dict[str, Any]) -> None:
+        sid = r.get("id")
+        self.session_id = sid if isinstance(sid, str) and sid else None
+        directory = r.get("directory")
+        self.s.roots = chatlog.root_of(directory if isinstance(directory, str) else None)
+        self.s.cwd = self.s.roots[0] if self.s.roots else None
+        parent = r.get("parent_id")
+        if isinstance(parent, str) and parent:
+            self.s.role = "subagent"
+            self.s.parent_native_id = native_id(parent)
+        self.time(r.get("time_created"))
+
+    def message(self, r: dict[str, Any]) -> None:
+        mid, data = r.get("id"), _d(r.get("data"))
+        role = data.get("role")
+        if not isinstance(mid, str) or role not in ("user", "assistant"):
+            self.skip(label("message", role if isinstance(role, str) else None))
+            return
+        times = _d(data.get("time"))
+        t = self.time(times.get("created"), r.get("time_created"))
+        if t is None:
+            self.skip("message:<no time>")
+            return
+        if role == "user":
+            turn = UserTurn(t, MAIN, 0)
+            self.s.facts.append(turn)
+            self.messages[mid] = ("user", turn)
+            return
+        model = data.get("modelID") if is_model_name(data.get("modelID")) else None
+        tokens = _d(data.get("tokens"))
+        cache = _d(tokens.get("cache"))
+        fact = LlmResponse(t, MAIN, model, inp=positive_int(tokens.get("input")),
+                           out=positive_int(tokens.get("output")) + positive_int(tokens.get("reasoning")),
+                           cr=positive_int(cache.get("read")), cw=positive_int(cache.get("write")))
+        fact.stop = safe_name(data.get("finish"))
+        done = chatlog.epoch_number(times.get("completed"))
+        if done is not None and done >= t:
+            fact.latency = done - t
+        self.s.facts.append(fact)
+        self.messages[mid] = ("assistant", fact)
+        error = _d(data.get("error"))
+        name = error.get("name")
+        if isinstance(name, str):
+            self.s.facts.append(ErrorFact(done or t, MAIN, "llm", ERRORS.get(name, "api_error")))
+
+    def part(self, r: dict[str, Any]) -> None:
+        data = _d(r.get("data"))
+        kind = data.get("type")
+        how = PART_TYPES.get(kind) if isinstance(kind, str) else None
+        mid = r.get("message_id")
+        owner = self.messages.get(mid) if isinstance(mid, str) else None
+        if how != "mapped" or owner is None:
+            self.skip(label("part", kind if isinstance(kind, str) else None) if owner else "part:<no message>")
+            return
+        role, fact = owner
+        if kind == "text":
+            text = data.get("text")
+            if isinstance(text, str) and not data.get("synthetic") and not data.get("ignored"):
+                if role == "user":
+                    fact.chars += len(text)
+                else:
+                    fact.text_chars += len(text)
+        elif kind == "reasoning":
+            if role == "assistant":
+                fact.thinking = True
+        elif kind == "file":
+            mime = data.get("mime")
+            if role == "user" and isinstance(mime, str) and mime.startswith(_IMAGE):
+                fact.images += 1
+        elif kind == "compaction":
+            auto = data.get("auto")
+            self.s.facts.append(Compaction(fact.t, MAIN, "auto" if auto is True else "manual" if auto is False else None))
+        elif kind == "retry":
+            self.s.facts.append(ErrorFact(fact.t, MAIN, "llm", "api_error", retry=True))
+        elif kind == "tool":
+            self.tool(data, fact if role == "assistant" else None, fact.t)
+
+    def tool(self, data: dict[str, Any], llm: LlmResponse | None, t0: float) -> None:
+        name, call_id = data.get("tool"), data.get("callID")
+        state = _d(data.get("state"))
+        if not isinstance(name, str) or not name or not isinstance(call_id, str) or call_id in self.calls:
+            self.skip("<duplicate>" if isinstance(call_id, str) and call_id in self.calls
+                      else "part:tool:<no tool or call id>")
+            return
+        self.calls.add(call_id)
+        times = _d(state.get("time"))
+        start = chatlog.epoch_number(times.get("start")) or t0
+        c: ToolCall = chatlog.call(name, state.get("input"), call_id, start, MAIN)
+        if name == "question":
+            c.waits_on_user = True
+        self.s.facts.append(c)
+        if llm is not None:
+            llm.tool_calls += 1
+        status = state.get("status")
+        if status not in ("completed", "error"):
+            return
+        end = chatlog.epoch_number(times.get("end"))
+        meta = _d(state.get("metadata"))
+        exists = meta.get("exists")
+        self.s.facts.append(chatlog.result(
+            c, end if end is not None and end >= start else start, error=status == "error",
+            output=state.get("output"), exit_code=as_int(meta.get("exit")) if c.kind == "exec" else None,
+            error_text=state.get("error"), created=(exists is False) if isinstance(exists, bool) else None))
+
+    def finish(self, where: str, fallback: str | None) -> SessionFacts:
+        self.s.native_id = native_id(self.session_id or fallback or where)
+        self.stats.warn_skipped(self.report)
+        return self.s
+
+
+def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
+                 companions: list[Any] | None = None, skip_bad_lines: bool = False,
+                 file_stem: str | None = None) -> SessionFacts:
+    if isinstance(data, bytes) and data.lstrip()[:1] == b"{" and b"\n" in data.strip():
+        # a session file of the pre-1.x tree given on its own (its messages are not with it)
+        try:
+            doc = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            doc = None
+        if is_session_doc(doc):
+            data = orjson.dumps(session_line(doc)) + b"\n"
+    reader = OpencodeReader(report)
+    reader.read(data, where, skip_bad_lines)
+    return reader.finish(where, file_stem)

@@ -1,0 +1,178 @@
+"""An OpenHands V1 conversation (`events.json`) -> facts.
+
+A user MessageEvent is a prompt; an agent MessageEvent is a reply (an llm event). ActionEvents are
+tool calls; those sharing an `llm_response_id` came from one model response, which is one llm event
+(thinking when the response carried reasoning, its thoughts' length as textChars, its calls counted).
+The log records no model name or tokens, so the llm events carry none. An ObservationEvent (or an
+AgentErrorEvent, a UserRejectObservation) is the result of the call whose `tool_call_id` it names.
+The first terminal observation's working directory is the repository root.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from redact.build.facts import MAIN, Compaction, LlmResponse, SessionFacts, ToolCall, UserTurn
+from redact.formats import chatlog
+from redact.formats.claude_code.tools import error_class
+from redact.formats.common import as_int, epoch_ms, json_doc, label, native_id, text_chars
+from redact.formats.openhands.table import ACTIONS, EDITOR, EVENT_KINDS
+from redact.report import RedactionReport
+
+AGENT_TOOL = "openhands"
+
+
+def _d(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def root_of(events: list[Any]) -> str | None:
+    """The working directory of the first terminal observation."""
+    for e in events:
+        if isinstance(e, dict) and e.get("kind") == "ObservationEvent":
+            wd = _d(_d(e.get("observation")).get("metadata")).get("working_dir")
+            if isinstance(wd, str) and wd.startswith("/"):
+                return wd
+    return None
+
+
+class OpenHandsReader:
+    def __init__(self, report: RedactionReport) -> None:
+        self.report = report
+        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
+        self.responses: dict[str, LlmResponse] = {}
+        self.calls: dict[str, ToolCall] = {}  # by the ActionEvent's id
+        self.by_tool_call: dict[str, str] = {}  # tool_call_id -> the latest ActionEvent id using it
+        self.done: set[str] = set()
+        self.last_t: float | None = None
+
+    def skip(self, name: str) -> None:
+        self.report.skipped_records[name] += 1
+
+    def read(self, events: list[Any]) -> None:
+        root = root_of(events)
+        self.s.roots = chatlog.root_of(root)
+        self.s.cwd = root
+        for e in events:
+            kind = e.get("kind") if isinstance(e, dict) else None
+            if not isinstance(kind, str) or EVENT_KINDS.get(kind) != "mapped":
+                self.skip(label(kind) if isinstance(kind, str) else "<no kind>")
+                continue
+            t = epoch_ms(e.get("timestamp"))
+            if t is None:
+                t = self.last_t
+            else:
+                self.last_t = t
+                if self.s.first_seen is None:
+                    self.s.first_seen = t
+            if t is None:
+                self.skip(label(kind) + ":<no time>")
+                continue
+            getattr(self, kind)(e, t)
+
+    def MessageEvent(self, e: dict[str, Any], t: float) -> None:
+        chars = text_chars(_d(e.get("llm_message")).get("content"))
+        if e.get("source") == "user":
+            self.s.facts.append(UserTurn(t, MAIN, chars))
+        else:
+            self.s.facts.append(LlmResponse(t, MAIN, None, text_chars=chars, stop="end_turn"))
+
+    def ActionEvent(self, e: dict[str, Any], t: float) -> None:
+        rid = e.get("llm_response_id")
+        key = rid if isinstance(rid, str) and rid else f"#{e.get('id')}"
+        llm = self.responses.get(key)
+        if llm is None:
+            llm = self.responses[key] = LlmResponse(t, MAIN, None, stop="tool_use")
+            self.s.facts.append(llm)
+        llm.text_chars += text_chars(e.get("thought"))
+        if e.get("reasoning_content") or e.get("thinking_blocks"):
+            llm.thinking = True
+        action = _d(e.get("action"))
+        akind = action.get("kind")
+        # the event id names the call: providers reuse tool call ids (`functions.terminal:0`) after
+        # a condensation; an observation names its action by `action_id`
+        call_id = e.get("id")
+        if not isinstance(call_id, str) or not call_id or call_id in self.calls:
+            self.skip("ActionEvent:<duplicate>" if isinstance(call_id, str) and call_id else "ActionEvent:<no id>")
+            return
+        tool_call_id = e.get("tool_call_id")
+        if isinstance(tool_call_id, str) and tool_call_id:
+            self.by_tool_call[tool_call_id] = call_id
+        name = e.get("tool_name") if isinstance(e.get("tool_name"), str) else None
+        canonical = ACTIONS.get(akind) if isinstance(akind, str) else None
+        args = dict(action)
+        if canonical == "file_editor":
+            kind, op = EDITOR.get(str(action.get("command")), ("tool", None))
+            canonical = {"read": "read_file", "edit": "edit_file"}.get(kind, "file_editor")
+            c = chatlog.call(name or "file_editor", args, call_id, t, MAIN, aliases={name or "file_editor": canonical})
+            c.op = op if c.kind == "edit" else None
+        else:
+            spelled = name or (akind if isinstance(akind, str) else "unknown")
+            c = chatlog.call(spelled, args, call_id, t, MAIN, aliases={spelled: canonical or spelled})
+        self.calls[call_id] = c
+        llm.tool_calls += 1
+        self.s.facts.append(c)
+
+    def _settle(self, e: dict[str, Any], t: float) -> ToolCall | None:
+        call_id = e.get("action_id")
+        if not isinstance(call_id, str) or call_id not in self.calls:
+            tool_call_id = e.get("tool_call_id")
+            call_id = self.by_tool_call.get(tool_call_id) if isinstance(tool_call_id, str) else None
+        c = self.calls.get(call_id) if isinstance(call_id, str) else None
+        if c is None or c.call_id in self.done:
+            self.skip(label(str(e.get("kind"))) + (":<no call>" if c is None else ":<duplicate>"))
+            return None
+        self.done.add(c.call_id)
+        return c
+
+    def ObservationEvent(self, e: dict[str, Any], t: float) -> None:
+        c = self._settle(e, t)
+        if c is None:
+            return
+        obs = _d(e.get("observation"))
+        output = "".join(b.get("text", "") for b in obs.get("content") or [] if isinstance(b, dict)
+                         and isinstance(b.get("text"), str)) if isinstance(obs.get("content"), list) else None
+        code = as_int(obs.get("exit_code"))
+        res = chatlog.result(c, max(t, c.t), error=obs.get("is_error") is True, output=output,
+                             exit_code=code if code is not None and code >= 0 else None,
+                             error_text=output if obs.get("is_error") is True else None,
+                             created=(obs.get("prev_exist") is False) if c.op == "create" else None)
+        if obs.get("timeout") is True:
+            res.is_error, res.err_class = True, "timeout"
+        self.s.facts.append(res)
+
+    def AgentErrorEvent(self, e: dict[str, Any], t: float) -> None:
+        c = self._settle(e, t)
+        if c is not None:
+            err = e.get("error")
+            res = chatlog.result(c, max(t, c.t), error=True)
+            res.err_class = error_class(err, c.name) if isinstance(err, str) else "other"
+            self.s.facts.append(res)
+
+    def UserRejectObservation(self, e: dict[str, Any], t: float) -> None:
+        c = self._settle(e, t)
+        if c is not None:
+            c.waits_on_user = True
+            res = chatlog.result(c, max(t, c.t), error=True)
+            res.err_class = "permission_denied"
+            self.s.facts.append(res)
+
+    def Condensation(self, e: dict[str, Any], t: float) -> None:
+        self.s.facts.append(Compaction(t, MAIN, "auto"))
+
+
+def conversation_id(where: str) -> str | None:
+    """The conversation's id: the name of the folder holding events.json (32 hex)."""
+    folder = Path(where).parent.name
+    return folder if len(folder) == 32 and all(ch in "0123456789abcdef" for ch in folder) else None
+
+
+def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
+                 companions: list[Any] | None = None, skip_bad_lines: bool = False,
+                 file_stem: str | None = None) -> SessionFacts:
+    raw = data if isinstance(data, bytes) else data.read()
+    doc = json_doc(raw, where) if raw.strip() else []
+    reader = OpenHandsReader(report)
+    reader.read(doc if isinstance(doc, list) else [])
+    reader.s.native_id = native_id(conversation_id(where) or where)
+    return reader.s

@@ -1,0 +1,74 @@
+"""OpenHands V1 conversations: events.json into a map, and scrubbed natively."""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from redact.api import redact_bytes, redact_file
+from redact.detect import detect
+from redact.native import scrub_native
+from redact.policy.load import load_policy
+from redact.report import RedactionReport
+from tests.formats import jsonfix
+from tests.formats.canary import KEY, POLICIES, Canaries, canary_base, check
+
+CALLS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool")
+
+
+def test_a_conversation_becomes_a_map(tmp_path: Path) -> None:
+    folder = tmp_path / "conversations" / "7510150b294841dda032a87239ebdf25"
+    folder.mkdir(parents=True)
+    path = folder / "events.json"
+    path.write_bytes(jsonfix.openhands_events(jsonfix.plain()))
+    assert detect(path.read_bytes(), "x") == "openhands"
+    result = redact_file(path)
+    m = result.session_map
+    kinds = Counter(e["kind"] for e in m["events"])
+    want = jsonfix.OPENHANDS_COUNTS
+    assert m["session"]["agentTool"] == "openhands"
+    assert m["session"]["id"].endswith("7510150b294841dda032a87239ebdf25")
+    assert kinds["user"] == want["user"] and kinds["llm"] == want["llm"]
+    assert sum(kinds[k] for k in CALLS) == want["calls"]
+    assert kinds["exec"] + kinds["verify"] == want["shell"]
+    assert kinds["edit"] == want["edits"] and kinds["read"] == want["reads"]
+    assert kinds["compaction"] == 1
+    shells = [e for e in m["events"] if e["kind"] in ("exec", "verify")]
+    assert [e.get("exitCode") for e in shells] == [0, 1] and shells[1].get("err")
+    assert sorted(f["path"] for f in m["files"]) == ["app.py", "new.py"]
+    assert result.report.skipped_records["FutureEvent"] == 1
+
+
+def test_native_keeps_the_layout_and_drops_the_text() -> None:
+    data = jsonfix.openhands_events(jsonfix.plain())
+    report = RedactionReport(source="x")
+    out = scrub_native(data, "openhands", name="events.json", policy=load_policy("default"), key=None,
+                       mode=None, report=report)
+    events = orjson.loads(out)
+    assert [e["kind"] for e in events] == [e["kind"] for e in orjson.loads(data)][:-1]  # FutureEvent dropped
+    assert b"plain words" not in out
+    terminal = events[2]["action"]
+    assert terminal == {"command": "git status", "is_input": False, "kind": "TerminalAction"}
+    assert events[6]["action"]["path"] == "app.py"  # under the working directory
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=canary_base)
+def test_no_canary_in_a_map_or_native(base: str) -> None:
+    canaries = Canaries(base)
+    data = jsonfix.openhands_events(canaries)
+    for policy, key in POLICIES:
+        check(data, canaries, policy, key, name="events.json")
+        out = scrub_native(data, "openhands", name="events.json", policy=load_policy(policy), key=key, mode=None,
+                           report=RedactionReport(source="x")).decode()
+        assert not [c for c in canaries.all if c in out]
+
+
+@pytest.mark.parametrize("policy", ["default", "public"])
+def test_map_policies(policy: str) -> None:
+    result = redact_bytes(jsonfix.openhands_events(jsonfix.plain()), name="events.json", policy=policy,
+                          key=KEY if policy == "public" else None)
+    assert result.session_map["session"]["agentTool"] == "openhands"
