@@ -76,8 +76,7 @@ _ALPHA = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(base=st.text(alphabet=_ALPHA, min_size=4, max_size=8), user=st.text(alphabet="abcdefgh", min_size=5,
-                                                                             max_size=8),
+@given(base=st.text(alphabet=_ALPHA, min_size=4, max_size=8), user=st.text(alphabet="abcdefgh", min_size=3, max_size=6).map(lambda s: s + "xq"),
        layout=st.sampled_from(["nested", "flat", "lines"]), policy=st.sampled_from(["default", "internal", "public"]))
 def test_no_canary_survives(base: str, user: str, layout: str, policy: str) -> None:
     c = Canaries(base)

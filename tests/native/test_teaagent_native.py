@@ -123,8 +123,7 @@ _ALPHA = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(base=st.text(alphabet=_ALPHA, min_size=4, max_size=8), user=st.text(alphabet="abcdefgh", min_size=5,
-                                                                             max_size=8),
+@given(base=st.text(alphabet=_ALPHA, min_size=4, max_size=8), user=st.text(alphabet="abcdefgh", min_size=3, max_size=6).map(lambda s: s + "xq"),
        keep=st.lists(st.booleans(), min_size=14, max_size=14), level=st.sampled_from(["L0", "L1", "L2"]),
        policy=st.sampled_from(["default", "internal", "public"]), chain=st.booleans())
 def test_no_canary_survives(base: str, user: str, keep: list[bool], level: str, policy: str,
