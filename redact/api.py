@@ -27,6 +27,7 @@ from redact.build import build_map
 from redact.canonical import content_hash
 from redact.detect import FORMATS, MAP, detect
 from redact.errors import BadInput, LeakFound, RedactError, UsageError
+from redact.formats.credentials import is_credential_file
 from redact.formats.registry import raw_format
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json, read_input
 from redact.io.write import check_output_path, encode_output, write_atomic
@@ -169,6 +170,8 @@ def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) 
     (`companions=` overrides that, `[]` turns it off).
     """
     name = display_name(path)
+    if str(path) != "-" and is_credential_file(path):
+        raise BadInput("a credential file (by its name): never read as a session", where=name)
     if out is not None:
         check_output_path(out, [path])
     stream = _plain_file(path)

@@ -39,6 +39,7 @@ from redact.keys import Key, key_from_env, load_key_file
 from redact.policy.load import EffectivePolicy
 
 WRITTEN, LEAK, BAD, BUG = "written", "leak", "bad input", "internal error"
+SKIPPED = "skipped"  # a file of a folder that is not a session (credentials, an agent's auxiliary files)
 _GLOB_CHARS = frozenset("*?[")
 _SUFFIXES = (".gz", ".jsonl", ".json")
 
@@ -147,6 +148,28 @@ def sessions_in(folder: Path) -> list[Path]:
     return list(found.values())
 
 
+def skipped_in(folder: Path) -> list[Outcome]:
+    """The files of a session folder that batch mode does not read, each with why: credential
+    files beside the logs (by name, never opened), and the auxiliary files a format knows (Gemini
+    CLI's checkpoints, prompt log, shell history, tool outputs). Each is an Outcome `skipped`, exit 0."""
+    from redact.formats.credentials import is_credential_file
+    from redact.formats.registry import formats
+
+    why: dict[str, tuple[Path, str]] = {}
+    try:
+        files = [p for p in folder.rglob("*") if is_credential_file(p) and p.is_file()]
+    except OSError:
+        files = []
+    for path in files:
+        why.setdefault(os.path.realpath(path), (path, "a credential file, never read"))
+    for fmt in formats():
+        auxiliary = getattr(fmt, "auxiliary", None)
+        for path, reason in auxiliary(folder) if callable(auxiliary) else ():
+            why.setdefault(os.path.realpath(path), (path, reason))
+    return [Outcome(str(path), None, SKIPPED, 0, message=f"{path}: skipped ({reason})")
+            for path, reason in sorted(why.values())]
+
+
 def _subfolders(folder: Path) -> Iterable[Path]:
     try:
         entries = list(os.scandir(folder))
@@ -158,12 +181,15 @@ def _subfolders(folder: Path) -> Iterable[Path]:
 def expand(inputs: Sequence[str]) -> tuple[list[Path], list[Outcome]]:
     """The input files named by `inputs` (files, folders, glob patterns), each once, in order; and
     an outcome for each argument that names nothing usable."""
+    from redact.formats.credentials import is_credential_file
+
     files: dict[str, Path] = {}
-    unusable: list[Outcome] = []
+    unusable: list[Outcome] = []  # and the files skipped on purpose (status SKIPPED, exit 0)
     for arg in inputs:
         path = Path(arg)
         if path.is_dir():
             found = sessions_in(path)
+            unusable.extend(skipped_in(path))
             if not found:
                 unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no sessions found in this folder"))
         elif is_pattern(arg):
@@ -173,6 +199,9 @@ def expand(inputs: Sequence[str]) -> tuple[list[Path], list[Outcome]]:
         else:
             found = [path]
         for p in found:
+            if is_credential_file(p):
+                unusable.append(Outcome(str(p), None, SKIPPED, 0, message=f"{p}: skipped (a credential file, never read)"))
+                continue
             files.setdefault(os.path.realpath(p), p)
     return list(files.values()), unusable
 
@@ -184,6 +213,7 @@ _HARNESS_NAME = re.compile(
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}"
     r"|rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
     r"|agent-[0-9a-f]{7,64}"
+    r"|session-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-[0-9a-f]{8}"  # Gemini CLI's session-<time>-<id8>
 )
 
 

@@ -17,10 +17,10 @@ from rich.progress import Progress as RichProgress
 from rich.table import Table
 from rich.text import Text
 
-from redact.batch import BAD, BUG, LEAK, WRITTEN, Outcome, Task
+from redact.batch import BAD, BUG, LEAK, SKIPPED, WRITTEN, Outcome, Task
 from redact.cli.common import printable
 
-_STYLE = {WRITTEN: "green", LEAK: "yellow", BAD: "red", BUG: "red"}
+_STYLE = {WRITTEN: "green", LEAK: "yellow", BAD: "red", BUG: "red", SKIPPED: "dim"}
 
 
 def _console() -> Console:

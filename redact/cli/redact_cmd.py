@@ -212,7 +212,12 @@ def _native(input: str, output: str, options: Options, report: Path | None, leve
     from redact.native import scrub_native
     from redact.report import RedactionReport
 
+    from redact.errors import BadInput
+    from redact.formats.credentials import is_credential_file
+
     name = display_name(input)
+    if input != "-" and is_credential_file(input):
+        raise BadInput("a credential file (by its name): never read as a session", where=name)
     check_output_path(output, [input])
     if report is not None:
         format_for_path(report)
@@ -261,8 +266,9 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None
     tasks, unusable = batch.plan(inputs, out_dir, options.key)
     if not tasks and not unusable:
         raise UsageError("no sessions found in this folder", where=inputs[0])
-    if not tasks and len(unusable) == 1 and len(inputs) == 1:
-        raise UsageError(unusable[0].message.split(": ", 1)[-1], where=inputs[0])
+    failing = [o for o in unusable if o.status != batch.SKIPPED]
+    if not tasks and len(failing) == 1 and len(inputs) == 1:
+        raise UsageError(failing[0].message.split(": ", 1)[-1], where=inputs[0])
     settings = batch.Settings(options.policy, options.keys, options.file_options())
     with batch_view.Progress(tasks) as progress:
         outcomes = batch.run(tasks, settings, jobs=min(jobs, max(1, len(tasks))), on_done=progress.advance,
@@ -272,8 +278,10 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None
         _print_outcome(outcome)
     batch_view.summary(every)
     written = sum(1 for o in outcomes if o.status == batch.WRITTEN)
-    failed = len(every) - written
-    err(f"wrote {written} map(s) to {out_dir}" + (f"; {failed} input(s) failed" if failed else ""))
+    skipped = sum(1 for o in every if o.status == batch.SKIPPED)
+    failed = len(every) - written - skipped
+    err(f"wrote {written} map(s) to {out_dir}" + (f"; {failed} input(s) failed" if failed else "")
+        + (f"; skipped {skipped} file(s) that are not sessions" if skipped else ""))
     code = batch.exit_code(every)
     if code:
         raise typer.Exit(code)
@@ -289,5 +297,7 @@ def _print_outcome(outcome: batch.Outcome) -> None:
         if len(outcome.findings) > _FINDINGS_PER_INPUT:
             err(f"... and {len(outcome.findings) - _FINDINGS_PER_INPUT} more in {name} "
                 "(redact it alone with --report)")
-    if outcome.status != batch.WRITTEN:
+    if outcome.status == batch.SKIPPED:
+        err(outcome.message)
+    elif outcome.status != batch.WRITTEN:
         err(f"error: {outcome.message}")

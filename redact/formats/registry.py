@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from redact.report import RedactionReport
 
 #: The format folders under redact/formats/, in the order their sniffers are asked.
-PACKAGES: tuple[str, ...] = ("claude_code", "codex", "session_record", "teaagent", "agent_replay")
+PACKAGES: tuple[str, ...] = ("claude_code", "codex", "session_record", "teaagent", "agent_replay",
+                             "gemini_cli")
 
 
 @runtime_checkable
@@ -89,6 +90,9 @@ class FormatFolder:
     document: bool = False       # table.sniff_doc recognises the format as one JSON document
     companions: str | None = None  # "module:function" finding companion files, None: there are none
     sessions: str | None = None    # "module:function" listing a folder's sessions, None: no folders
+    # "module:function" listing the files under a folder that are the format's but not sessions,
+    # with why ([(path, reason)]): batch mode skips them and says so (Gemini CLI's checkpoints)
+    skips: str | None = None
 
     @property
     def has_sessions(self) -> bool:
@@ -125,6 +129,10 @@ class FormatFolder:
     def scrubber(self) -> Callable[..., bytes]:
         found: Callable[..., bytes] = self.part("native:scrub")
         return found
+
+    def auxiliary(self, folder: Path) -> list[tuple[Path, str]]:
+        """The files under `folder` that are this format's but not sessions, each with why."""
+        return list(self.part(self.skips)(folder)) if self.skips else []
 
 
 @cache

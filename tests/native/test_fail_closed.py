@@ -17,6 +17,7 @@ from redact.policy.load import load_policy
 from redact.report import RedactionReport
 from tests.native.arfix import trace
 from tests.native.codexfix import rollout
+from tests.native.geminifix import recording
 from tests.native.srfix import stream
 from tests.native.teafix import log
 from tests.native.test_claude_code_native import session
@@ -27,12 +28,20 @@ def _counter(base: str) -> Callable[[], str]:
     return lambda: f"zq{base}{next(n)}qz"
 
 
+def format_of(name: str) -> str:
+    """The format of an INPUTS entry: `gemini-cli#json` is the gemini-cli format in another layout."""
+    return name.split("#", 1)[0]
+
+
+#: format (or `format#layout`) -> a fixture log of it whose text slots hold canaries
 INPUTS: dict[str, Callable[[], bytes]] = {
     "claude-code": lambda: session().bytes(),
     "codex": lambda: rollout(_counter("fc")),
     "session-record": lambda: stream(_counter("fc")),
     "teaagent": lambda: log(_counter("fc")),
     "agent-replay": lambda: trace(_counter("fc")),
+    "gemini-cli": lambda: recording(_counter("fc")),
+    "gemini-cli#json": lambda: recording(_counter("fc"), layout="json"),
 }
 
 
@@ -44,7 +53,7 @@ def _has(fmt: str, cls: str) -> bool:
     from redact.native.spec import walk_leaves
     from redact.native.tables import table
 
-    found = table(fmt)
+    found = table(format_of(fmt))
     assert found is not None
     return any(leaf.cls == cls for _, leaf in walk_leaves(found))
 
@@ -72,7 +81,7 @@ def test_a_broken_scrubber_is_caught(fmt: str, broken: str, monkeypatch: pytest.
     report = RedactionReport(source="input")
     data = INPUTS[fmt]()
     with pytest.raises(LeakFound) as caught:
-        scrub_native(data, fmt, name="input", policy=load_policy("default"), key=None, mode=None, report=report)
+        scrub_native(data, format_of(fmt), name="input", policy=load_policy("default"), key=None, mode=None, report=report)
     assert caught.value.report is report and report.findings
     shown = orjson.dumps(report.findings).decode()
     # an excerpt keeps at most 4 characters of a value (audit/findings.py): never a whole canary

@@ -18,7 +18,7 @@ from redact.native.tables import formats, table
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
 
-ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay")
+ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli")
 
 
 def _table(fmt: str) -> Table:
@@ -153,6 +153,14 @@ def test_other_formats_cover_the_readers_types() -> None:
     assert set(RECORD_TYPES) <= set(session_record.RECORD.cases)
     assert set(EVENT_TYPES) == set(teaagent.RECORD.cases)
     assert isinstance(agent_replay.STEP, Switch) and set(STEP_TYPES) == set(agent_replay.STEP.cases)
+
+
+def test_json_agents_cover_the_readers_types() -> None:
+    from redact.formats.gemini_cli import native_table as gemini
+    from redact.formats.gemini_cli.table import MESSAGE_TYPES, TOOLS
+
+    assert isinstance(gemini.MESSAGE, Switch) and set(MESSAGE_TYPES) == set(gemini.MESSAGE.cases)
+    assert isinstance(gemini.TOOL_CALL, Switch) and set(TOOLS) == set(gemini.TOOL_CALL.cases)
 
 
 @pytest.mark.parametrize("fmt", ALL)

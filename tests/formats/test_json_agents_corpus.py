@@ -1,0 +1,144 @@
+"""Every file of the shared corpus's JSON/JSONL agents (Gemini CLI, ...) through the whole pipeline.
+
+Skipped cleanly when ../shared/corpus is absent. Every file of each agent's folder is either found
+as a session by batch discovery or skipped on purpose with a reason; each session is detected from
+its content, its map validates under default, internal and public and scans clean, and its counts
+(tool calls, shell commands, file edits, tokens, prompts) agree with a count made here, straight from
+the JSON, without the reader.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import orjson
+import pytest
+
+from audit.scan import scan_map
+from redact import batch
+from redact.api import Result, redact_file
+from redact.detect import detect
+from redact.model.agentplay import SessionMap
+from redact.model.schema import shipped
+from tests.audit.scanner_maps import KEY
+from tests.conftest import CORPUS
+
+pytestmark = pytest.mark.corpus
+CALL_KINDS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool")
+
+
+# -- independent counts, straight from the JSON ----------------------------------------------------
+
+def _gemini_messages(path: Path) -> list[dict[str, Any]]:
+    data = path.read_bytes()
+    if path.suffix == ".json":
+        return list(orjson.loads(data)["messages"])
+    by_id: dict[str, dict[str, Any]] = {}
+    for line in data.split(b"\n"):
+        if line.strip():
+            record = orjson.loads(line)
+            if "type" in record and "id" in record:
+                by_id[record["id"]] = record  # a later writing of a message replaces the earlier
+    return list(by_id.values())
+
+
+def gemini_counts(path: Path) -> dict[str, int]:
+    msgs = _gemini_messages(path)
+    calls = [tc for m in msgs if m["type"] == "gemini" for tc in m.get("toolCalls") or []]
+    tokens = sum(t["input"] + t["output"] + t.get("thoughts", 0) for m in msgs
+                 if m["type"] == "gemini" and (t := m.get("tokens")))
+    prompts = 0
+    for m in msgs:
+        if m["type"] == "user":
+            c = m["content"]
+            prompts += bool(c if isinstance(c, str) else "".join(p.get("text", "") for p in c))
+    return {"calls": len(calls), "shell": sum(tc["name"] == "run_shell_command" for tc in calls),
+            "edits": sum(tc["name"] in ("replace", "write_file") for tc in calls), "tokens": tokens,
+            "prompts": prompts, "requests": sum(m["type"] == "gemini" for m in msgs)}
+
+
+AGENTS: dict[str, tuple[str, str, Callable[[Path], dict[str, int]]]] = {
+    # corpus folder: (format, agentTool, counter)
+    "gemini-cli": ("gemini-cli", "gemini-cli", gemini_counts),
+}
+
+
+# -- the files ---------------------------------------------------------------------------------------
+
+@cache
+def _discovered(folder: str) -> tuple[tuple[Path, ...], tuple[tuple[Path, str], ...]]:
+    root = CORPUS / folder
+    sessions = tuple(batch.sessions_in(root))
+    skipped = tuple((Path(o.input), o.message) for o in batch.skipped_in(root))
+    return sessions, skipped
+
+
+def _cases() -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for folder in AGENTS:
+        if (CORPUS / folder).is_dir():
+            out += [(folder, str(p.relative_to(CORPUS / folder))) for p in _discovered(folder)[0]]
+    return out or [("<absent>", "")]
+
+
+@pytest.fixture(params=_cases(), ids=lambda c: f"{c[0]}:{c[1][-48:]}")
+def session(request: pytest.FixtureRequest) -> tuple[str, Path]:
+    folder, rel = request.param
+    if folder == "<absent>":
+        pytest.skip("../shared/corpus is not present")
+    return folder, CORPUS / folder / rel
+
+
+@cache
+def _run(path: Path, policy: str) -> Result:
+    return redact_file(path, policy=policy, key=KEY if policy == "public" else None)
+
+
+@pytest.mark.parametrize("folder", list(AGENTS))
+def test_every_file_is_a_session_or_skipped_with_a_reason(folder: str) -> None:
+    root = CORPUS / folder
+    if not root.is_dir():
+        pytest.skip(f"../shared/corpus/{folder} is not present")
+    sessions, skipped = _discovered(folder)
+    assert sessions
+    seen = {os.path.realpath(p) for p in sessions} | {os.path.realpath(p) for p, _ in skipped}
+    every = {os.path.realpath(p) for p in root.rglob("*") if p.is_file()}
+    assert every <= seen | _companions(folder, sessions), sorted(every - seen)[:5]
+    assert all("skipped (" in why for _, why in skipped)
+
+
+def _companions(folder: str, sessions: tuple[Path, ...]) -> set[str]:
+    """Files read as part of a session (none for single-file formats)."""
+    return set()
+
+
+def test_detected_and_valid_under_every_policy(session: tuple[str, Path]) -> None:
+    folder, path = session
+    fmt, agent_tool, _ = AGENTS[folder]
+    assert detect(path.read_bytes(), path.name) == fmt
+    for policy in ("default", "internal", "public"):
+        result = _run(path, policy)
+        m = result.session_map
+        jsonschema.Draft202012Validator(shipped()).validate(m)
+        SessionMap.model_validate(m)
+        assert m["session"]["agentTool"] == agent_tool
+        kept = {cat: sorted(vals) for cat, vals in result.report.idents.kept.items()}
+        scan = scan_map(m, source=path.read_bytes(), source_format=fmt, kept_identifiers=kept)
+        assert scan.clean, (policy, [f.as_dict() for f in scan.findings][:3])
+
+
+def test_counts_agree_with_an_independent_count(session: tuple[str, Path]) -> None:
+    folder, path = session
+    shown = AGENTS[folder][2](path)
+    m = _run(path, "default").session_map
+    kinds = [e["kind"] for e in m["events"]]
+    assert sum(k in CALL_KINDS for k in kinds) == m["totals"]["calls"] == shown["calls"]
+    assert sum(k in ("exec", "verify") for k in kinds) == shown["shell"]
+    assert kinds.count("edit") == shown["edits"]
+    assert m["totals"]["tokens"] == shown["tokens"]
+    assert m["totals"]["userTurns"] == shown["prompts"]
+    assert m["totals"]["requests"] == shown["requests"]
