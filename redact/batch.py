@@ -162,10 +162,14 @@ def skipped_in(folder: Path) -> list[Outcome]:
         files = []
     for path in files:
         why.setdefault(os.path.realpath(path), (path, "a credential file, never read"))
+    bases = [folder, *sorted(_subfolders(folder))]  # where sessions_in looks for sessions
     for fmt in formats():
         auxiliary = getattr(fmt, "auxiliary", None)
-        for path, reason in auxiliary(folder) if callable(auxiliary) else ():
-            why.setdefault(os.path.realpath(path), (path, reason))
+        if not callable(auxiliary):
+            continue
+        for base in bases:
+            for path, reason in auxiliary(base):
+                why.setdefault(os.path.realpath(path), (path, reason))
     return [Outcome(str(path), None, SKIPPED, 0, message=f"{path}: skipped ({reason})")
             for path, reason in sorted(why.values())]
 
@@ -219,6 +223,8 @@ _HARNESS_NAME = re.compile(
 
 def output_name(path: Path, key: Key | None = None) -> str:
     name = path.name
+    if name == "events.jsonl" and _HARNESS_NAME.fullmatch(path.parent.name):
+        name = path.parent.name  # a session folder's log (Copilot CLI): named after its folder
     stripped = True
     while stripped:
         stripped = False

@@ -61,9 +61,34 @@ def gemini_counts(path: Path) -> dict[str, int]:
             "prompts": prompts, "requests": sum(m["type"] == "gemini" for m in msgs)}
 
 
+def copilot_counts(path: Path) -> dict[str, int]:
+    events = [orjson.loads(line) for line in path.read_bytes().split(b"\n") if line.strip()]
+    calls: dict[str, tuple[str, dict[str, Any]]] = {}
+    for e in events:
+        d = e["data"]
+        if e["type"] == "assistant.message":
+            for q in d.get("toolRequests") or []:
+                calls.setdefault(q["toolCallId"], (q["name"], q.get("arguments") or {}))
+        elif e["type"] == "tool.execution_start" and not d.get("mcpServerName"):
+            calls[d["toolCallId"]] = (d["toolName"], d.get("arguments") or {})
+        elif e["type"] == "tool.execution_start":
+            calls[d["toolCallId"]] = ("<mcp>", {})
+
+    def edits(name: str, args: dict[str, Any]) -> bool:
+        return name in ("edit", "create") or name == "str_replace_editor" and args.get("command") != "view"
+
+    prompts = sum(1 for e in events if e["type"] == "user.message" and (
+        e["data"].get("content") or any(a.get("type") == "image" for a in e["data"].get("attachments") or [])))
+    return {"calls": len(calls), "shell": sum(n in ("bash", "powershell") for n, _ in calls.values()),
+            "edits": sum(edits(n, a) for n, a in calls.values()), "prompts": prompts,
+            "tokens": sum(e["data"].get("outputTokens", 0) for e in events if e["type"] == "assistant.message"),
+            "requests": sum(e["type"] == "assistant.message" for e in events)}
+
+
 AGENTS: dict[str, tuple[str, str, Callable[[Path], dict[str, int]]]] = {
     # corpus folder: (format, agentTool, counter)
     "gemini-cli": ("gemini-cli", "gemini-cli", gemini_counts),
+    "copilot-cli": ("copilot-cli", "copilot", copilot_counts),
 }
 
 

@@ -17,6 +17,7 @@ from redact.policy.load import load_policy
 from redact.report import RedactionReport
 from tests.native.arfix import trace
 from tests.native.codexfix import rollout
+from tests.native.copilotfix import events
 from tests.native.geminifix import recording
 from tests.native.srfix import stream
 from tests.native.teafix import log
@@ -42,6 +43,8 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "agent-replay": lambda: trace(_counter("fc")),
     "gemini-cli": lambda: recording(_counter("fc")),
     "gemini-cli#json": lambda: recording(_counter("fc"), layout="json"),
+    "copilot-cli": lambda: events(_counter("fc")),
+    "copilot-cli#legacy": lambda: events(_counter("fc"), legacy=True),
 }
 
 

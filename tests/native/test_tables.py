@@ -18,7 +18,8 @@ from redact.native.tables import formats, table
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
 
-ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli")
+ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli",
+       "copilot-cli")
 
 
 def _table(fmt: str) -> Table:
@@ -161,6 +162,14 @@ def test_json_agents_cover_the_readers_types() -> None:
 
     assert isinstance(gemini.MESSAGE, Switch) and set(MESSAGE_TYPES) == set(gemini.MESSAGE.cases)
     assert isinstance(gemini.TOOL_CALL, Switch) and set(TOOLS) == set(gemini.TOOL_CALL.cases)
+
+    from redact.formats.copilot_cli import native_table as copilot
+    from redact.formats.copilot_cli.table import EVENT_TYPES
+    from redact.formats.copilot_cli.table import TOOLS as COPILOT_TOOLS
+
+    assert set(EVENT_TYPES) == set(copilot.DATA)
+    start = copilot.DATA["tool.execution_start"]
+    assert isinstance(start, Switch) and set(COPILOT_TOOLS) == set(start.cases)
 
 
 @pytest.mark.parametrize("fmt", ALL)
