@@ -9,6 +9,7 @@ import pytest
 from redact.formats.agent_replay import table as agent_replay_table
 from redact.formats.codex import table as codex_table
 from redact.formats.copilot_cli import table as copilot_cli_table
+from redact.formats.copilot_vscode import table as copilot_vscode_table
 from redact.formats.gemini_cli import table as gemini_cli_table
 from redact.formats.session_record import table as session_record_table
 from redact.formats.teaagent import table as teaagent_table
@@ -17,7 +18,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "formats.md"
 TABLES: dict[str, ModuleType] = {
     "codex": codex_table, "session-record": session_record_table, "teaagent": teaagent_table,
     "agent-replay": agent_replay_table, "gemini-cli": gemini_cli_table,
-    "copilot-cli": copilot_cli_table,
+    "copilot-cli": copilot_cli_table, "copilot-vscode": copilot_vscode_table,
 }
 CLASSES = {"text", "blob", "path", "command", "id", "number", "bool", "enum", "timestamp", "version"}
 

@@ -9,6 +9,7 @@ the JSON, without the reader.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -85,18 +86,47 @@ def copilot_counts(path: Path) -> dict[str, int]:
             "requests": sum(e["type"] == "assistant.message" for e in events)}
 
 
+def vscode_counts(path: Path) -> dict[str, int]:
+    """Per request: one llm event per round (or one for a request that shows text but has no rounds),
+    one call per round's tool call, plus the serialized invocations beyond them (by tool, in order)."""
+    doc = orjson.loads(path.read_bytes())
+    calls = edits = shell = requests = prompts = 0
+    for r in doc["requests"]:
+        prompts += bool(r["message"]["text"])
+        rounds = ((r.get("result") or {}).get("metadata") or {}).get("toolCallRounds") or []
+        named: Counter[str] = Counter(tc["name"] for rnd in rounds for tc in rnd["toolCalls"])
+        shown: Counter[str] = Counter(p["toolId"] for p in r["response"] if p.get("kind") == "toolInvocationSerialized")
+        every = named | shown  # the larger count of each tool
+        calls += sum(every.values())
+        edits += sum(n for name, n in every.items() if "replace" in name.lower() or "createfile" in
+                     name.lower().replace("_", "") or "patch" in name.lower() or "insertedit" in name.lower())
+        shell += sum(n for name, n in every.items() if name in ("run_in_terminal", "copilot_runInTerminal"))
+        texts = [p for p in r["response"] if "kind" not in p and p.get("value")]
+        requests += len(rounds) or bool(texts or shown)
+    return {"calls": calls, "shell": shell, "edits": edits, "tokens": 0, "prompts": prompts,
+            "requests": requests}
+
+
 AGENTS: dict[str, tuple[str, str, Callable[[Path], dict[str, int]]]] = {
     # corpus folder: (format, agentTool, counter)
     "gemini-cli": ("gemini-cli", "gemini-cli", gemini_counts),
     "copilot-cli": ("copilot-cli", "copilot", copilot_counts),
+    "copilot-vscode": ("copilot-vscode", "copilot-vscode", vscode_counts),
 }
 
 
 # -- the files ---------------------------------------------------------------------------------------
 
+#: corpus folders whose files users copied out of their agent's tree under flat names: no layout to
+#: discover them by, so each file is an input of its own (as `agentplay-redact FILE` takes it)
+FLAT = frozenset({"copilot-vscode"})
+
+
 @cache
 def _discovered(folder: str) -> tuple[tuple[Path, ...], tuple[tuple[Path, str], ...]]:
     root = CORPUS / folder
+    if folder in FLAT:
+        return tuple(sorted(p for p in root.iterdir() if p.is_file())), ()
     sessions = tuple(batch.sessions_in(root))
     skipped = tuple((Path(o.input), o.message) for o in batch.skipped_in(root))
     return sessions, skipped

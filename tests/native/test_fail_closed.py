@@ -19,6 +19,7 @@ from tests.native.arfix import trace
 from tests.native.codexfix import rollout
 from tests.native.copilotfix import events
 from tests.native.geminifix import recording
+from tests.native.vscodefix import chat
 from tests.native.srfix import stream
 from tests.native.teafix import log
 from tests.native.test_claude_code_native import session
@@ -45,6 +46,8 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "gemini-cli#json": lambda: recording(_counter("fc"), layout="json"),
     "copilot-cli": lambda: events(_counter("fc")),
     "copilot-cli#legacy": lambda: events(_counter("fc"), legacy=True),
+    "copilot-vscode": lambda: chat(_counter("fc")),
+    "copilot-vscode#export": lambda: chat(_counter("fc"), export=True),
 }
 
 

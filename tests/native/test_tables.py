@@ -19,7 +19,7 @@ from redact.policy.load import load_policy
 from redact.report import RedactionReport
 
 ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli",
-       "copilot-cli")
+       "copilot-cli", "copilot-vscode")
 
 
 def _table(fmt: str) -> Table:
