@@ -223,8 +223,8 @@ _HARNESS_NAME = re.compile(
 
 def output_name(path: Path, key: Key | None = None) -> str:
     name = path.name
-    if name == "events.jsonl" and _HARNESS_NAME.fullmatch(path.parent.name):
-        name = path.parent.name  # a session folder's log (Copilot CLI): named after its folder
+    if name in ("events.jsonl", "ui_messages.json") and _HARNESS_NAME.fullmatch(path.parent.name):
+        name = path.parent.name  # a session folder's log (Copilot CLI, Cline): named after its folder
     stripped = True
     while stripped:
         stripped = False

@@ -6,8 +6,9 @@ trace). The first line decides which: when it parses on its own as an object, th
 if that object is a map (its `schema`); otherwise the first records go to each JSONL format's sniffer
 (and a lone object to each document sniffer), asked in the registry's order
 (redact/formats/registry.py). When the first line is not a whole object, the input
-is one pretty-printed document, parsed whole and given to the document sniffers. An input no sniffer
-claims is bad input naming the formats there are.
+is one pretty-printed document, parsed whole and given to the document sniffers; so is an input that
+is a JSON array (Cline's ui_messages.json). An input no sniffer claims is bad input naming the
+formats there are.
 """
 from __future__ import annotations
 
@@ -127,4 +128,15 @@ def detect(data: bytes, where: str) -> str:
                 raise _unknown(where)
             found = _sniff(records) if len(records) >= 2 else None
             return found or MAP
+    elif head == b"[":
+        # A top-level array: a one-document format that is a list (Cline's ui_messages.json). One
+        # too large for `data` does not parse here: as above, it is taken for a map and the caller
+        # detects again on the whole input.
+        try:
+            doc = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return MAP
+        found = _sniff_doc(doc)
+        if found is not None:
+            return found
     raise _unknown(where)

@@ -1,7 +1,8 @@
 """Files that sit beside agents' session logs and hold credentials: never read, by their name.
 
 Gemini CLI keeps `oauth_creds.json` in `~/.gemini/`, opencode and Codex an `auth.json`, Cline and
-its forks a `secrets.json`, MCP clients an `mcp-auth.json`. Detection looks at content, but these
+its forks a `secrets.json` and an MCP settings file with the servers' environment
+(`cline_mcp_settings.json`), MCP clients an `mcp-auth.json`. Detection looks at content, but these
 files are not even opened: `redact_file` refuses them (exit 2) and batch mode skips them and says
 so. The check is by name only, so it costs nothing and reads nothing.
 """
@@ -13,7 +14,7 @@ from pathlib import PurePath
 #: exact file names (compared without case)
 NAMES = frozenset({
     "oauth_creds.json", "auth.json", "mcp-auth.json", "secrets.json", "google_accounts.json",
-    "credentials.json", "installation_id", "user_id",
+    "credentials.json", "installation_id", "user_id", "cline_mcp_settings.json", "mcp_settings.json",
 })
 _PATTERN = re.compile(r"(?:.*[._-])?(?:oauth|credentials?|secrets?)(?:[._-].*)?\.json", re.IGNORECASE)
 

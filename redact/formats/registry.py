@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 #: The format folders under redact/formats/, in the order their sniffers are asked.
 PACKAGES: tuple[str, ...] = ("claude_code", "codex", "session_record", "teaagent", "agent_replay",
-                             "gemini_cli", "copilot_cli", "copilot_vscode")
+                             "gemini_cli", "copilot_cli", "copilot_vscode", "cline")
 
 
 @runtime_checkable

@@ -18,7 +18,7 @@ from tests.formats import make_seed_formats as ms
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ALL = ("agentplay", "claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli",
-       "copilot-cli", "copilot-vscode")
+       "copilot-cli", "copilot-vscode", "cline")
 
 
 def test_every_format_is_listed_and_has_a_reader(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,6 +7,7 @@ from types import ModuleType
 import pytest
 
 from redact.formats.agent_replay import table as agent_replay_table
+from redact.formats.cline import table as cline_table
 from redact.formats.codex import table as codex_table
 from redact.formats.copilot_cli import table as copilot_cli_table
 from redact.formats.copilot_vscode import table as copilot_vscode_table
@@ -19,6 +20,7 @@ TABLES: dict[str, ModuleType] = {
     "codex": codex_table, "session-record": session_record_table, "teaagent": teaagent_table,
     "agent-replay": agent_replay_table, "gemini-cli": gemini_cli_table,
     "copilot-cli": copilot_cli_table, "copilot-vscode": copilot_vscode_table,
+    "cline": cline_table,
 }
 CLASSES = {"text", "blob", "path", "command", "id", "number", "bool", "enum", "timestamp", "version"}
 

@@ -107,11 +107,25 @@ def vscode_counts(path: Path) -> dict[str, int]:
             "requests": requests}
 
 
+def cline_counts(path: Path) -> dict[str, int]:
+    msgs = orjson.loads(path.read_bytes())
+    sub = Counter(m.get(m["type"]) for m in msgs)
+    tools = [orjson.loads(m["text"])["tool"] for m in msgs if m.get(m["type"]) == "tool"]
+    usage = [orjson.loads(m["text"]) for m in msgs if m.get("say") == "api_req_started"]
+    prompts = sum(1 for m in msgs if m.get("say") in ("task", "user_feedback") and (m.get("text") or m.get("images")))
+    return {"calls": len(tools) + sub["command"] + sub["use_mcp_server"] + sub["followup"],
+            "shell": sub["command"], "edits": sum(t in ("editedExistingFile", "newFileCreated", "fileDeleted",
+                                                        "appliedDiff") for t in tools),
+            "tokens": sum(u["tokensIn"] + u["tokensOut"] + u["cacheWrites"] + u["cacheReads"] for u in usage),
+            "prompts": prompts, "requests": len(usage)}
+
+
 AGENTS: dict[str, tuple[str, str, Callable[[Path], dict[str, int]]]] = {
     # corpus folder: (format, agentTool, counter)
     "gemini-cli": ("gemini-cli", "gemini-cli", gemini_counts),
     "copilot-cli": ("copilot-cli", "copilot", copilot_counts),
     "copilot-vscode": ("copilot-vscode", "copilot-vscode", vscode_counts),
+    "cline": ("cline", "cline", cline_counts),
 }
 
 
@@ -119,7 +133,7 @@ AGENTS: dict[str, tuple[str, str, Callable[[Path], dict[str, int]]]] = {
 
 #: corpus folders whose files users copied out of their agent's tree under flat names: no layout to
 #: discover them by, so each file is an input of its own (as `agentplay-redact FILE` takes it)
-FLAT = frozenset({"copilot-vscode"})
+FLAT = frozenset({"copilot-vscode", "cline"})
 
 
 @cache

@@ -16,6 +16,7 @@ from redact.native.scrub import Scrubber
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
 from tests.native.arfix import trace
+from tests.native.clinefix import ui_messages
 from tests.native.codexfix import rollout
 from tests.native.copilotfix import events
 from tests.native.geminifix import recording
@@ -48,6 +49,7 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "copilot-cli#legacy": lambda: events(_counter("fc"), legacy=True),
     "copilot-vscode": lambda: chat(_counter("fc")),
     "copilot-vscode#export": lambda: chat(_counter("fc"), export=True),
+    "cline": lambda: ui_messages(_counter("fc")),
 }
 
 

@@ -19,7 +19,7 @@ from redact.policy.load import load_policy
 from redact.report import RedactionReport
 
 ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli",
-       "copilot-cli", "copilot-vscode")
+       "copilot-cli", "copilot-vscode", "cline")
 
 
 def _table(fmt: str) -> Table:
@@ -170,6 +170,11 @@ def test_json_agents_cover_the_readers_types() -> None:
     assert set(EVENT_TYPES) == set(copilot.DATA)
     start = copilot.DATA["tool.execution_start"]
     assert isinstance(start, Switch) and set(COPILOT_TOOLS) == set(start.cases)
+
+    from redact.formats.cline import native_table as cline
+    from redact.formats.cline.table import ASKS, SAYS
+
+    assert set(SAYS) == set(cline.SAY.cases) and set(ASKS) == set(cline.ASK.cases)
 
 
 @pytest.mark.parametrize("fmt", ALL)
