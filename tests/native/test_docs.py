@@ -25,7 +25,9 @@ def _blocks() -> dict[tuple[str, str], object]:
 def test_example_is_what_the_scrubber_writes(fmt: str) -> None:
     blocks = _blocks()
     before, after = blocks[(fmt, "before")], blocks[(fmt, "after")]
-    if isinstance(before, list) and table(fmt).jsonl:  # a list of records; else one document (Cline's is a list)
+    found = table(fmt)
+    assert found is not None
+    if isinstance(before, list) and found.jsonl:  # a list of records; else one document (Cline's is a list)
         out, _ = native(b"".join(orjson.dumps(r) + b"\n" for r in before), fmt)
         assert lines(out) == after
     else:
