@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-import orjson  # noqa: E402
+import orjson
 
 
 def _counter() -> Callable[[], str]:
