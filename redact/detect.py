@@ -82,6 +82,19 @@ def _sniff_doc(doc: Any) -> str | None:
     return None
 
 
+def _sniff_long_first_line(body: bytes) -> str | None:
+    """The JSONL format whose first line is longer than the sniffing window (VS Code's chat edit log
+    starts with the whole session on one line), when `body` holds that line whole."""
+    end = body.find(b"\n")
+    if end == -1:
+        return None
+    try:
+        first = orjson.loads(body[:end])
+    except orjson.JSONDecodeError:
+        return None
+    return _sniff([first]) if isinstance(first, dict) else None
+
+
 def _is_map(doc: Any) -> bool:
     return isinstance(doc, dict) and (doc.get("schema") in _MAP_IDS or "events" in doc or
                                       ("session" in doc and "totals" in doc))
@@ -127,6 +140,8 @@ def detect(data: bytes, where: str) -> str:
                     return found
                 raise _unknown(where)
             found = _sniff(records) if len(records) >= 2 else None
+            if found is None and not records:
+                found = _sniff_long_first_line(body)
             return found or MAP
     elif head == b"[":
         # A top-level array: a one-document format that is a list (Cline's ui_messages.json). One

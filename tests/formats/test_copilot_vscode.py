@@ -17,7 +17,7 @@ from redact.api import redact_bytes, redact_file
 from redact.detect import detect
 from tests.formats.canary import KEY, POLICIES, Canaries, canary_base, check
 from tests.native.helpers import native, report_text
-from tests.native.vscodefix import SESSION_ID, chat, requests
+from tests.native.vscodefix import SESSION_ID, chat, edit_log, requests
 
 CALL_KINDS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool")
 
@@ -72,20 +72,45 @@ def test_the_workspace_folder_is_the_repository_root(tmp_path: Path) -> None:
     assert [Path(t.output).name for t in tasks] == [f"{SESSION_ID}.json.gz"]
 
 
+LAYOUTS = ("document", "export", "log")
+
+
+def _layout(c: Canaries, layout: str) -> bytes:
+    return edit_log(c) if layout == "log" else chat(c, export=layout == "export")
+
+
+def test_the_edit_log_is_replayed_into_the_same_session(tmp_path: Path) -> None:
+    """The JSONL edit log newer VS Code writes: detected, replayed (pushes, sets, deletes, a cut), and
+    the same map as the document it describes; an entry whose path is not there is counted."""
+    log = edit_log(Canaries("log"))
+    assert detect(log, "x") == "copilot-vscode"
+    result = redact_bytes(log, name="in")
+    assert result.session_map["events"] == _map(chat(Canaries("log")))["events"]
+    assert result.report.skipped_records["<edit not applied>"] == 1
+    out, _ = native(log, "copilot-vscode")
+    assert out.count(b"\n") == 1 and orjson.loads(out)["kind"] == 0  # written back compacted
+    assert redact_bytes(out, name="n", input_format="copilot-vscode").session_map["totals"]["calls"] == 7
+    folder = tmp_path / "workspaceStorage" / "ab12" / "chatSessions"
+    folder.mkdir(parents=True)
+    (folder / f"{SESSION_ID}.jsonl").write_bytes(log)
+    tasks, _ = batch.plan([str(tmp_path / "workspaceStorage")], tmp_path / "out")
+    assert [Path(t.output).name for t in tasks] == [f"{SESSION_ID}.json.gz"]
+
+
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(base=canary_base, export=st.booleans())
-def test_no_canary_in_any_map(base: str, export: bool) -> None:
+@given(base=canary_base, layout=st.sampled_from(LAYOUTS))
+def test_no_canary_in_any_map(base: str, layout: str) -> None:
     for policy, key in POLICIES:
         c = Canaries(base)
-        check(chat(c, export=export), c, policy, key, name="chat.json")
+        check(_layout(c, layout), c, policy, key, name="chat.json")
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(base=canary_base, export=st.booleans(), policy=st.sampled_from([p for p, _ in POLICIES]))
-def test_no_canary_survives_native(base: str, export: bool, policy: str) -> None:
+@given(base=canary_base, layout=st.sampled_from(LAYOUTS), policy=st.sampled_from([p for p, _ in POLICIES]))
+def test_no_canary_survives_native(base: str, layout: str, policy: str) -> None:
     c = Canaries(base)
     key = KEY if policy == "public" else None
-    out, report = native(chat(c, export=export), "copilot-vscode", policy=policy, key=key)
+    out, report = native(_layout(c, layout), "copilot-vscode", policy=policy, key=key)
     body = out.decode()
     assert not [x for x in c.all if x in body] and "mele" not in body
     assert all(x.isascii() and x.replace("_", "").isalnum() for x in c.all if x in report_text(report))
@@ -102,5 +127,9 @@ def test_native_keeps_what_the_table_allows() -> None:
     calls = first["result"]["metadata"]["toolCallRounds"][0]["toolCalls"]
     assert [x["name"] for x in calls] == ["copilot_readFile", "copilot_replaceString"]
     assert "toolCallResults" not in first["result"]["metadata"] and "followups" not in first
-    assert len(first["response"]) == 7 and sum(report.skipped_records.values()) == 1  # the unknown part
+    assert len(first["response"]) == 8 and sum(report.skipped_records.values()) == 1  # the unknown part
+    edit = next(p for p in first["response"] if p.get("kind") == "textEditGroup")
+    assert edit["uri"]["fsPath"].startswith("~") and edit["uri"]["scheme"] == "file"  # a path, in its bucket
+    terminal = doc["requests"][1]["response"][1]["toolSpecificData"]
+    assert terminal["commandLine"]["original"] == "npm test"
     assert redact_bytes(out, name="n", input_format="copilot-vscode").session_map["totals"]["calls"] == 7

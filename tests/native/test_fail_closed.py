@@ -20,7 +20,7 @@ from tests.native.clinefix import ui_messages
 from tests.native.codexfix import rollout
 from tests.native.copilotfix import events
 from tests.native.geminifix import recording
-from tests.native.vscodefix import chat
+from tests.native.vscodefix import chat, edit_log
 from tests.native.srfix import stream
 from tests.native.teafix import log
 from tests.native.test_claude_code_native import session
@@ -49,6 +49,7 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "copilot-cli#legacy": lambda: events(_counter("fc"), legacy=True),
     "copilot-vscode": lambda: chat(_counter("fc")),
     "copilot-vscode#export": lambda: chat(_counter("fc"), export=True),
+    "copilot-vscode#log": lambda: edit_log(_counter("fc")),
     "cline": lambda: ui_messages(_counter("fc")),
 }
 

@@ -49,6 +49,9 @@ def requests(c: Callable[[], str], user: str = "mele", *, export: bool = False) 
                      _invocation("mcp_playwright_browser_navigate", "inv-3", mcp="playwright", c=c),
                      {"kind": "progressTaskSerialized", "content": _md(c()), "progress": []},
                      {"kind": "thinking", "value": c()},
+                     {"kind": "textEditGroup", "uri": {"$mid": 1, "fsPath": f"{root}/src/{c()}.py",
+                                                       "path": f"{root}/src/{c()}.py", "scheme": "file"},
+                      "edits": [[{"text": c()}]], "done": True},
                      {"kind": c(), "value": c()}],
         "result": {"timings": {"firstProgress": 900, "totalElapsed": 4000},
                    "metadata": {"sessionId": SESSION_ID, "toolCallRounds": [
@@ -83,6 +86,26 @@ def requests(c: Callable[[], str], user: str = "mele", *, export: bool = False) 
         "isCanceled": True, "agent": agent,
     }
     return [first, second]
+
+
+def edit_log(c: Callable[[], str], user: str = "mele") -> bytes:
+    """The same session as `chat(c)`, as the JSONL edit log newer VS Code writes: the initial state
+    holds the first request; the second is pushed, its result set, a title set and then deleted, and
+    one entry names a path that is not there."""
+    doc = orjson.loads(chat(c, user))
+    first, second = doc["requests"]
+    result = second.pop("result")
+    doc["requests"] = [first]
+    entries: list[dict[str, Any]] = [
+        {"kind": 0, "v": doc},
+        {"kind": 2, "k": ["requests"], "v": [second]},
+        {"kind": 1, "k": ["requests", 1, "result"], "v": result},
+        {"kind": 1, "k": ["customTitle"], "v": c()},
+        {"kind": 3, "k": ["customTitle"]},
+        {"kind": 2, "k": ["requests", 1, "response"], "i": 2, "v": []},
+        {"kind": 1, "k": ["requests", 7, "result"], "v": {"x": c()}},
+    ]
+    return b"".join(orjson.dumps(e) + b"\n" for e in entries)
 
 
 def chat(c: Callable[[], str], user: str = "mele", *, export: bool = False) -> bytes:

@@ -6,7 +6,8 @@ from redact.formats.registry import FormatFolder
 FORMAT = FormatFolder(
     name="copilot-vscode",
     description="VS Code Copilot Chat session (workspaceStorage/<hash>/chatSessions/<uuid>.json, "
-                "version 3, and the \"Export Chat\" .json; seen: Copilot Chat 0.31.3)",
+                "version 3, or the newer .jsonl edit log, and the \"Export Chat\" .json; seen: Copilot "
+                "Chat 0.31.3)",
     package=__name__,
     jsonl=False,
     document=True,

@@ -12,6 +12,7 @@ import orjson
 from redact.errors import BadInput
 from redact.formats.common import label
 from redact.formats.copilot_vscode.native_table import DOCUMENT, PART, TABLE
+from redact.formats.copilot_vscode.reader import edit_log
 from redact.formats.copilot_vscode.table import sniff_doc
 from redact.keys import Key
 from redact.native.scrub import DROP, Scrubber
@@ -39,13 +40,19 @@ def _known_parts(request: Any, report: RedactionReport) -> Any:
 
 def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, mode: str,
           report: RedactionReport, skip_bad_lines: bool = False) -> bytes:
-    try:
-        doc = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        raise BadInput("not a JSON document", where=name) from None
+    doc = edit_log(data, name, report, skip_bad_lines)
+    log = doc is not None
+    if doc is None:
+        try:
+            doc = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            raise BadInput("not a JSON document", where=name) from None
     if not sniff_doc(doc):
         raise BadInput("not a VS Code Copilot Chat session", where=name)
     scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report)
     doc = {**doc, "requests": [_known_parts(r, report) for r in doc["requests"]]}
     out = scrubber.value(DOCUMENT, doc, "document")
-    return orjson.dumps(out if out is not DROP else {"requests": []}, option=orjson.OPT_INDENT_2) + b"\n"
+    out = out if out is not DROP else {"requests": []}
+    if log:  # the edit log, replayed: one initial entry
+        return orjson.dumps({"kind": 0, "v": out}) + b"\n"
+    return orjson.dumps(out, option=orjson.OPT_INDENT_2) + b"\n"

@@ -1,9 +1,12 @@
 """VS Code Copilot Chat sessions under `--to native`: the document, each request, each response part.
 
-Prompts, replies, rounds' responses, tool inputs and outputs become their shape; tool names, call ids,
+Prompts, replies, rounds' responses, tool inputs and outputs become their shape (a terminal's command
+line its verb; the files of edit groups and code blocks are paths); tool names, call ids,
 flags, numbers, times and the model stay; account names and avatars, follow-ups, references,
 citations, rendered prompts, the agent's description and tool results (`toolCallResults`) are
-dropped. A response part of a kind the table does not know is dropped and counted.
+dropped. A response part of a kind the table does not know is dropped and counted. The JSONL edit
+log is replayed and written as one line, its initial entry (`{"kind": 0, "v": <document>}`), as VS
+Code itself compacts the log.
 """
 from __future__ import annotations
 
@@ -13,7 +16,9 @@ from redact.native.spec import (
     DROP,
     ID,
     NUMBER,
+    PATH,
     SHAPE,
+    VERB,
     VERSION,
     Many,
     Obj,
@@ -34,6 +39,18 @@ _MARKDOWN: dict[str, Spec] = {"value": SHAPE, "isTrusted": BOOL, "supportThemeIc
                               "baseUri": DROP, "uris": DROP}
 
 
+#: a VS Code URI as it serializes one (`{$mid, fsPath, path, scheme}`): the paths by the path mode
+URI = Obj({"$mid": NUMBER, "fsPath": PATH, "path": PATH, "scheme": enum("file", "untitled", "vscode-remote",
+                                                                      "vscode-userdata", "vscode-notebook-cell"),
+           "external": DROP, "_sep": NUMBER, "authority": DROP, "query": DROP, "fragment": DROP})
+#: what a tool invocation shows of its input: a terminal's command line (its verb), else its shape
+TOOL_DATA = obj(kind=enum("terminal", "input", "todoList", "extensions", "pullRequest"),
+                commandLine=obj(original=VERB, toolEdited=VERB, userEdited=VERB),
+                language=enum("sh", "bash", "zsh", "pwsh", "powershell", "cmd", "fish"),
+                rawInput=SHAPE, terminalCommandId=DROP, terminalToolSessionId=DROP, confirmation=DROP,
+                todoList=SHAPE)
+
+
 def _part(kind: str, **fields: Spec) -> Obj:
     return Obj({"kind": const(kind), **fields})
 
@@ -45,15 +62,15 @@ PART = Switch("kind", {
         invocationMessage=DROP, pastTenseMessage=DROP, originMessage=DROP, presentation=DROP,
         source=obj(type=enum("mcp", "internal", "extension"), label=ident("mcp_server"), serverLabel=DROP,
                    collectionId=DROP, definitionId=DROP, extensionId=DROP),
-        resultDetails=obj(isError=BOOL, input=SHAPE, output=SHAPE), toolSpecificData=SHAPE),
+        resultDetails=obj(isError=BOOL, input=SHAPE, output=SHAPE), toolSpecificData=TOOL_DATA),
     "prepareToolInvocation": _part("prepareToolInvocation", toolName=_TOOL),
     "progressTaskSerialized": _part("progressTaskSerialized", content=SHAPE, progress=SHAPE),
     "progressMessage": _part("progressMessage", content=SHAPE),
     "thinking": _part("thinking", value=SHAPE, id=ID, metadata=DROP),
-    "textEditGroup": _part("textEditGroup", uri=DROP, edits=SHAPE, done=BOOL),
-    "notebookEditGroup": _part("notebookEditGroup", uri=DROP, edits=SHAPE, done=BOOL),
+    "textEditGroup": _part("textEditGroup", uri=URI, edits=SHAPE, done=BOOL),
+    "notebookEditGroup": _part("notebookEditGroup", uri=URI, edits=SHAPE, done=BOOL),
     "inlineReference": _part("inlineReference", inlineReference=DROP, name=DROP),
-    "codeblockUri": _part("codeblockUri", uri=DROP, isEdit=BOOL),
+    "codeblockUri": _part("codeblockUri", uri=URI, isEdit=BOOL),
     "undoStop": _part("undoStop", id=ID),
     "confirmation": _part("confirmation", title=SHAPE, message=SHAPE, isUsed=BOOL, data=DROP, buttons=DROP),
     "warning": _part("warning", content=SHAPE),
@@ -89,4 +106,7 @@ DOCUMENT = obj(
     requests=Many(REQUEST),
 )
 
-TABLE = Table(FORMAT, DOCUMENT, {}, jsonl=False)
+#: The edit log (`chatSessions/<uuid>.jsonl`) is written back replayed, as one initial entry.
+LINE = obj(kind=NUMBER, v=DOCUMENT)
+
+TABLE = Table(FORMAT, LINE, {}, document=DOCUMENT, document_key="requests")

@@ -50,7 +50,17 @@ from redact.formats.common import (
     parse_json_string,
     positive_int,
 )
-from redact.formats.copilot_vscode.table import COMMAND_ARGS, CREATES, PATCHES, PATH_ARGS, TOOLS, sniff_doc
+from redact.formats.copilot_vscode.table import (
+    COMMAND_ARGS,
+    CREATES,
+    PATCHES,
+    PATH_ARGS,
+    TOOLS,
+    replay,
+    sniff,
+    sniff_doc,
+)
+from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
 
 AGENT_TOOL = "copilot-vscode"
@@ -287,9 +297,29 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     reader = VscodeReader(report)
     reader.base = _workspace_folder(companions)
     if raw.strip():
-        doc = json_doc(raw, where)
+        doc = edit_log(raw, where, report, skip_bad_lines)
+        if doc is None:
+            doc = json_doc(raw, where)
         if sniff_doc(doc):
             reader.document(doc)
         else:
             reader.skip("<not a chat session>")
     return reader.finish(where, file_stem)
+
+
+def edit_log(raw: bytes, where: str, report: RedactionReport, skip_bad_lines: bool) -> Any:
+    """The document the JSONL edit log in `raw` describes (replayed), or None when `raw` is not one."""
+    first = raw.lstrip().partition(b"\n")[0]
+    try:
+        head = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(head, dict) or not sniff([head]):
+        return None
+    stats = LineStats()
+    records = [r for _, r in iter_objects(raw, where, skip_bad_lines=skip_bad_lines, stats=stats)]
+    stats.warn_skipped(report)
+    doc, bad = replay(records)
+    if bad:
+        report.skipped_records["<edit not applied>"] += bad
+    return doc

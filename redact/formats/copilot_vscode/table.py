@@ -7,8 +7,11 @@ the same `requests[]` without `version`, `sessionId` and `creationDate`. Each re
 user's `message`, the `response[]` parts as the chat view showed them (markdown, tool invocations,
 progress), `result` (timings, errors, and in `metadata.toolCallRounds` each model round with its tool
 calls) and `modelId`. The workspace's folder is in `workspaceStorage/<hash>/workspace.json`, read as
-the session's repository root. Newer VS Code builds write `chatSessions/<uuid>.jsonl` as a log of
-edits to that document: that layout is not read yet.
+the session's repository root. Newer VS Code builds write `chatSessions/<uuid>.jsonl` instead: a log
+of edits to that document (VS Code's object mutation log), each line `{kind, k, v, i}`: kind 0 the
+whole document `v` (the first line), 1 sets the value at the key path `k`, 2 appends `v`'s items to
+the list at `k` (after cutting it to length `i` when given), 3 deletes `k`. It is replayed into the
+document, which is then read as above.
 """
 from __future__ import annotations
 
@@ -76,7 +79,62 @@ def _requests_like(value: Any) -> bool:
 
 
 def sniff(records: list[dict[str, Any]]) -> bool:
-    return False
+    """The edit log: a first line `{"kind": 0, "v": <a chat session document>}`."""
+    first = records[0] if records else None
+    if not isinstance(first, dict) or first.get("kind") != 0 or not isinstance(first.get("v"), dict):
+        return False
+    doc = first["v"]
+    return isinstance(doc.get("requests", []), list) and "sessionId" in doc and isinstance(doc.get("version"), int)
+
+
+def replay(records: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, int]:
+    """The document an edit log describes, and how many entries could not be applied (a path that is
+    not in the document, an unknown kind): those are skipped, as VS Code's own reader skips them."""
+    doc: Any = None
+    bad = 0
+    for entry in records:
+        kind = entry.get("kind")
+        if kind == 0:
+            doc = entry.get("v")
+            continue
+        path = entry.get("k")
+        if not isinstance(doc, dict) or not isinstance(path, list) or not path or kind not in (1, 2, 3):
+            bad += 1
+            continue
+        parent: Any = doc
+        for key in path[:-1]:
+            parent = _step(parent, key)
+        last = path[-1]
+        if kind == 2:
+            target = _step(parent, last)
+            cut = entry.get("i")
+            if not isinstance(target, list):
+                bad += 1
+                continue
+            if isinstance(cut, int) and not isinstance(cut, bool) and cut >= 0:
+                del target[cut:]
+            items = entry.get("v")
+            if isinstance(items, list):
+                target.extend(items)
+        elif isinstance(parent, dict) and isinstance(last, str):
+            if kind == 1:
+                parent[last] = entry.get("v")
+            else:
+                parent.pop(last, None)
+        elif isinstance(parent, list) and isinstance(last, int) and not isinstance(last, bool) and \
+                0 <= last < len(parent) and kind == 1:
+            parent[last] = entry.get("v")
+        else:
+            bad += 1
+    return (doc if isinstance(doc, dict) else None), bad
+
+
+def _step(node: Any, key: Any) -> Any:
+    if isinstance(node, dict) and isinstance(key, str):
+        return node.get(key)
+    if isinstance(node, list) and isinstance(key, int) and not isinstance(key, bool) and 0 <= key < len(node):
+        return node[key]
+    return None
 
 
 def sniff_doc(doc: Any) -> bool:
@@ -92,8 +150,9 @@ def list_sessions(folder: Path) -> list[Path]:
     """The chat sessions under a VS Code user folder (`User`, `workspaceStorage`, one workspace's
     folder, or `chatSessions` itself)."""
     found: list[Path] = []
-    for path in folder.rglob("*.json"):
-        if path.parent.name in _SESSION_DIRS and path.is_file() and re.fullmatch(r"[0-9a-f-]{8,64}", path.stem):
+    for path in folder.rglob("*.json*"):
+        if path.parent.name in _SESSION_DIRS and path.suffix in (".json", ".jsonl") and path.is_file() and \
+                re.fullmatch(r"[0-9a-f-]{8,64}", path.stem):
             found.append(path)
     return sorted(found)
 
