@@ -161,3 +161,21 @@ def test_a_credential_file_is_never_read(tmp_path: Path) -> None:
     assert "zqsecretqz" not in caught.value.diagnostic()
     tasks, other = batch.plan([str(gemini / "oauth_creds.json")], tmp_path / "out")
     assert not tasks and [o.status for o in other] == [batch.SKIPPED]
+
+
+def test_a_subagent_recording_names_its_parent(tmp_path: Path) -> None:
+    """`chats/<parent>/<id>.jsonl` with `kind: "subagent"`: a session of role subagent, its parent the
+    folder's session id; batch mode finds it beside the parent's recording."""
+    parent = "3f0c9a1e-5b2d-4e6f-8a7b-9c0d1e2f3a4b"
+    chats = tmp_path / "tmp" / "proj" / "chats"
+    (chats / parent).mkdir(parents=True)
+    lines_ = recording(Canaries("sub")).split(b"\n")
+    head = orjson.loads(lines_[0])
+    head.update(kind="subagent", sessionId="9d2e3f4a-1b2c-4d3e-8f4a-5b6c7d8e9f0a")
+    sub = chats / parent / "9d2e3f4a-1b2c-4d3e-8f4a-5b6c7d8e9f0a.jsonl"
+    sub.write_bytes(b"\n".join([orjson.dumps(head), *lines_[1:]]))
+    (chats / "session-2026-04-25T08-00-3f0c9a1e.jsonl").write_bytes(recording(Canaries("par")))
+    session = redact_file(sub).session_map["session"]
+    assert session["role"] == "subagent" and session["parentSessionId"].endswith(parent)
+    assert sorted(p.name for p in batch.sessions_in(tmp_path / "tmp")) == [
+        "9d2e3f4a-1b2c-4d3e-8f4a-5b6c7d8e9f0a.jsonl", "session-2026-04-25T08-00-3f0c9a1e.jsonl"]

@@ -64,6 +64,7 @@ from redact.report import RedactionReport
 AGENT_TOOL = "gemini-cli"
 CANCELLED = "Request cancelled."
 _EXIT = re.compile(r"^Exit Code: (-?\d{1,5})[ \t]*$", re.MULTILINE)
+_PARENT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _URL = re.compile(r"https?://[^\s\"'<>]{1,2000}")
 
 
@@ -151,7 +152,7 @@ class GeminiReader:
             return
         mid = message.get("id")
         kind = message.get("type")
-        if not isinstance(mid, str) or not mid or kind not in MESSAGE_TYPES:
+        if not isinstance(mid, str) or not mid or not isinstance(kind, str) or kind not in MESSAGE_TYPES:
             self.skip(label("message", kind if isinstance(kind, str) else None))
             return
         self.messages[mid] = message
@@ -332,7 +333,9 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  file_stem: str | None = None) -> SessionFacts:
     reader = GeminiReader(report)
     reader.read(data, where, skip_bad_lines=skip_bad_lines)
-    stem = file_stem
-    if stem is not None and reader.s.role == "subagent":
-        stem = PurePath(stem).name
-    return reader.finish(where, stem)
+    facts = reader.finish(where, file_stem)
+    if facts.role == "subagent":  # chats/<parent session id>/<id>.jsonl
+        parent = PurePath(where).parent.name
+        if _PARENT.fullmatch(parent):
+            facts.parent_native_id = native_id(parent)
+    return facts

@@ -104,7 +104,8 @@ def _meta_like(record: Any) -> bool:
 
 
 def _message_like(record: Any) -> bool:
-    return isinstance(record, dict) and record.get("type") in MESSAGE_TYPES and isinstance(record.get("id"), str)
+    kind = record.get("type") if isinstance(record, dict) else None
+    return isinstance(kind, str) and kind in MESSAGE_TYPES and isinstance(record.get("id"), str)
 
 
 def sniff(records: list[dict[str, Any]]) -> bool:
