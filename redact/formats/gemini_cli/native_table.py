@@ -90,7 +90,9 @@ MESSAGE = Switch("type", {
 })
 
 META: dict[str, Spec] = {
-    "sessionId": ID, "projectHash": ID, "startTime": TIMESTAMP, "lastUpdated": TIMESTAMP,
+    # projectHash is a sha256 of the project's path in older clients: a guessed path can be tested
+    # against it, so it is dropped (never an id kept as written)
+    "sessionId": ID, "projectHash": DROP, "startTime": TIMESTAMP, "lastUpdated": TIMESTAMP,
     "kind": enum("main", "subagent"), "directories": Many(CWD), "summary": SHAPE,
     "messages": Many(Ref("message")),
 }

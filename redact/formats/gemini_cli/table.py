@@ -57,7 +57,7 @@ MCP_NAME = re.compile(r"([A-Za-z0-9_.-]{1,64})__([A-Za-z0-9_.-]{1,128})")
 
 FIELDS: tuple[tuple[str, str, str], ...] = (
     ("sessionId", "id", "session.id"),
-    ("projectHash", "id", "-"),
+    ("projectHash", "blob", "- (a sha256 of the project path in older clients: never written, not even natively)"),
     ("startTime / lastUpdated", "timestamp", "session start (when no message is older)"),
     ("kind", "enum", "`subagent`: session.role"),
     ("directories[]", "path", "repository roots (never written)"),
