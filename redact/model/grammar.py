@@ -31,7 +31,8 @@ _DRIVE = re.compile(r"[A-Za-z]:(?:/|$)")
 #: agent_tool list; a test keeps them equal). Any other label could carry a name chosen by the input
 #: (`local:acme-payroll:...`), so such an id is not an id here: the redactor hashes it.
 LOCAL_ID_TOOLS = ("claude-code", "codex", "cursor", "copilot", "copilot-vscode", "opencode", "kiro",
-                  "gemini-cli", "aider", "cline", "windsurf", "amp", "teaagent", "agent-replay", "other")
+                  "gemini-cli", "aider", "cline", "roo-code", "kilo-code", "windsurf", "amp", "teaagent",
+                  "agent-replay", "other")
 
 ID_RE = re.compile(
     r"(?:main|r\d{1,6}|t\d{1,6}"

@@ -113,4 +113,7 @@ def test_batch_finds_tasks_and_skips_the_rest(tmp_path: Path, extension: str) ->
                        "secrets.json"}
     assert all(o.status == batch.SKIPPED and "zqsecretqz" not in o.message for o in other)
     assert [o.status for o in batch.run(tasks, batch.Settings(policy=load_policy("default")))] == [batch.WRITTEN]
-    assert redact_file(task / "ui_messages.json").session_map["session"]["id"].endswith(TASK_ID)
+    session = redact_file(task / "ui_messages.json").session_map["session"]
+    assert session["id"].endswith(TASK_ID)
+    assert session["agentTool"] == {"saoudrizwan.claude-dev": "cline", "rooveterinaryinc.roo-cline": "roo-code",
+                                    "kilocode.kilo-code": "kilo-code"}[extension]

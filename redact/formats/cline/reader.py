@@ -57,6 +57,17 @@ _TASK_ID = re.compile(r"[0-9]{10,16}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 _NAME = re.compile(r"[A-Za-z0-9_.@/-]{1,100}")
 
 
+#: the extension folders of Cline's forks -> their agentTool (Cline itself: `saoudrizwan.claude-dev`)
+FORKS = {"rooveterinaryinc.roo-cline": "roo-code", "kilocode.kilo-code": "kilo-code"}
+
+
+def fork_of(where: str) -> str:
+    """`roo-code` or `kilo-code` when the task sits in that extension's folder, else `cline` (also
+    for a task read from stdin or copied elsewhere: the log itself does not say which it is)."""
+    parts = {part.lower() for part in PurePath(where).parts}
+    return next((tool for folder, tool in FORKS.items() if folder in parts), AGENT_TOOL)
+
+
 class ClineReader:
     def __init__(self, report: RedactionReport) -> None:
         self.report = report
@@ -260,6 +271,7 @@ class ClineReader:
 
     def finish(self, where: str) -> SessionFacts:
         s = self.s
+        s.agent_tool = fork_of(where)
         task = PurePath(where).parent.name
         s.native_id = native_id(task if _TASK_ID.fullmatch(task) else where)
         if self.cwd:
