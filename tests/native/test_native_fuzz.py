@@ -19,8 +19,8 @@ from tests.native.geminifix import recording
 from tests.native.helpers import native
 from tests.native.srfix import stream
 from tests.native.teafix import log
-from tests.native.vscodefix import chat
 from tests.native.test_claude_code_native import session
+from tests.native.vscodefix import chat
 
 
 def _counter() -> Callable[[], str]:
