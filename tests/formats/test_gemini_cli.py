@@ -179,3 +179,16 @@ def test_a_subagent_recording_names_its_parent(tmp_path: Path) -> None:
     assert session["role"] == "subagent" and session["parentSessionId"].endswith(parent)
     assert sorted(p.name for p in batch.sessions_in(tmp_path / "tmp")) == [
         "9d2e3f4a-1b2c-4d3e-8f4a-5b6c7d8e9f0a.jsonl", "session-2026-04-25T08-00-3f0c9a1e.jsonl"]
+
+
+def test_the_cli_says_what_it_skipped_and_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from redact.cli import main
+
+    gemini = _home(tmp_path)
+    code = main([str(gemini), "--out-dir", str(tmp_path / "out"), "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert code == 0 and "zqsecretqz" not in err
+    assert "oauth_creds.json: skipped (a credential file, never read)" in err
+    assert "wrote 2 map(s)" in err and "skipped 5 file(s) that are not sessions" in err
+    assert main([str(gemini / "oauth_creds.json"), "-o", str(tmp_path / "x.json")]) == 2
+    assert "never read as a session" in capsys.readouterr().err
