@@ -258,7 +258,7 @@ def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) 
     store_path, session = split_ref(path) if name != "<stdin>" else (Path(path), None)
     skipped = reason(store_path) if name != "<stdin>" else None
     if skipped is not None:  # never opened: not even to detect its format
-        raise BadInput(f"not a session: {skipped}; never read", where=name)
+        raise BadInput(f"not a session: {skipped}; never read as a session", where=name)
     if out is not None:
         check_output_path(out, [store_path])
     stream = _plain_file(path) if session is None else None
@@ -432,6 +432,9 @@ def scrub_file(path: str | Path, out: str | Path | None = None, *, policy: str |
     from redact.io.store import is_sqlite, split_ref
 
     name = display_name(path)
+    skipped = reason(path) if str(path) != "-" else None
+    if skipped is not None:  # never opened: not even to detect its format
+        raise BadInput(f"not a session: {skipped}; never read as a session", where=name)
     if str(path) != "-" and is_sqlite(split_ref(str(path))[0]):
         raise UsageError("--to native is not offered for a SQLite session store (it would have to be "
                          "rebuilt, never copied); redact it to maps (--to map, the default)", where=name)

@@ -40,7 +40,7 @@ from redact.keys import Key, key_from_env, load_key_file
 from redact.policy.load import EffectivePolicy
 
 WRITTEN, LEAK, BAD, BUG = "written", "leak", "bad input", "internal error"
-SKIPPED = "skipped"  # a credential or auxiliary file beside the sessions: never read (exit 0)
+SKIPPED = "skipped"  # a file of a folder that is not a session (credentials, an agent's auxiliary files)
 _GLOB_CHARS = frozenset("*?[")
 _SUFFIXES = (".gz", ".jsonl", ".json")
 
@@ -161,6 +161,33 @@ def in_store(path: Path) -> list[Path]:
     return [ref(path, session) for session in ids] if ids else [path]
 
 
+def skipped_in(folder: Path) -> list[Outcome]:
+    """The files of a session folder that batch mode does not read, each with why: credential
+    files beside the logs (by name, never opened), and the auxiliary files a format knows (Gemini
+    CLI's checkpoints, prompt log, shell history, tool outputs; Aider's input history...: the names
+    of redact/formats/auxiliary.py). Each is an Outcome `skipped`, exit 0."""
+    from redact.formats.auxiliary import reason
+    from redact.formats.registry import formats
+
+    why: dict[str, tuple[Path, str]] = {}
+    try:
+        files = [(p, reason(p)) for p in folder.rglob("*") if reason(p) is not None and p.is_file()]
+    except OSError:
+        files = []
+    for path, because in files:
+        why.setdefault(os.path.realpath(path), (path, f"{because}, never read"))
+    bases = [folder, *sorted(_subfolders(folder))]  # where sessions_in looks for sessions
+    for fmt in formats():
+        auxiliary = getattr(fmt, "auxiliary", None)
+        if not callable(auxiliary):
+            continue
+        for base in bases:
+            for path, because in auxiliary(base):
+                why.setdefault(os.path.realpath(path), (path, because))
+    return [Outcome(str(path), None, SKIPPED, 0, message=f"{path}: skipped ({because})")
+            for path, because in sorted(why.values())]
+
+
 def _subfolders(folder: Path) -> Iterable[Path]:
     try:
         entries = list(os.scandir(folder))
@@ -172,17 +199,15 @@ def _subfolders(folder: Path) -> Iterable[Path]:
 def expand(inputs: Sequence[str]) -> tuple[list[Path], list[Outcome]]:
     """The input files named by `inputs` (files, folders, glob patterns), each once, in order; and
     an outcome for each argument that names nothing usable."""
-    from redact.formats.auxiliary import present, reason
+    from redact.formats.auxiliary import reason
 
     files: dict[str, Path] = {}
-    unusable: list[Outcome] = []
+    unusable: list[Outcome] = []  # and the files skipped on purpose (status SKIPPED, exit 0)
     for arg in inputs:
         path = Path(arg)
         if path.is_dir():
-            for skipped in present(path) + [p for sub in _subfolders(path) for p in present(sub)]:
-                unusable.append(Outcome(str(skipped), None, SKIPPED, 0,
-                                        message=f"{skipped}: skipped, {reason(skipped)}; never read"))
             found = sessions_in(path)
+            unusable.extend(skipped_in(path))
             if not found:
                 unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no sessions found in this folder"))
         elif is_pattern(arg):
@@ -190,11 +215,14 @@ def expand(inputs: Sequence[str]) -> tuple[list[Path], list[Outcome]]:
             if not found:
                 unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no file matches this pattern"))
         elif reason(path) is not None:
-            unusable.append(Outcome(arg, None, SKIPPED, 0, message=f"{arg}: skipped, {reason(path)}; never read"))
+            unusable.append(Outcome(arg, None, SKIPPED, 0, message=f"{arg}: skipped ({reason(path)}, never read)"))
             found = []
         else:
             found = in_store(path)
         for p in found:
+            if reason(p) is not None:
+                unusable.append(Outcome(str(p), None, SKIPPED, 0, message=f"{p}: skipped ({reason(p)}, never read)"))
+                continue
             files.setdefault(os.path.realpath(p), p)
     return list(files.values()), unusable
 
@@ -207,6 +235,7 @@ _HARNESS_NAME = re.compile(
     r"|rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
     r"|agent-[0-9a-f]{7,64}"
     r"|ses_[0-9A-Za-z]{20,40}"  # an opencode session
+    r"|session-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-[0-9a-f]{8}"  # Gemini CLI's session-<time>-<id8>
 )
 
 
@@ -215,6 +244,8 @@ def output_name(path: Path, key: Key | None = None) -> str:
 
     session = split_ref(path)[1]
     name = session if session is not None else path.name
+    if name in ("events.jsonl", "ui_messages.json") and _HARNESS_NAME.fullmatch(path.parent.name):
+        name = path.parent.name  # a session folder's log (Copilot CLI, Cline): named after its folder
     stripped = True
     while stripped:
         stripped = False

@@ -6,8 +6,9 @@ trace). The first line decides which: when it parses on its own as an object, th
 if that object is a map (its `schema`); otherwise the first records go to each JSONL format's sniffer
 (and a lone object to each document sniffer), asked in the registry's order
 (redact/formats/registry.py). When the first line is not a whole object, the input
-is one pretty-printed document, parsed whole and given to the document sniffers. An input no sniffer
-claims is bad input naming the formats there are.
+is one pretty-printed document, parsed whole and given to the document sniffers; so is an input that
+is a JSON array (Cline's ui_messages.json, an OpenHands events.json). An input no sniffer claims is
+bad input naming the formats there are.
 
 An input that is not JSON goes to each format's `sniff_bytes` (a Markdown chat history). A SQLite
 store is never detected from bytes: it is read from its file (`redact/io/store.py`).
@@ -85,6 +86,19 @@ def _sniff_doc(doc: Any) -> str | None:
     return None
 
 
+def _sniff_long_first_line(body: bytes) -> str | None:
+    """The JSONL format whose first line is longer than the sniffing window (VS Code's chat edit log
+    starts with the whole session on one line), when `body` holds that line whole."""
+    end = body.find(b"\n")
+    if end == -1:
+        return None
+    try:
+        first = orjson.loads(body[:end])
+    except orjson.JSONDecodeError:
+        return None
+    return _sniff([first]) if isinstance(first, dict) else None
+
+
 def _is_map(doc: Any) -> bool:
     return isinstance(doc, dict) and (doc.get("schema") in _MAP_IDS or "events" in doc or
                                       ("session" in doc and "totals" in doc))
@@ -145,12 +159,17 @@ def detect(data: bytes, where: str) -> str:
                     return found
                 raise _unknown(where)
             found = _sniff(records) if len(records) >= 2 else None
+            if found is None and not records:
+                found = _sniff_long_first_line(body)
             return found or MAP
-    elif head == b"[":  # one JSON document that is a list (an OpenHands events.json)
+    elif head == b"[":
+        # A top-level array: a one-document format that is a list (Cline's ui_messages.json). One
+        # too large for `data` does not parse here: as above, it is taken for a map and the caller
+        # detects again on the whole input.
         try:
             doc = orjson.loads(body)
         except orjson.JSONDecodeError:
-            return MAP  # the head of a larger file: the caller detects again on the whole input
+            return MAP
         found = _sniff_doc(doc)
         if found is not None:
             return found

@@ -330,8 +330,8 @@ class EventMaker:
             f["exitCode"] = result.exit_code
         if result.out_bytes is not None:
             f["outBytes"] = result.out_bytes
-        dur = result.dur if result.dur is not None else result.t - call.t
-        if dur >= 0:
+        dur = result.dur if result.dur is not None else result.t - call.t if result.timed else -1.0
+        if dur >= 0:  # a result the log gives no time of its own has no duration
             ev.dur = dur
             f["dur"] = num(dur)
         if ev.kind == "search":

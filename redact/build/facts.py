@@ -128,6 +128,7 @@ class ToolResult:
     op: str | None = None  # a file operation the result confirms (Write: create)
     outputs: list[Output] = field(default_factory=list)  # confirmed by this result
     child: str | None = None  # the lane a subagent call ran in, when the result names it
+    timed: bool = True  # False: the log gives the result no time of its own (its duration is unknown)
 
 
 @dataclass(slots=True)

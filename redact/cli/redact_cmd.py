@@ -280,8 +280,9 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None
             _print_outcome(outcome)
         raise UsageError("no sessions found" + (" in this folder" if Path(inputs[0]).is_dir() else ""),
                          where=inputs[0])
-    if not tasks and len(unusable) == 1 and len(inputs) == 1:
-        raise UsageError(unusable[0].message.split(": ", 1)[-1], where=inputs[0])
+    failing = [o for o in unusable if o.status != batch.SKIPPED]
+    if not tasks and len(failing) == 1 and len(inputs) == 1:
+        raise UsageError(failing[0].message.split(": ", 1)[-1], where=inputs[0])
     settings = batch.Settings(options.policy, options.keys, options.file_options())
     with batch_view.Progress(tasks) as progress:
         outcomes = batch.run(tasks, settings, jobs=min(jobs, max(1, len(tasks))), on_done=progress.advance,
@@ -293,8 +294,10 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None
     totals = tuple(sum(o.drops[i] for o in outcomes) for i in range(4))
     _say_drops(totals, f" over {sum(1 for o in outcomes if any(o.drops))} input(s)")  # type: ignore[arg-type]
     written = sum(1 for o in outcomes if o.status == batch.WRITTEN)
-    failed = sum(1 for o in every if o.status not in (batch.WRITTEN, batch.SKIPPED))
-    err(f"wrote {written} map(s) to {out_dir}" + (f"; {failed} input(s) failed" if failed else ""))
+    skipped = sum(1 for o in every if o.status == batch.SKIPPED)
+    failed = len(every) - written - skipped
+    err(f"wrote {written} map(s) to {out_dir}" + (f"; {failed} input(s) failed" if failed else "")
+        + (f"; skipped {skipped} file(s) that are not sessions" if skipped else ""))
     code = batch.exit_code(every)
     if code:
         raise typer.Exit(code)
@@ -313,6 +316,6 @@ def _print_outcome(outcome: batch.Outcome) -> None:
             err(f"... and {len(outcome.findings) - _FINDINGS_PER_INPUT} more in {name} "
                 "(redact it alone with --report)")
     if outcome.status == batch.SKIPPED:
-        err(f"note: {outcome.message}")
+        err(outcome.message)
     elif outcome.status != batch.WRITTEN:
         err(f"error: {outcome.message}")

@@ -1,7 +1,7 @@
 """Files that sit beside agents' session logs but are not sessions: never read, skipped by name.
 
-Credential files (`auth.json`, `mcp-auth.json`, `secrets.json`, `oauth_creds.json`) are never opened
-at all: not as a session, not to detect their format. Auxiliary histories (Aider's input and LLM
+Credential files (`auth.json`, `mcp-auth.json`, `secrets.json`, `oauth_creds.json` and the other
+names of redact/formats/credentials.py) are never opened at all: not as a session, not to detect their format. Auxiliary histories (Aider's input and LLM
 histories) hold free text the chat history already covers. A name is matched at the end of the file
 name (`<anything>.aider.input.history` too), so a copy that keeps the name is skipped as well.
 """
@@ -10,12 +10,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from redact.formats.credentials import is_credential_file
+
 CREDENTIAL = "a credential file"
 AUXILIARY: dict[str, str] = {
-    "auth.json": CREDENTIAL,
-    "mcp-auth.json": CREDENTIAL,
-    "secrets.json": CREDENTIAL,
-    "oauth_creds.json": CREDENTIAL,
     ".aider.input.history": "Aider's input history (free text; the chat history holds the session)",
     ".aider.llm.history": "Aider's LLM message log (free text; the chat history holds the session)",
     "prompt-history.jsonl": "opencode's prompt history (free text typed at the prompt; not a session)",
@@ -30,6 +28,8 @@ AUXILIARY: dict[str, str] = {
 
 def reason(path: str | Path) -> str | None:
     """Why the file at `path` is not read as a session, or None when it may be."""
+    if is_credential_file(path):  # redact/formats/credentials.py: by name, never opened
+        return CREDENTIAL
     name = os.path.basename(str(path))
     for suffix, why in AUXILIARY.items():
         if name == suffix or name.endswith(suffix):

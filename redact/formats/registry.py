@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 #: The format folders under redact/formats/, in the order their sniffers are asked.
 PACKAGES: tuple[str, ...] = ("claude_code", "codex", "session_record", "teaagent", "agent_replay",
                              "opencode", "crush", "cursor", "aider", "openhands", "amp",
-                             "continue_dev")
+                             "continue_dev", "gemini_cli", "copilot_cli", "copilot_vscode", "cline")
 
 
 @runtime_checkable
@@ -117,6 +117,9 @@ class FormatFolder:
     sqlite: bool = False         # a SQLite store: store.py answers sniff, sessions and export
     native: bool = True          # --to native is offered (native.py scrubs it in its own format)
     assembles: str | None = None  # "module:function" assembling a session spread over files
+    # "module:function" listing the files under a folder that are the format's but not sessions,
+    # with why ([(path, reason)]): batch mode skips them and says so (Gemini CLI's checkpoints)
+    skips: str | None = None
 
     @property
     def has_sessions(self) -> bool:
@@ -163,6 +166,10 @@ class FormatFolder:
     def scrubber(self) -> Callable[..., bytes]:
         found: Callable[..., bytes] = self.part("native:scrub")
         return found
+
+    def auxiliary(self, folder: Path) -> list[tuple[Path, str]]:
+        """The files under `folder` that are this format's but not sessions, each with why."""
+        return list(self.part(self.skips)(folder)) if self.skips else []
 
 
 @cache

@@ -15,11 +15,13 @@ from redact.errors import BadInput
 from redact.formats.registry import raw_formats
 from tests.formats import make_codex, make_example
 from tests.formats import make_seed_formats as ms
+from tests.formats.make_json_agents import FILES as JSON_AGENTS
+from tests.formats.make_json_agents import FIXTURES
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ALL = ("agentplay", "claude-code", "codex", "session-record", "teaagent", "agent-replay",
-       "opencode", "crush", "cursor", "aider", "openhands", "amp",
-       "continue-dev")
+       "opencode", "crush", "cursor", "aider", "openhands", "amp", "continue-dev", "gemini-cli",
+       "copilot-cli", "copilot-vscode", "cline")
 
 
 def test_every_format_is_listed_and_has_a_reader(capsys: pytest.CaptureFixture[str]) -> None:
@@ -34,6 +36,7 @@ def test_every_format_is_listed_and_has_a_reader(capsys: pytest.CaptureFixture[s
     (make_example.paths()[0], "claude-code"), (EXAMPLES / "session-map.json", "agentplay"),
     (make_codex.MODERN, "codex"), (make_codex.LEGACY, "codex"), (make_codex.LEGACY_JSON, "codex"),
     (ms.SR_MAIN, "session-record"), (ms.TEA_L3, "teaagent"), (ms.TEA_L0, "teaagent"), (ms.AR_TRACE, "agent-replay"),
+    *((FIXTURES / rel, rel.split("/")[0]) for rel in sorted(JSON_AGENTS)),
 ], ids=lambda v: getattr(v, "name", v))
 def test_detected_from_the_content_not_the_name(path: Path, fmt: str, tmp_path: Path) -> None:
     assert detect(path.read_bytes(), "x") == fmt

@@ -15,6 +15,10 @@ from redact.formats.crush import table as crush_table
 from redact.formats.cursor import table as cursor_table
 from redact.formats.opencode import table as opencode_table
 from redact.formats.openhands import table as openhands_table
+from redact.formats.cline import table as cline_table
+from redact.formats.copilot_cli import table as copilot_cli_table
+from redact.formats.copilot_vscode import table as copilot_vscode_table
+from redact.formats.gemini_cli import table as gemini_cli_table
 from redact.formats.session_record import table as session_record_table
 from redact.formats.teaagent import table as teaagent_table
 
@@ -29,6 +33,9 @@ TABLES: dict[str, ModuleType] = {
     "openhands": openhands_table,
     "amp": amp_table,
     "continue-dev": continue_table,
+    "gemini-cli": gemini_cli_table,
+    "copilot-cli": copilot_cli_table, "copilot-vscode": copilot_vscode_table,
+    "cline": cline_table,
 }
 CLASSES = {"text", "blob", "path", "command", "id", "number", "bool", "enum", "timestamp", "version"}
 

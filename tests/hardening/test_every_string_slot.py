@@ -26,7 +26,7 @@ from redact.report import RedactionReport
 from tests.formats import storefix
 from tests.formats.test_aider import history
 from tests.hardening.helpers import EXAMPLE_MAP
-from tests.native.test_fail_closed import INPUTS
+from tests.native.test_fail_closed import INPUTS, format_of
 
 KEY = Key(bytes(range(7, 39)), source="test")
 # The shapes the words take in a slot, in turn: a phrase, or spliced onto the slot's own value the way
@@ -128,7 +128,7 @@ def _runs(fmt: str) -> list[tuple[str, Run]]:
     def native(policy: str) -> Run:
         def run(data: bytes) -> tuple[bytes, RedactionReport]:
             report = RedactionReport(source="in")
-            out = scrub_native(data, fmt, name="in", policy=load_policy(policy, mode="hashed"), key=KEY,
+            out = scrub_native(data, format_of(fmt), name="in", policy=load_policy(policy, mode="hashed"), key=KEY,
                                mode="hashed", report=report)
             return out, report
         return run
@@ -136,7 +136,7 @@ def _runs(fmt: str) -> list[tuple[str, Run]]:
     def to_map(policy: str) -> Run:
         def run(data: bytes) -> tuple[bytes, RedactionReport]:
             result = redact_bytes(data, name="in", policy=policy, key=KEY, mode="hashed",
-                                  input_format=None if fmt == "map" else fmt.removesuffix("-tabs"))
+                                  input_format=None if fmt == "map" else format_of(fmt).removesuffix("-tabs"))
             return result.data, result.report
         return run
 

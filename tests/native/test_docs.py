@@ -8,11 +8,13 @@ from pathlib import Path
 import orjson
 import pytest
 
+from redact.native.tables import table
 from tests.native.helpers import lines, native
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "formats.md"
 _BLOCK = re.compile(r"<!-- native:([a-z-]+):(before|after) -->\n```json\n(.*?)\n```", re.DOTALL)
-FORMATS = ("claude-code", "codex", "session-record", "teaagent", "agent-replay")
+FORMATS = ("claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli", "copilot-cli",
+           "copilot-vscode", "cline")
 
 
 def _blocks() -> dict[tuple[str, str], object]:
@@ -23,7 +25,9 @@ def _blocks() -> dict[tuple[str, str], object]:
 def test_example_is_what_the_scrubber_writes(fmt: str) -> None:
     blocks = _blocks()
     before, after = blocks[(fmt, "before")], blocks[(fmt, "after")]
-    if isinstance(before, list):
+    found = table(fmt)
+    assert found is not None
+    if isinstance(before, list) and found.jsonl:  # a list of records; else one document (Cline's is a list)
         out, _ = native(b"".join(orjson.dumps(r) + b"\n" for r in before), fmt)
         assert lines(out) == after
     else:

@@ -17,7 +17,11 @@ from redact.policy.load import load_policy
 from redact.report import RedactionReport
 from tests.formats.jsonfix import amp_thread, continue_session, openhands_events
 from tests.native.arfix import trace
+from tests.native.clinefix import ui_messages
 from tests.native.codexfix import rollout
+from tests.native.copilotfix import events
+from tests.native.geminifix import recording
+from tests.native.vscodefix import chat, edit_log
 from tests.native.srfix import stream
 from tests.native.teafix import log
 from tests.native.test_claude_code_native import session
@@ -28,6 +32,12 @@ def _counter(base: str) -> Callable[[], str]:
     return lambda: f"zq{base}{next(n)}qz"
 
 
+def format_of(name: str) -> str:
+    """The format of an INPUTS entry: `gemini-cli#json` is the gemini-cli format in another layout."""
+    return name.split("#", 1)[0]
+
+
+#: format (or `format#layout`) -> a fixture log of it whose text slots hold canaries
 INPUTS: dict[str, Callable[[], bytes]] = {
     "claude-code": lambda: session().bytes(),
     "codex": lambda: rollout(_counter("fc")),
@@ -37,6 +47,14 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "openhands": lambda: openhands_events(_counter("fc")),
     "amp": lambda: amp_thread(_counter("fc")),
     "continue-dev": lambda: continue_session(_counter("fc")),
+    "gemini-cli": lambda: recording(_counter("fc")),
+    "gemini-cli#json": lambda: recording(_counter("fc"), layout="json"),
+    "copilot-cli": lambda: events(_counter("fc")),
+    "copilot-cli#legacy": lambda: events(_counter("fc"), legacy=True),
+    "copilot-vscode": lambda: chat(_counter("fc")),
+    "copilot-vscode#export": lambda: chat(_counter("fc"), export=True),
+    "copilot-vscode#log": lambda: edit_log(_counter("fc")),
+    "cline": lambda: ui_messages(_counter("fc")),
 }
 
 
@@ -48,7 +66,7 @@ def _has(fmt: str, cls: str) -> bool:
     from redact.native.spec import walk_leaves
     from redact.native.tables import table
 
-    found = table(fmt)
+    found = table(format_of(fmt))
     assert found is not None
     return any(leaf.cls == cls for _, leaf in walk_leaves(found))
 
@@ -76,7 +94,7 @@ def test_a_broken_scrubber_is_caught(fmt: str, broken: str, monkeypatch: pytest.
     report = RedactionReport(source="input")
     data = INPUTS[fmt]()
     with pytest.raises(LeakFound) as caught:
-        scrub_native(data, fmt, name="input", policy=load_policy("default"), key=None, mode=None, report=report)
+        scrub_native(data, format_of(fmt), name="input", policy=load_policy("default"), key=None, mode=None, report=report)
     assert caught.value.report is report and report.findings
     shown = orjson.dumps(report.findings).decode()
     # an excerpt keeps at most 4 characters of a value (audit/findings.py): never a whole canary

@@ -12,11 +12,15 @@ from hypothesis import strategies as st
 
 from redact.errors import RedactError
 from tests.native.arfix import trace
+from tests.native.clinefix import ui_messages
 from tests.native.codexfix import rollout
+from tests.native.copilotfix import events
+from tests.native.geminifix import recording
 from tests.native.helpers import native
 from tests.native.srfix import stream
 from tests.native.teafix import log
 from tests.native.test_claude_code_native import session
+from tests.native.vscodefix import chat
 
 
 def _counter() -> Callable[[], str]:
@@ -33,6 +37,14 @@ def _records(fmt: str) -> list[Any]:
         data = stream(_counter())
     elif fmt == "teaagent":
         data = log(_counter())
+    elif fmt == "gemini-cli":
+        data = recording(_counter())
+    elif fmt == "copilot-cli":
+        data = events(_counter())
+    elif fmt == "copilot-vscode":
+        return [orjson.loads(chat(_counter()))]
+    elif fmt == "cline":
+        return list(orjson.loads(ui_messages(_counter())))
     else:
         doc = orjson.loads(trace(_counter()))
         return [doc["run"], *doc["steps"]]
@@ -72,8 +84,9 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(fmt=st.sampled_from(["claude-code", "codex", "session-record", "teaagent", "agent-replay"]),
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fmt=st.sampled_from(["claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli",
+                            "copilot-cli", "copilot-vscode", "cline"]),
        pick=st.integers(0, 10_000), where=st.integers(0, 10_000), value=json_values,
        policy=st.sampled_from(["default", "public"]))
 def test_any_value_anywhere(fmt: str, pick: int, where: int, value: Any, policy: str) -> None:
@@ -86,6 +99,10 @@ def test_any_value_anywhere(fmt: str, pick: int, where: int, value: Any, policy:
     if fmt == "agent-replay":
         data = orjson.dumps({"run": records[0], "steps": records[1:]}) if isinstance(records[0], dict) else \
             orjson.dumps(records[0])
+    elif fmt == "copilot-vscode":
+        data = orjson.dumps(records[0])
+    elif fmt == "cline":
+        data = orjson.dumps(records)
     else:
         data = b"".join(orjson.dumps(r) + b"\n" for r in records)
     try:

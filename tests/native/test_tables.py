@@ -20,7 +20,7 @@ from redact.policy.load import load_policy
 from redact.report import RedactionReport
 
 ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay", "openhands", "amp",
-       "continue-dev")
+       "continue-dev", "gemini-cli", "copilot-cli", "copilot-vscode", "cline")
 
 
 def _table(fmt: str) -> Table:
@@ -155,6 +155,27 @@ def test_other_formats_cover_the_readers_types() -> None:
     assert set(RECORD_TYPES) <= set(session_record.RECORD.cases)
     assert set(EVENT_TYPES) == set(teaagent.RECORD.cases)
     assert isinstance(agent_replay.STEP, Switch) and set(STEP_TYPES) == set(agent_replay.STEP.cases)
+
+
+def test_json_agents_cover_the_readers_types() -> None:
+    from redact.formats.gemini_cli import native_table as gemini
+    from redact.formats.gemini_cli.table import MESSAGE_TYPES, TOOLS
+
+    assert isinstance(gemini.MESSAGE, Switch) and set(MESSAGE_TYPES) == set(gemini.MESSAGE.cases)
+    assert isinstance(gemini.TOOL_CALL, Switch) and set(TOOLS) == set(gemini.TOOL_CALL.cases)
+
+    from redact.formats.copilot_cli import native_table as copilot
+    from redact.formats.copilot_cli.table import EVENT_TYPES
+    from redact.formats.copilot_cli.table import TOOLS as COPILOT_TOOLS
+
+    assert set(EVENT_TYPES) == set(copilot.DATA)
+    start = copilot.DATA["tool.execution_start"]
+    assert isinstance(start, Switch) and set(COPILOT_TOOLS) == set(start.cases)
+
+    from redact.formats.cline import native_table as cline
+    from redact.formats.cline.table import ASKS, SAYS
+
+    assert set(SAYS) == set(cline.SAY.cases) and set(ASKS) == set(cline.ASK.cases)
 
 
 @pytest.mark.parametrize("fmt", ALL)

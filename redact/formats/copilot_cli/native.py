@@ -1,0 +1,50 @@
+"""GitHub Copilot CLI event logs scrubbed in their own format (`--to native`): JSON Lines, event for
+event. The repository root is the session's git root (or working directory) from `session.start`;
+an event type the table does not know is dropped and counted.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from redact.formats.claude_code.files import roots_of
+from redact.formats.copilot_cli.native_table import DATA, TABLE
+from redact.formats.copilot_cli.reader import _name
+from redact.formats.jsonl import LineStats, iter_objects
+from redact.keys import Key
+from redact.native.scrub import Scrubber
+from redact.policy.load import EffectivePolicy
+from redact.report import RedactionReport
+
+
+def _root(data: bytes, name: str) -> tuple[str | None, str | None]:
+    """(git root, working directory) of the session, from its first `session.start` or `session.resume`."""
+    for n, (_, record) in enumerate(iter_objects(data, name, skip_bad_lines=True, stats=LineStats())):
+        ctx: Any = record.get("data", {}).get("context") if isinstance(record.get("data"), dict) else None
+        if isinstance(ctx, dict):
+            root, cwd = ctx.get("gitRoot"), ctx.get("cwd")
+            return (root if isinstance(root, str) and root else None), (cwd if isinstance(cwd, str) and cwd else None)
+        if n > 50:
+            break
+    return None, None
+
+
+def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, mode: str,
+          report: RedactionReport, skip_bad_lines: bool = False) -> bytes:
+    root, cwd = _root(data, name)
+    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report,
+                        roots=roots_of(root or cwd, None))
+    scrubber.cwd = cwd
+    stats = LineStats()
+    lines: list[bytes] = []
+    for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
+        kind = record.get("type")
+        if not isinstance(kind, str) or kind not in DATA:
+            report.skipped_records[_name(kind) if isinstance(kind, str) else "<no type>"] += 1
+            continue
+        scrubbed = scrubber.record(record)
+        if scrubbed is not None:
+            lines.append(orjson.dumps(scrubbed))
+    stats.warn_skipped(report)
+    return b"".join(line + b"\n" for line in lines)

@@ -1,0 +1,112 @@
+"""VS Code Copilot Chat sessions under `--to native`: the document, each request, each response part.
+
+Prompts, replies, rounds' responses, tool inputs and outputs become their shape (a terminal's command
+line its verb; the files of edit groups and code blocks are paths); tool names, call ids,
+flags, numbers, times and the model stay; account names and avatars, follow-ups, references,
+citations, rendered prompts, the agent's description and tool results (`toolCallResults`) are
+dropped. A response part of a kind the table does not know is dropped and counted. The JSONL edit
+log is replayed and written as one line, its initial entry (`{"kind": 0, "v": <document>}`), as VS
+Code itself compacts the log.
+"""
+from __future__ import annotations
+
+from redact.formats.copilot_vscode.table import TOOLS
+from redact.native.spec import (
+    BOOL,
+    DROP,
+    ID,
+    NUMBER,
+    PATH,
+    SHAPE,
+    VERB,
+    VERSION,
+    Many,
+    Obj,
+    Spec,
+    Switch,
+    Table,
+    const,
+    enum,
+    ident,
+    obj,
+    tool,
+)
+
+FORMAT = "copilot-vscode"
+
+_TOOL = tool(*TOOLS)
+_MARKDOWN: dict[str, Spec] = {"value": SHAPE, "isTrusted": BOOL, "supportThemeIcons": BOOL, "supportHtml": BOOL,
+                              "baseUri": DROP, "uris": DROP}
+
+
+#: a VS Code URI as it serializes one (`{$mid, fsPath, path, scheme}`): the paths by the path mode
+URI = Obj({"$mid": NUMBER, "fsPath": PATH, "path": PATH, "scheme": enum("file", "untitled", "vscode-remote",
+                                                                      "vscode-userdata", "vscode-notebook-cell"),
+           "external": DROP, "_sep": NUMBER, "authority": DROP, "query": DROP, "fragment": DROP})
+#: what a tool invocation shows of its input: a terminal's command line (its verb), else its shape
+TOOL_DATA = obj(kind=enum("terminal", "input", "todoList", "extensions", "pullRequest"),
+                commandLine=obj(original=VERB, toolEdited=VERB, userEdited=VERB),
+                language=enum("sh", "bash", "zsh", "pwsh", "powershell", "cmd", "fish"),
+                rawInput=SHAPE, terminalCommandId=DROP, terminalToolSessionId=DROP, confirmation=DROP,
+                todoList=SHAPE)
+
+
+def _part(kind: str, **fields: Spec) -> Obj:
+    return Obj({"kind": const(kind), **fields})
+
+
+PART = Switch("kind", {
+    "markdownContent": _part("markdownContent", content=SHAPE),
+    "toolInvocationSerialized": _part(
+        "toolInvocationSerialized", toolCallId=ID, toolId=_TOOL, isComplete=BOOL, isConfirmed=DROP,
+        invocationMessage=DROP, pastTenseMessage=DROP, originMessage=DROP, presentation=DROP,
+        source=obj(type=enum("mcp", "internal", "extension"), label=ident("mcp_server"), serverLabel=DROP,
+                   collectionId=DROP, definitionId=DROP, extensionId=DROP),
+        resultDetails=obj(isError=BOOL, input=SHAPE, output=SHAPE), toolSpecificData=TOOL_DATA),
+    "prepareToolInvocation": _part("prepareToolInvocation", toolName=_TOOL),
+    "progressTaskSerialized": _part("progressTaskSerialized", content=SHAPE, progress=SHAPE),
+    "progressMessage": _part("progressMessage", content=SHAPE),
+    "thinking": _part("thinking", value=SHAPE, id=ID, metadata=DROP),
+    "textEditGroup": _part("textEditGroup", uri=URI, edits=SHAPE, done=BOOL),
+    "notebookEditGroup": _part("notebookEditGroup", uri=URI, edits=SHAPE, done=BOOL),
+    "inlineReference": _part("inlineReference", inlineReference=DROP, name=DROP),
+    "codeblockUri": _part("codeblockUri", uri=URI, isEdit=BOOL),
+    "undoStop": _part("undoStop", id=ID),
+    "confirmation": _part("confirmation", title=SHAPE, message=SHAPE, isUsed=BOOL, data=DROP, buttons=DROP),
+    "warning": _part("warning", content=SHAPE),
+    "elicitationSerialized": _part("elicitationSerialized", title=SHAPE, message=SHAPE, state=DROP),
+    "mcpServersStarting": _part("mcpServersStarting", didStartServerIds=DROP),
+}, default=Obj(_MARKDOWN))  # a markdown part has no `kind`
+
+ROUND = obj(response=SHAPE, toolInputRetry=NUMBER, id=ID, thinking=SHAPE, statefulMarker=DROP,
+            toolCalls=Many(obj(name=_TOOL, arguments=SHAPE, id=ID)))
+RESULT = obj(
+    timings=obj(firstProgress=NUMBER, totalElapsed=NUMBER),
+    errorDetails=obj(code=enum("failed", "rateLimited", "quotaExceeded", "canceled", "offTopic", "filtered",
+                               "responseFiltered", "unknown"),
+                     message=SHAPE, responseIsIncomplete=BOOL, responseIsFiltered=BOOL, confirmationButtons=DROP,
+                     level=NUMBER),
+    details=SHAPE,
+    metadata=obj(toolCallRounds=Many(ROUND), toolCallResults=DROP, modelMessageId=ID, responseId=ID,
+                 sessionId=ID, agentId=DROP, codeBlocks=DROP, renderedUserMessage=DROP,
+                 renderedGlobalContext=DROP, cacheKey=DROP, promptTokens=NUMBER, outputTokens=NUMBER,
+                 command=DROP, summary=DROP),
+)
+REQUEST = obj(
+    requestId=ID, responseId=ID, timestamp=NUMBER, modelId=ident("model"), isCanceled=BOOL,
+    message=obj(text=SHAPE, parts=SHAPE), variableData=SHAPE, response=Many(PART), result=RESULT,
+    followups=DROP, contentReferences=DROP, codeCitations=DROP, responseMarkdownInfo=DROP,
+    editedFileEvents=DROP, timeSpentWaiting=NUMBER, agent=obj(extensionVersion=VERSION),
+    isHidden=BOOL, isPaused=BOOL, modelState=DROP,
+)
+DOCUMENT = obj(
+    version=NUMBER, sessionId=ID, creationDate=NUMBER, lastMessageDate=NUMBER, isImported=BOOL,
+    initialLocation=enum("panel", "editor", "terminal", "notebook", "editing-session"), customTitle=SHAPE,
+    requesterUsername=DROP, responderUsername=DROP, requesterAvatarIconUri=DROP, responderAvatarIconUri=DROP,
+    requests=Many(REQUEST),
+)
+
+#: The edit log (`chatSessions/<uuid>.jsonl`) is written back replayed, as one initial entry.
+LINE = obj(kind=NUMBER, v=DOCUMENT)
+
+TABLE = Table(FORMAT, LINE, {}, document=DOCUMENT, document_key="requests")

@@ -1,0 +1,172 @@
+"""Gemini CLI chat recordings, declared: message types, tools, and the class of every field.
+
+Gemini CLI records each chat under `~/.gemini/tmp/<project>/chats/` (`<project>`: a sha256 of the
+project path in older clients, a slug in newer ones). Two layouts:
+
+- `session-<time>-<id8>.json`: one `ConversationRecord` document, `{sessionId, projectHash,
+  startTime, lastUpdated, messages[]}` (clients to late 2025);
+- `session-<time>-<id8>.jsonl`: append-only. The first line is the metadata (`kind: "main"`, or
+  `"subagent"` for a subagent's recording under `chats/<parent>/`); later lines are messages (a
+  message is written again, whole, each time its tool calls or tokens change: the last writing of an
+  id wins, at the place of its first), `{"$set": {...}}` metadata updates and `{"$rewindTo": id}`.
+
+Beside the chats the project folder holds files that are not sessions: `checkpoint-<tag>.json`
+(`/chat save`), `logs.json` (the prompt log), `shell_history` and `tool-outputs/`. Batch mode skips
+them by name and says so (`AUXILIARY`). The reader reads only what these tables mark as used;
+docs/formats.md renders them.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+#: message `type` -> handling
+MESSAGE_TYPES: dict[str, str] = {
+    "user": "mapped (a prompt: length and URL count)",
+    "gemini": "mapped (an llm event; its toolCalls are tool events)",
+    "error": "mapped (an error event, llm; class from the wording)",
+    "info": "`Request cancelled.`: an error event (interrupted); any other: skipped",
+    "warning": "skipped",
+}
+#: line shapes of the JSONL layout other than messages
+LINE_KINDS: dict[str, str] = {
+    "metadata (first line)": "session id, start time, `kind`, `directories` (repository roots)",
+    "$set": "metadata update: `directories` read, the rest skipped and counted",
+    "$rewindTo": "skipped and counted (the rewound messages happened: they stay in the map)",
+}
+
+#: tool name -> event kind. The input fields read are in `PATH_ARGS`/`COMMAND_ARGS`.
+TOOLS: dict[str, str] = {
+    "read_file": "read", "read_many_files": "read",
+    "write_file": "edit", "replace": "edit", "edit": "edit",
+    "glob": "search", "grep_search": "search", "search_file_content": "search", "grep": "search",
+    "list_directory": "search", "ls": "search",
+    "run_shell_command": "exec",
+    "google_web_search": "web", "web_fetch": "web",
+    "codebase_investigator": "subagent", "delegate_to_agent": "subagent",
+    "save_memory": "tool", "write_todos": "tool", "ask_user": "tool", "enter_plan_mode": "tool",
+    "exit_plan_mode": "tool", "read_background_output": "tool", "list_background_processes": "tool",
+    "activate_skill": "skill",
+}
+PATH_ARGS = ("file_path", "absolute_path", "path")
+SEARCH_DIR_ARGS = ("dir_path", "path")
+WAITS_ON_USER = frozenset({"ask_user"})
+#: `<server>__<tool>`: an MCP tool whose name clashed with another (Gemini CLI qualifies it so)
+MCP_NAME = re.compile(r"([A-Za-z0-9_.-]{1,64})__([A-Za-z0-9_.-]{1,128})")
+
+FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("sessionId", "id", "session.id"),
+    ("projectHash", "blob", "- (a sha256 of the project path in older clients: never written, not even natively)"),
+    ("startTime / lastUpdated", "timestamp", "session start (when no message is older)"),
+    ("kind", "enum", "`subagent`: session.role"),
+    ("directories[]", "path", "repository roots (never written)"),
+    ("summary", "text", "-"),
+    ("messages[].id", "id", "the last writing of a message wins"),
+    ("messages[].timestamp", "timestamp", "event times"),
+    ("messages[].type", "enum", "see the message types"),
+    ("messages[].content (user)", "text", "length and URL count"),
+    ("messages[].content (gemini)", "text", "length only (textChars)"),
+    ("messages[].content (error)", "text", "errClass from the wording"),
+    ("messages[].content (info / warning)", "text", "`Request cancelled.` only"),
+    ("messages[].thoughts[]", "text", "presence only (thinking)"),
+    ("messages[].tokens.input / cached / output / thoughts", "number", ("in (input - cached), cr, out "
+                                                                            "(output + thoughts)")),
+    ("messages[].tokens.tool / total", "number", "-"),
+    ("messages[].model", "ident:model", "llm model"),
+    ("toolCalls[].id", "id", "call id"),
+    ("toolCalls[].name", "ident:tool", "event kind (see the tool table)"),
+    ("toolCalls[].args.command (run_shell_command)", "command", "verb (verb engine)"),
+    ("toolCalls[].args.file_path / absolute_path / path", "path", "targets (read, edit)"),
+    ("toolCalls[].args.* (everything else)", "text", "-"),
+    ("toolCalls[].status", "enum", "success, error, cancelled: the result's error and errClass"),
+    ("toolCalls[].timestamp", "timestamp", "the result's time"),
+    ("toolCalls[].result[].functionResponse.response.output", "text",
+     "byte count; exit code (`Exit Code: N`); commits and PRs it confirms"),
+    ("toolCalls[].result[].functionResponse.response.error", "text", "errClass from the wording"),
+    ("toolCalls[].displayName / description / resultDisplay", "text", "-"),
+    ("toolCalls[].renderOutputAsMarkdown", "bool", "-"),
+)
+
+#: files of a Gemini CLI project folder that are not sessions -> why they are skipped
+AUXILIARY: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"checkpoint(?:-.+)?\.json"), "Gemini CLI checkpoint (/chat save), not a session log"),
+    (re.compile(r"logs\.json"), "Gemini CLI prompt log, not a session log"),
+    (re.compile(r"shell_history"), "Gemini CLI shell history, not a session log"),
+)
+AUX_FOLDERS = {"tool-outputs": "Gemini CLI tool outputs, not a session log"}
+_SESSION = re.compile(r"session-.+\.jsonl?")
+
+
+def _meta_like(record: Any) -> bool:
+    return isinstance(record, dict) and isinstance(record.get("sessionId"), str) and \
+        "type" not in record and ("projectHash" in record or "startTime" in record)
+
+
+def _message_like(record: Any) -> bool:
+    kind = record.get("type") if isinstance(record, dict) else None
+    return isinstance(kind, str) and kind in MESSAGE_TYPES and isinstance(record.get("id"), str)
+
+
+def sniff(records: list[dict[str, Any]]) -> bool:
+    """The JSONL layout: a metadata first line, then messages or updates (or nothing yet)."""
+    if not records or not _meta_like(records[0]):
+        return False
+    first = records[0]
+    if "messages" in first and not isinstance(first.get("messages"), list):
+        return False
+    rest = records[1:]
+    return first.get("kind") in ("main", "subagent") or "projectHash" in first and \
+        (not rest or any(_message_like(r) or "$set" in r or "$rewindTo" in r for r in rest))
+
+
+def sniff_doc(doc: Any) -> bool:
+    """The single-JSON layout: a ConversationRecord with its messages."""
+    return _meta_like(doc) and isinstance(doc.get("messages"), list)
+
+
+def list_sessions(folder: Path) -> list[Path]:
+    """The chat recordings in a Gemini CLI folder (`~/.gemini`, `~/.gemini/tmp`, a project folder or
+    its `chats/`): `session-*.json(l)` under a `chats` folder, and subagent recordings in
+    `chats/<parent>/`."""
+    found: list[Path] = []
+    for path in folder.rglob("*.json*"):
+        parts = path.parts
+        if not path.is_file() or path.suffix not in (".json", ".jsonl"):
+            continue
+        if parts[-2:-1] == ("chats",) and _SESSION.fullmatch(path.name) or len(parts) >= 3 and parts[-3] == "chats" and path.suffix == ".jsonl":
+            found.append(path)
+    return sorted(found)
+
+
+def auxiliary(folder: Path) -> list[tuple[Path, str]]:
+    """The files under `folder` a Gemini CLI project folder holds beside its chats, with why each is
+    not read (batch mode says so)."""
+    out: list[tuple[Path, str]] = []
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file():
+            continue
+        for pattern, why in AUXILIARY:
+            if pattern.fullmatch(path.name) and "chats" not in path.parts:
+                out.append((path, why))
+                break
+        else:
+            folder_why = next((w for name, w in AUX_FOLDERS.items() if name in path.parts), None)
+            if folder_why is not None:
+                out.append((path, folder_why))
+    return out
+
+
+def markdown() -> str:
+    """The tables as docs/formats.md shows them (a test keeps the two equal)."""
+    out = ["| message type / line | handling |", "|---|---|"]
+    out += [f"| `{kind}` | {how} |" for kind, how in MESSAGE_TYPES.items()]
+    out += [f"| {kind} | {how} |" for kind, how in LINE_KINDS.items()]
+    out.append("| any other type | skipped, counted by name when it has a safe shape |")
+    out += ["", "| tool | event kind |", "|---|---|"]
+    out += [f"| `{name}` | {kind} |" for name, kind in TOOLS.items()]
+    out.append("| `<server>__<tool>` | mcp |")
+    out.append("| anything else | tool |")
+    out += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
+    out += [f"| `{where}` | {cls} | {use} |" for where, cls, use in FIELDS]
+    return "\n".join(out) + "\n"

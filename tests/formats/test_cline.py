@@ -1,0 +1,119 @@
+"""Cline task logs (ui_messages.json; Roo Code and Kilo Code write the same): detection, the map's
+events by kind, native scrubbing, batch discovery from globalStorage, and canaries in every text slot
+never surviving any policy."""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from redact import batch
+from redact.api import redact_bytes, redact_file
+from redact.detect import detect
+from redact.policy.load import load_policy
+from tests.formats.canary import KEY, POLICIES, Canaries, canary_base, check
+from tests.native.clinefix import TASK_ID, messages, ui_messages
+from tests.native.helpers import native, report_text
+
+CALL_KINDS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool")
+
+
+def _map(data: bytes, policy: str = "default") -> dict[str, Any]:
+    return redact_bytes(data, name=f"tasks/{TASK_ID}/ui_messages.json", policy=policy,
+                        key=KEY if policy == "public" else None).session_map
+
+
+def test_detected_and_counted() -> None:
+    """Counted from the fixture's messages, not by the reader."""
+    data = ui_messages(Canaries("cnt"))
+    assert detect(data, "x") == "cline"
+    msgs = messages(Canaries("cnt"))
+    m = _map(data)
+    assert m["session"]["agentTool"] == "cline" and m["session"]["id"].endswith(TASK_ID)
+    kinds = Counter(e["kind"] for e in m["events"])
+    subs = Counter(x.get("say") or x.get("ask") for x in msgs)
+    calls = subs["tool"] + subs["command"] + subs["use_mcp_server"] + subs["followup"]
+    assert sum(kinds[k] for k in CALL_KINDS) == m["totals"]["calls"] == calls
+    assert kinds["llm"] == subs["api_req_started"] and kinds["user"] == subs["task"] + subs["user_feedback"]
+    usage = [orjson.loads(x["text"]) for x in msgs if x.get("say") == "api_req_started"]
+    assert m["totals"]["tokens"] == sum(u["tokensIn"] + u["tokensOut"] + u["cacheWrites"] + u["cacheReads"]
+                                        for u in usage)
+    llm = [e for e in m["events"] if e["kind"] == "llm"]
+    assert (llm[0]["in"], llm[0]["cw"], llm[0]["cr"], llm[0]["out"]) == (10, 12000, 8000, 700)
+    assert llm[0]["thinking"] is True and llm[0]["toolCalls"] == 2
+
+
+def test_tools_commands_and_errors() -> None:
+    m = _map(ui_messages(Canaries("res")))
+    ev = m["events"]
+    assert m["repos"][0]["name"] == "shop" and {f["path"] for f in m["files"]} == {"src/app.py", "src/util.py"}
+    assert [e["sha"] for e in ev if e["kind"] == "commit"] == ["1a2b3c4"]
+    test = next(e for e in ev if e["kind"] == "verify")
+    assert test["verb"] == "npm test" and test["errClass"] == "no_result"  # awaiting approval: no outcome
+    assert next(e for e in ev if e["kind"] == "mcp")["server"] == "github"
+    assert all("dur" not in e for e in ev if e["kind"] in CALL_KINDS)  # no tool time is recorded
+    errors = [(e["source"], e["errClass"]) for e in ev if e["kind"] == "error"]
+    assert errors == [("llm", "rate_limit"), ("orchestration", "interrupted"), ("llm", "server_error")]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=canary_base)
+def test_no_canary_in_any_map(base: str) -> None:
+    for policy, key in POLICIES:
+        c = Canaries(base)
+        check(ui_messages(c), c, policy, key, name="ui_messages.json")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=canary_base, policy=st.sampled_from([p for p, _ in POLICIES]))
+def test_no_canary_survives_native(base: str, policy: str) -> None:
+    c = Canaries(base)
+    key = KEY if policy == "public" else None
+    out, report = native(ui_messages(c), "cline", policy=policy, key=key)
+    body = out.decode()
+    assert not [x for x in c.all if x in body] and "mele" not in body
+    assert all(x.isascii() and x.replace("_", "").isalnum() for x in c.all if x in report_text(report))
+    again = redact_bytes(out, name="native", input_format="cline", policy=policy, key=key)
+    assert not [x for x in c.all if x in again.data.decode()]
+
+
+def test_native_keeps_what_the_table_allows() -> None:
+    data = ui_messages(Canaries("nat"))
+    out, report = native(data, "cline")
+    got = orjson.loads(out)
+    assert len(got) == len(orjson.loads(data)) - 1 and sum(report.skipped_records.values()) == 1
+    usage = orjson.loads(got[2]["text"])
+    assert usage["tokensOut"] == 700 and set(usage["request"]) == {"chars"}
+    tool = orjson.loads(got[5]["text"])
+    assert tool["tool"] == "readFile" and tool["path"] == "src/app.py" and set(tool["content"]) == {"chars"}
+    assert got[8]["text"] == "git commit"
+    assert redact_bytes(out, name="n", input_format="cline").session_map["totals"]["calls"] == 7
+
+
+@pytest.mark.parametrize("extension", ["saoudrizwan.claude-dev", "rooveterinaryinc.roo-cline", "kilocode.kilo-code"])
+def test_batch_finds_tasks_and_skips_the_rest(tmp_path: Path, extension: str) -> None:
+    storage = tmp_path / "globalStorage" / extension
+    task = storage / "tasks" / TASK_ID
+    task.mkdir(parents=True)
+    (task / "ui_messages.json").write_bytes(ui_messages(Canaries("b")))
+    (task / "api_conversation_history.json").write_text('[{"role": "user", "content": "zqsecretqz"}]')
+    (task / "task_metadata.json").write_text('{"files_in_context": ["zqsecretqz"]}')
+    (storage / "settings").mkdir()
+    (storage / "settings" / "cline_mcp_settings.json").write_text('{"env": {"TOKEN": "zqsecretqz"}}')
+    (storage / "secrets.json").write_text('{"apiKey": "zqsecretqz"}')
+    tasks, other = batch.plan([str(tmp_path / "globalStorage")], tmp_path / "out")
+    assert [Path(t.output).name for t in tasks] == [f"{TASK_ID}.json.gz"]
+    skipped = {Path(o.input).name for o in other}
+    assert skipped == {"api_conversation_history.json", "task_metadata.json", "cline_mcp_settings.json",
+                       "secrets.json"}
+    assert all(o.status == batch.SKIPPED and "zqsecretqz" not in o.message for o in other)
+    assert [o.status for o in batch.run(tasks, batch.Settings(policy=load_policy("default")))] == [batch.WRITTEN]
+    session = redact_file(task / "ui_messages.json").session_map["session"]
+    assert session["id"].endswith(TASK_ID)
+    assert session["agentTool"] == {"saoudrizwan.claude-dev": "cline", "rooveterinaryinc.roo-cline": "roo-code",
+                                    "kilocode.kilo-code": "kilo-code"}[extension]
