@@ -26,7 +26,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from redact.api import redact_file  # noqa: E402
-from redact.io.store import export, split_ref  # noqa: E402
+from redact.formats.stores import export  # noqa: E402
+from redact.io.store import split_ref  # noqa: E402
 from tests.formats import jsonfix, storefix  # noqa: E402
 from tests.formats.test_aider import history  # noqa: E402
 

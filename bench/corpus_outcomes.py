@@ -3,8 +3,11 @@
 Run: PYTHONPATH=. .venv/bin/python bench/corpus_outcomes.py [--corpus ../shared/corpus] [--policy P]
      [--with-notes]   (adds the generated notes-style vault of tests/formats/notesfix.py)
 
-Each file of `claude-code/` and `codex/` is redacted with `redact_file` (companions found next to
-it, the leak scanner run with the raw log as taint source, as the CLI does) under each policy;
+Every session of every agent folder (claude-code, codex, gemini-cli, copilot-cli, copilot-vscode,
+cline, opencode, cursor, crush, aider, openhands, amp, continue), found as batch mode finds them
+(`redact.batch.expand`: a SQLite store's sessions one by one, credential and auxiliary files skipped
+by name and counted as such), is redacted with `redact_file` (companions found next to it, the leak
+scanner run with the raw log as taint source, as the CLI does) under each policy;
 `public` needs a key, so a random one is made for the run (never written anywhere). Prints, per
 policy: written / refused (the scanner blocked: exit 1) / bad input (exit 2), the scanner rules of
 the refusals, and the redactor's fallbacks summed by class and rule (issue 14: a value the scanner
@@ -27,13 +30,19 @@ from redact.errors import LeakFound, RedactError  # noqa: E402  (after the sys.p
 from redact.keys import Key  # noqa: E402  (after the sys.path insert)
 
 POLICIES = ("default", "internal", "public")
-FORMATS = ("claude-code", "codex")
+NOT_SESSIONS = ("commands",)  # the shell command datasets
 
 
 def run(corpus: Path, policies: tuple[str, ...], extra: tuple[Path, ...] = ()) -> dict[str, dict[str, Counter[str]]]:
+    from redact.batch import expand
+
     key = Key(os.urandom(32), source="<temporary key>")
-    files = [f for fmt in FORMATS if (corpus / fmt).is_dir()
-             for f in sorted((corpus / fmt).iterdir()) if f.is_file() and f.suffix in (".jsonl", ".json")]
+    files: list[Path] = []
+    skipped = 0
+    for folder in sorted(p for p in corpus.iterdir() if p.is_dir() and p.name not in NOT_SESSIONS):
+        found, unusable = expand([str(folder)])
+        files += found
+        skipped += sum(1 for o in unusable if o.status == "skipped")
     files += list(extra)
     out: dict[str, dict[str, Counter[str]]] = {}
     for policy in policies:
@@ -56,7 +65,7 @@ def run(corpus: Path, policies: tuple[str, ...], extra: tuple[Path, ...] = ()) -
             for name, count in (getattr(result.report, "fallbacks", None) or {}).items():
                 fallbacks[name] += count
         out[policy] = {"outcome": outcome, "refused rules": refused_rules, "fallbacks": fallbacks,
-                       "files": Counter({"total": len(files)})}
+                       "files": Counter({"total": len(files), "skipped": skipped})}
     return out
 
 
@@ -81,8 +90,9 @@ def main(argv: list[str] | None = None) -> int:
         results = run(args.corpus, tuple(args.policy or POLICIES), extra)
     for policy, parts in results.items():
         o = parts["outcome"]
-        print(f"{policy}: {parts['files']['total']} files: written {o['written']}, "
-              f"refused {o['refused']}, bad input {o['bad input']}")
+        print(f"{policy}: {parts['files']['total']} sessions: written {o['written']}, "
+              f"refused {o['refused']}, bad input {o['bad input']} "
+              f"(and {parts['files']['skipped']} files that are not sessions, skipped by name)")
         for title in ("refused rules", "fallbacks"):
             for name, count in sorted(parts[title].items()):
                 print(f"  {title}: {name} {count}")

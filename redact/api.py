@@ -34,7 +34,8 @@ from redact.errors import BadInput, LeakFound, RedactError, UsageError
 from redact.formats.auxiliary import reason
 from redact.formats.registry import raw_format
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json, read_input
-from redact.io.store import SQLITE_HEADER, export, split_ref
+from redact.formats.stores import export
+from redact.io.store import SQLITE_HEADER, split_ref
 from redact.io.write import check_output_path, encode_output, write_atomic
 from redact.keys import Key
 from redact.linkscope import scoped_key

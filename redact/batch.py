@@ -153,7 +153,8 @@ def sessions_in(folder: Path) -> list[Path]:
 
 def in_store(path: Path) -> list[Path]:
     """The sessions of a SQLite store, one `STORE#SESSION` address each; any other file is itself."""
-    from redact.io.store import is_sqlite, ref, sessions_of
+    from redact.formats.stores import sessions_of
+    from redact.io.store import is_sqlite, ref
 
     if not is_sqlite(path):
         return [path]

@@ -12,7 +12,7 @@ listing the formats costs nothing at start-up):
     table.py         sniff(records) -> bool, and sniff_doc(doc) -> bool for a one-document format,
                      sniff_bytes(head) -> bool for a format that is not JSON (Markdown)
     store.py         for a SQLite store: sniff(db), sessions(db), export(db, session) -> JSONL bytes
-                     (redact/io/store.py opens the store read-only and hands the export to the reader)
+                     (redact/io/store.py opens the store read-only; redact/formats/stores.py hands the export to the reader)
     reader.py        read_session(data, where, *, report, companions, skip_bad_lines, file_stem)
     native_table.py  TABLE: the native table (redact/native/spec.py)
     native.py        scrub(data, *, name, policy, key, mode, report, skip_bad_lines, **options) -> bytes

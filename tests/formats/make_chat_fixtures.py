@@ -11,7 +11,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from redact.io.store import export
+from redact.formats.stores import export
 from tests.formats import jsonfix, storefix
 
 OUT = Path(__file__).resolve().parents[1] / "fixtures" / "chat"

@@ -45,7 +45,7 @@ def test_project_folder_discovery_and_canaries(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert main([str(tmp_path / "shop"), "--out-dir", str(out)]) == 0
     assert [p.name for p in out.iterdir()] == [storefix.CRUSH_SID + ".json.gz"]
-    from redact.io.store import export
+    from redact.formats.stores import export
 
     _, data = export(db, None, where="x")
     assert b"files content" not in data and b"session title" in data  # the files table is never read

@@ -10,7 +10,7 @@ import pytest
 
 from redact.api import redact_file
 from redact.cli import main
-from redact.io.store import export
+from redact.formats.stores import export
 from tests.formats import storefix
 from tests.formats.canary import KEY
 from tests.formats.test_opencode import CALLS, _state

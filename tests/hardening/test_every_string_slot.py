@@ -83,7 +83,7 @@ def _store_export(build: Callable[..., None], name: str) -> Callable[[], bytes]:
         import tempfile
         from pathlib import Path
 
-        from redact.io.store import export
+        from redact.formats.stores import export
 
         with tempfile.TemporaryDirectory() as tmp:
             db = Path(tmp) / name

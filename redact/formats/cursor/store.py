@@ -163,7 +163,7 @@ def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> by
 def list_sessions(folder: Path) -> list[Path]:
     """Cursor's `state.vscdb` in `folder` (globalStorage, or one workspaceStorage/<hash>), when it
     holds Cursor chats (VS Code's own state.vscdb has none)."""
-    from redact.io.store import sessions_of
+    from redact.formats.stores import sessions_of
 
     path = folder / STORE_NAME
     return [path] if path.is_file() and sessions_of(path) else []

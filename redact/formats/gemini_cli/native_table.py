@@ -8,8 +8,7 @@ mode, the shell command as its verb, line numbers and flags); everything else a 
 """
 from __future__ import annotations
 
-from redact.formats.gemini_cli.reader import CANCELLED
-from redact.formats.gemini_cli.table import MESSAGE_TYPES, TOOLS
+from redact.formats.gemini_cli.table import CANCELLED, MESSAGE_TYPES, TOOLS
 from redact.native.spec import (
     BOOL,
     CWD,

@@ -51,6 +51,7 @@ from redact.formats.common import (
     text_chars,
 )
 from redact.formats.gemini_cli.table import (
+    CANCELLED,
     MCP_NAME,
     MESSAGE_TYPES,
     PATH_ARGS,
@@ -62,7 +63,6 @@ from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
 
 AGENT_TOOL = "gemini-cli"
-CANCELLED = "Request cancelled."
 _EXIT = re.compile(r"^Exit Code: (-?\d{1,5})[ \t]*$", re.MULTILINE)
 _PARENT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _URL = re.compile(r"https?://[^\s\"'<>]{1,2000}")

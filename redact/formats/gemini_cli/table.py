@@ -21,6 +21,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+#: The `info` message Gemini CLI writes when the user cancels a request (an interruption).
+CANCELLED = "Request cancelled."
+
 #: message `type` -> handling
 MESSAGE_TYPES: dict[str, str] = {
     "user": "mapped (a prompt: length and URL count)",
