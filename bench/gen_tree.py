@@ -16,6 +16,7 @@ import argparse
 import random
 import sys
 import uuid as uuidlib
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +26,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_claude_code import WORDS, Gen  # noqa: E402 - the folder is on sys.path now
 
 
+_POOL: list[str] = []  # Gen's 300 paragraphs, made once: making them per session took most of the time
+
+
 class SessionGen(Gen):
     """Gen with one session's id and working directory; a subagent's records carry its agent id."""
 
     def __init__(self, seed: int, session: str, cwd: str, agent: str | None = None) -> None:
-        super().__init__(seed)
+        if not _POOL:
+            _POOL.extend(Gen(0).pool)
+        self.rng = random.Random(seed)
+        self.t = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc).timestamp() * 1000 + self.rng.randint(0, 10**10)
+        self.parent = None
+        self.pool = _POOL
         self.session, self.cwd, self.agent = session, cwd, agent
         self.files = [f"{cwd}/src/{self.rng.choice(WORDS)}/{self.rng.choice(WORDS)}_{i}.ts" for i in range(400)]
 
