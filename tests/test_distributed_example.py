@@ -43,8 +43,8 @@ def _example() -> object:
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
-@pytest.fixture()
-def loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(scope="module")
+def loopback_only() -> Iterator[None]:
     """The cluster talks TCP on this machine's loopback only: tests/conftest.py blocks every inet
     connection and DNS lookup; this lets loopback through and still refuses anything else."""
     import _socket
@@ -69,9 +69,11 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
         return [(socket.AddressFamily(af), socket.SocketKind(kind), pr, name, addr)
                 for af, kind, pr, name, addr in _socket.getaddrinfo(host, port, family, type, proto, flags)]
 
-    monkeypatch.setattr(socket.socket, "connect", connect)
-    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
-    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(socket.socket, "connect", connect)
+        patch.setattr(socket.socket, "connect_ex", connect_ex)
+        patch.setattr(socket, "getaddrinfo", getaddrinfo)
+        yield
 
 
 def _is_loopback(address: object) -> bool:
@@ -80,8 +82,9 @@ def _is_loopback(address: object) -> bool:
 
 
 
-@pytest.fixture()
+@pytest.fixture(scope="module")
 def client(loopback_only: None) -> Iterator[object]:
+    """One two-process local cluster for the module (starting one takes seconds)."""
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                        dashboard_address=None, silence_logs=40)
     client = distributed.Client(cluster)
