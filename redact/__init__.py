@@ -149,10 +149,6 @@ def plan_batch(inputs: Sequence[str | Path], out_dir: str | Path, *, policy: str
     argument that names no session (a folder without sessions, a pattern matching nothing), the
     message one line that names the argument. Raises `UsageError` when `out_dir` cannot be made.
     """
-    from redact import batch
-    from redact.policy.load import EffectivePolicy, load_policy
+    from redact import plan
 
-    eff = policy.with_link_scope(link_scope) if isinstance(policy, EffectivePolicy) else \
-        load_policy(policy, link_scope=link_scope)
-    tasks, unusable = batch.plan([str(i) for i in inputs], out_dir, key, eff.policy.tokens.link_scope)
-    return [(t.input, t.output) for t in tasks], [(u.input, u.message) for u in unusable]
+    return plan.plan_batch(inputs, out_dir, policy=policy, key=key, link_scope=link_scope)
