@@ -88,16 +88,18 @@ def _write(path: Path, gen: SessionGen, size: int, tasks: tuple[str, ...] = ()) 
 
 
 def write_session(folder: Path, size: int, seed: int, subagents: int = 1, cwd: str = "/Users/bench.user/src/app",
-                  ) -> int:
+                  *, flat: bool = False) -> int:
     """One session in `folder`: `<id>.jsonl` of about `size` bytes less its subagents' share, and
-    `subagents` transcripts (about a fifth of `size` between them). Bytes written."""
+    `subagents` transcripts (about a fifth of `size` between them) in `<id>/subagents/`, or with
+    `flat` beside it as `agent-<id>.jsonl` (clients before 2.1). Bytes written."""
     rng = random.Random(seed)
     session = str(uuidlib.UUID(int=rng.getrandbits(128), version=4))
     agents = [f"a{rng.getrandbits(64):016x}" for _ in range(subagents)]
     side = size // 5 // max(1, subagents) if subagents else 0
     total = _write(folder / f"{session}.jsonl", SessionGen(seed, session, cwd), size - side * subagents, tuple(agents))
     for i, agent in enumerate(agents):
-        total += _write(folder / session / "subagents" / f"agent-{agent}.jsonl",
+        where = folder if flat else folder / session / "subagents"
+        total += _write(where / f"agent-{agent}.jsonl",
                         SessionGen(seed * 1000 + i + 1, session, cwd, agent), side)
     return total
 

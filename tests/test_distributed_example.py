@@ -100,13 +100,15 @@ def client(loopback_only: None) -> Iterator[object]:
 @pytest.fixture()
 def tree(tmp_path: Path) -> Path:
     """`~/.claude/projects` in small: two project folders, sessions with 0-3 subagent transcripts in
-    `<session>/subagents/`, a session map and a broken transcript among them."""
+    `<session>/subagents/` (and one with the older flat `agent-<id>.jsonl` beside it), a broken
+    transcript among them."""
     root = tmp_path / "projects"
     a, b = root / "-Users-dev-src-shop", root / "-Users-dev-src-api"
     write_session(a, 80_000, seed=1, subagents=2, cwd="/Users/dev/src/shop")
     write_session(a, 40_000, seed=2, subagents=0, cwd="/Users/dev/src/shop")
     write_session(b, 60_000, seed=3, subagents=3, cwd="/Users/dev/src/api")
     write_session(b, 60_000, seed=4, subagents=1, cwd="/Users/dev/src/api")
+    write_session(b, 50_000, seed=5, subagents=2, cwd="/Users/dev/src/api", flat=True)
     (b / "broken.jsonl").write_bytes(b"{not json\n")
     return root
 
@@ -117,6 +119,10 @@ def _maps(folder: Path) -> dict[str, bytes]:
 
 def _cli(args: list[str]) -> int:
     return main([*args, "--jobs", "1"])
+
+
+def _session_of(path: Path) -> str:
+    return str(json.loads(path.read_bytes().split(b"\n", 1)[0])["sessionId"])
 
 
 def _subagent_lanes(data: bytes) -> int:
@@ -134,7 +140,7 @@ def test_dask_example_writes_the_clis_maps(client: object, tree: Path, tmp_path:
     assert code == example.exit_code(done) == 2  # type: ignore[attr-defined]
 
     status = {Path(d.input).name: d.status for d in done}
-    mains = {p.name for p in tree.glob("*/*.jsonl")} - {"broken.jsonl"}
+    mains = {p.name for p in tree.glob("*/*.jsonl") if not p.name.startswith("agent-")} - {"broken.jsonl"}
     assert status == {"none-*.jsonl": "bad input", "broken.jsonl": "bad input", "map.json": "written",
                       **{name: "written" for name in mains}}
     dask, cli = _maps(tmp_path / "dask"), _maps(tmp_path / "cli")
@@ -143,11 +149,12 @@ def test_dask_example_writes_the_clis_maps(client: object, tree: Path, tmp_path:
     lanes = 0
     for d in done:
         if d.status == "written" and d.input.endswith(".jsonl"):
-            sub = Path(d.input).with_suffix("") / "subagents"
-            expected = len(list(sub.glob("agent-*.jsonl"))) if sub.is_dir() else 0
+            main_file = Path(d.input)
+            expected = len(list((main_file.with_suffix("") / "subagents").glob("agent-*.jsonl")))
+            expected += sum(_session_of(p) == main_file.stem for p in main_file.parent.glob("agent-*.jsonl"))
             assert _subagent_lanes(Path(d.output).read_bytes()) == expected
             lanes += expected
-    assert lanes == len(list(tree.rglob("agent-*.jsonl"))) == 6
+    assert lanes == len(list(tree.rglob("agent-*.jsonl"))) == 8
 
 
 def test_dask_example_with_a_key_and_hashed_paths(client: object, tree: Path, tmp_path: Path) -> None:
