@@ -4,7 +4,6 @@
     .venv/bin/python bench/bench_scale.py scanner [--events 20000] [--runs 5]
     .venv/bin/python bench/bench_scale.py jobs [--files 8] [--size-mb 12] [--runs 3]
     .venv/bin/python bench/bench_scale.py memory [--size-mb 1000]
-    .venv/bin/python bench/bench_scale.py tree [--size-mb 2000] [--jobs 2]
     .venv/bin/python bench/bench_scale.py all
 
 Inputs are generated into a temporary folder under /tmp (bench/gen_claude_code.py, bench/gen_map.py)
@@ -26,10 +25,7 @@ jobs        `agentplay-redact FILES --out-dir DIR --jobs 1` against `--jobs 2`, 
             (startup included), on --files generated transcripts of --size-mb each.
 memory      `agentplay-redact BIG.jsonl -o OUT.json.gz` in a child process on a generated transcript of
             --size-mb; its peak RSS (ru_maxrss).
-tree        A `~/.claude/projects`-like tree of --size-mb of generated sessions of corpus-like sizes,
-            redacted as `--out-dir OUT --jobs N` does in a child process: throughput, CPU and peak RSS
-            of the parent and of the largest worker, the time to list the sessions and to the first
-            progress update. Not part of `all` (it writes --size-mb to /tmp).
+(A whole `~/.claude/projects` tree: bench/bench_tree.py.)
 """
 from __future__ import annotations
 
@@ -290,81 +286,11 @@ def memory(size_mb: float, tmp: Path) -> dict[str, Any]:
     return {"mb": mb, "exit": int(code), "seconds": float(seconds), "peak_rss_mb": rss}
 
 
-# -- a whole projects tree ----------------------------------------------------------------------------
-
-_TREE_PROBE = """
-import json, resource, sys, time
-t0 = time.perf_counter()
-from redact import batch
-from redact.policy.load import load_policy
-times = {"imported": time.perf_counter() - t0}
-def started():
-    times.setdefault("bar", time.perf_counter() - t0)
-def done(outcome):
-    times.setdefault("first", time.perf_counter() - t0)
-    times["n"] = times.get("n", 0) + 1
-tasks, unusable = batch.plan([sys.argv[1]], sys.argv[2])
-times["planned"] = time.perf_counter() - t0
-outcomes = batch.run(tasks, batch.Settings(load_policy("default")), jobs=int(sys.argv[3]),
-                     on_done=done, on_start=started)
-times["wall"] = time.perf_counter() - t0
-me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-times["cpu_parent"] = me.ru_utime + me.ru_stime
-times["cpu_workers"] = kids.ru_utime + kids.ru_stime
-times["rss_parent_mb"] = me.ru_maxrss / 1024
-times["rss_worker_mb"] = kids.ru_maxrss / 1024
-times["written"] = sum(o.status == batch.WRITTEN for o in outcomes)
-times["tasks"] = len(tasks)
-print(json.dumps(times))
-"""
-
-
-def tree(size_mb: float, jobs_n: int, tmp: Path) -> dict[str, Any]:
-    """A `~/.claude/projects`-like tree of generated sessions (project folders of 20 sessions; sizes
-    drawn like the corpus's: most under 0.5 MB, some of several MB, a few of tens of MB), redacted
-    as `agentplay-redact TREE --out-dir OUT --jobs N` does (`batch.plan` + `batch.run`, in a child
-    process so its peak RSS and its workers' are their own; no progress display)."""
-    import random
-
-    from gen_claude_code import generate
-
-    rng = random.Random(17)
-    root = tmp / "projects"
-    total, n = 0, 0
-    while total < size_mb * 1e6:
-        folder = root / f"-Users-bench-src-project-{n // 20:03d}"
-        folder.mkdir(parents=True, exist_ok=True)
-        r = rng.random()
-        size = rng.uniform(0.05, 0.5) if r < 0.6 else rng.uniform(0.5, 5) if r < 0.9 else rng.uniform(5, 30)
-        with (folder / f"{rng.getrandbits(128):032x}.jsonl").open("wb") as fh:
-            total += generate(fh, int(size * 1e6), seed=n + 1)
-        n += 1
-    out = tmp / "maps"
-    done = subprocess.run([sys.executable, "-c", _TREE_PROBE, str(root), str(out), str(jobs_n)],
-                          capture_output=True, text=True, cwd=ROOT, check=False)
-    if done.returncode != 0:
-        raise SystemExit(done.stderr[-2000:])
-    t = json.loads(done.stdout.strip().splitlines()[-1])
-    mb = total / 1e6
-    print(f"\n## tree: {n} generated sessions in {n // 20 + 1} project folders, {mb:,.0f} MB; --jobs {jobs_n}")
-    print("| measure | figure |")
-    print("|---|---|")
-    print(f"| wall | {t['wall']:.1f} s ({mb / t['wall']:.0f} MB/s, {n / t['wall']:.0f} sessions/s) |")
-    print(f"| CPU: parent / workers | {t['cpu_parent']:.1f} s / {t['cpu_workers']:.1f} s |")
-    print(f"| imports / planning done (listing the sessions) | {t['imported']:.2f} s / {t['planned']:.2f} s |")
-    print(f"| progress shown (workers started) / first progress update | {t.get('bar', 0):.2f} s / "
-          f"{t.get('first', 0):.2f} s |")
-    print(f"| peak RSS: parent / largest worker | {t['rss_parent_mb']:.0f} MB / {t['rss_worker_mb']:.0f} MB |")
-    print(f"| maps written | {t['written']} of {t['tasks']} |")
-    return {"mb": mb, "sessions": n, **t}
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("part", choices=("throughput", "scanner", "jobs", "memory", "tree", "all"))
+    ap.add_argument("part", choices=("throughput", "scanner", "jobs", "memory", "all"))
     ap.add_argument("--size-mb", type=float,
-                    help="transcript size (throughput 100, jobs 12 each, memory 1000); tree: the tree's (2000)")
-    ap.add_argument("--jobs", type=int, default=2, help="tree: worker processes")
+                    help="transcript size (throughput 100, jobs 12 each, memory 1000)")
     ap.add_argument("--events", type=int, default=20_000)
     ap.add_argument("--files", type=int, default=8)
     ap.add_argument("--runs", type=int, default=5)
@@ -384,8 +310,6 @@ def main() -> None:
                 results[part] = scanner(args.events, args.runs, sub)
             elif part == "jobs":
                 results[part] = jobs(args.files, args.size_mb or 12, max(1, min(args.runs, 3)), sub)
-            elif part == "tree":
-                results[part] = tree(args.size_mb or 2000, args.jobs, sub)
             else:
                 results[part] = memory(args.size_mb or 1000, sub)
             shutil.rmtree(sub, ignore_errors=True)

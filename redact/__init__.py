@@ -1,6 +1,7 @@
 """agentplay-redact: redact coding-agent logs into agentplay/v1 session maps, and prove nothing leaked.
 
-The stable Python API is the five functions below (and `load_key_file` to load a key). Everything
+The stable Python API is the four functions below (and `load_key_file` to load a key, and
+`plan_batch` to list a batch's sessions and map names as `--out-dir` does). Everything
 else in the package may change between releases. Errors are subclasses of
 `redact.errors.RedactError`; each carries `exit_code` (1: the scanner found a leak, 2: bad input or
 usage) and `diagnostic()`, one line that names a place and never a value.
@@ -13,6 +14,7 @@ usage) and `diagnostic()`, one line that names a place and never a value.
     check = redact.scan("map.json.gz")
     check.clean, check.verdicts
     report, session_map = redact.audit("map.json.gz")
+    sessions, unusable = redact.plan_batch(["~/.claude/projects"], "maps/", key=key)
 
 docs/api.md is generated from these docstrings by `scripts/gen_api_docs.py`.
 """
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
     from redact.keys import Key
     from redact.policy.load import EffectivePolicy
 
-__all__ = ["redact_file", "redact_bytes", "sessions", "scan", "audit", "load_key_file"]
+__all__ = ["redact_file", "redact_bytes", "scan", "audit", "load_key_file", "plan_batch"]
 
 
 def redact_file(path: str | Path, out: str | Path | None = None, *,
@@ -79,26 +81,6 @@ def redact_bytes(data: bytes, *, name: str = "<bytes>", policy: str | EffectiveP
                             skip_bad_lines=skip_bad_lines, link_scope=link_scope)
 
 
-def sessions(inputs: Sequence[str | Path], *, key: Key | None = None) -> list[tuple[Path, str]]:
-    """The sessions `agentplay-redact INPUTS --out-dir DIR` redacts, in its order: for each, the file
-    to give `redact_file` and the name of its map in DIR.
-
-    `inputs` are files, folders (every session in them as the command line finds it: a Claude Code
-    project folder or projects tree, a Codex sessions tree) and glob patterns, each file once. A
-    Claude Code session's subagent transcripts are not listed on their own: `redact_file` reads
-    them with their main transcript. `key` keys the digest that names a map whose input name the
-    harness did not choose, as `--key-file` does. Nothing is read but file names and the first lines
-    of transcripts. Raises `UsageError` (exit code 2) when an argument names no file or session.
-    """
-    from redact import batch
-    from redact.errors import UsageError
-
-    files, unusable = batch.expand([str(p) for p in inputs])
-    if unusable:
-        raise UsageError(unusable[0].message.partition(": ")[2], where=unusable[0].input)
-    return list(zip(files, batch.output_names(files, key)))
-
-
 def scan(session_map: str | Path | dict[str, Any], *, source: str | Path | bytes | None = None) -> ScanResult:
     """Run the leak scanner on `session_map`: a file path (`.json` or `.json.gz`, `-` for stdin) or a
     parsed map (a dict).
@@ -146,3 +128,27 @@ def load_key_file(path: str | Path, *, allow_unsafe_permissions: bool = False) -
     from redact import keys
 
     return keys.load_key_file(Path(path).expanduser(), allow_unsafe_permissions=allow_unsafe_permissions)
+
+
+def plan_batch(inputs: Sequence[str | Path], out_dir: str | Path, *, policy: str | EffectivePolicy = "default",
+               key: Key | None = None, link_scope: str | None = None,
+               ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The sessions `agentplay-redact INPUT... --out-dir OUT_DIR` redacts, and the map each goes to.
+
+    `inputs` are files, folders and glob patterns, as on the command line. A folder is listed as
+    batch mode lists it: a Claude Code project folder or `~/.claude/projects` tree gives each main
+    transcript once (its subagent transcripts are read with it by `redact_file`, not listed on their
+    own), a Codex sessions tree each rollout. `out_dir` is made when missing. Map names are the
+    CLI's, in the same order: a name the harness chose (a session id) kept, any other a digest
+    (keyed by `key` when given, under `policy`'s link scope or `link_scope`), a name taken twice
+    suffixed `-2`, `-3`...
+
+    Returns `(sessions, unusable)`: `sessions` is a list of `(input path, map path)` pairs, each to be
+    made by `redact_file(input, map, ...)` with the same `policy`, `key` and `link_scope` (anywhere,
+    in any order: the bytes are the CLI's); `unusable` is a list of `(argument, message)` for each
+    argument that names no session (a folder without sessions, a pattern matching nothing), the
+    message one line that names the argument. Raises `UsageError` when `out_dir` cannot be made.
+    """
+    from redact import plan
+
+    return plan.plan_batch(inputs, out_dir, policy=policy, key=key, link_scope=link_scope)

@@ -82,25 +82,3 @@ def test_the_api_works_as_documented(tmp_path: Path) -> None:
     with pytest.raises(BadInput):
         redact.scan({"schema": "something/else"})
 
-
-def test_sessions_lists_what_out_dir_redacts(tmp_path: Path) -> None:
-    from redact import batch
-    from redact.errors import UsageError
-
-    legacy = ROOT / "tests" / "fixtures" / "claude-code" / "legacy"
-    folder = tmp_path / "project"
-    folder.mkdir()
-    for path in legacy.iterdir():  # a main transcript and its flat subagent transcript
-        (folder / path.name).write_bytes(path.read_bytes())
-    (folder / "notes about the budget.jsonl").write_bytes(next(legacy.glob("9d*")).read_bytes().replace(
-        b"9d1e2f30", b"8d1e2f30"))
-    found = redact.sessions([folder, str(folder / "*.jsonl")])
-    tasks, unusable = batch.plan([str(folder), str(folder / "*.jsonl")], tmp_path / "out")
-    assert not unusable
-    assert [(str(p), n) for p, n in found] == [(t.input, Path(t.output).name) for t in tasks]
-    in_folder = redact.sessions([folder])
-    assert len(in_folder) == 2  # the two sessions; the subagent's transcript is read with its session
-    assert not any(p.name.startswith("agent-") for p, _ in in_folder)
-    assert all("budget" not in name for _, name in in_folder)  # a name the harness did not choose
-    with pytest.raises(UsageError):
-        redact.sessions([tmp_path / "nothing-here-*.jsonl"])

@@ -1,159 +1,156 @@
-"""Redact sessions on a Dask cluster: the engine schedules, agentplay-redact only redacts.
+"""Redact a folder of sessions on a Dask cluster: the engine schedules, agentplay-redact only redacts.
 
-    python examples/distributed/dask_redact.py INPUTS... OUT_DIR [--workers 2] [--policy default]
-                                               [--mode hashed --key-file KEY] [--scheduler ADDRESS]
+    python examples/distributed/dask_redact.py INPUT... OUT_DIR [--workers 2] [--policy default]
+        [--mode hashed] [--key-file KEY] [--link-scope SCOPE] [--skip-bad-lines] [--scheduler ADDRESS]
 
-Without `--scheduler` it starts a local cluster (worker processes on this machine); with one it
-uses the cluster already running there, unchanged. It uses only the stable library API (docs/api.md):
+It writes what `agentplay-redact INPUT... --out-dir OUT_DIR` writes, byte for byte and under the
+same names, and uses only the stable library API (`redact/__init__.py`, docs/api.md):
 
-- the driver lists the sessions with `redact.sessions`, which finds them exactly as
-  `agentplay-redact INPUTS --out-dir OUT_DIR` does (files, folders, glob patterns; a Claude Code
-  session once, its subagent transcripts read with it) and names each map as that command does;
-- each task runs `redact.redact_file` on one session's path on a worker, which reads the session's
-  files where they are (so the workers need the inputs at the same paths: a shared or network
-  file system), and returns the map's bytes and its report; nothing is written on a worker;
-- the driver writes each map into OUT_DIR, gzipped exactly as the command line writes it, so the
-  files are byte for byte the command line's.
+- the driver lists the sessions with `redact.plan_batch`, which finds them as batch mode does: a
+  Claude Code project folder or `~/.claude/projects` tree gives each main transcript once, and its
+  subagent transcripts (`<session>/subagents/agent-*.jsonl`, or the older flat `agent-*.jsonl`)
+  are read with it, never redacted on their own;
+- each task is `redact_task`: `redact.redact_file(input, map)` on a worker, which reads the session's
+  files (the main transcript and its subagent transcripts) and writes its map atomically after the
+  leak scanner passed it, then returns one small `Done` (status, counts, a one-line diagnostic;
+  never input text). Map bytes do not travel through the scheduler.
 
-Keys never travel through the scheduler: a task carries the key file's path and the fingerprint of
-the key the driver loaded, and each worker loads the key itself (`redact.load_key_file`) and refuses
-the task if it finds another; a key object refuses to be pickled.
+So the inputs and OUT_DIR must be on storage every worker can reach (a local disk for a local
+cluster; a shared file system for a cluster of machines). Without `--scheduler` it starts a local
+cluster of worker processes; with one it uses the cluster already running there, unchanged.
+
+Keys never travel: a task carries the key file's path and the fingerprint the driver saw; each
+worker loads the key itself and refuses a different one (a loaded key refuses to be pickled).
 """
 from __future__ import annotations
 
 import argparse
-import gzip
-import io
 import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import redact
-from redact.errors import LeakFound, RedactError
+from redact.errors import KeyError_, LeakFound, RedactError
 
 WRITTEN, LEAK, BAD, BUG = "written", "leak", "bad input", "internal error"
 
 
 @dataclass(frozen=True)
 class Job:
-    """Everything a worker needs, picklable, no key material."""
+    """What every task needs besides its input and output: picklable, no key material."""
 
-    policy: str = "default"
+    policy: str = "default"  # a preset name or a policy TOML path every worker can read
     mode: str | None = None
+    link_scope: str | None = None
+    skip_bad_lines: bool = False
     key_file: str | None = None
-    fingerprint: str | None = None  # of the key the driver loaded from key_file
+    fingerprint: str | None = None  # the driver's key's: a worker that finds another key refuses
+    unsafe_key_permissions: bool = False
+
+    def key(self) -> Any:
+        if self.key_file is None:
+            return None
+        key = redact.load_key_file(self.key_file, allow_unsafe_permissions=self.unsafe_key_permissions)
+        if key.fingerprint() != self.fingerprint:
+            raise KeyError_("the key changed while the inputs were being redacted", where=self.key_file)
+        return key
 
 
 @dataclass(frozen=True)
 class Done:
-    """One task's result: picklable; map bytes only when the scanner passed it."""
+    """One input's outcome: counts and a one-line diagnostic, never input text."""
 
     input: str
     output: str
     status: str  # WRITTEN | LEAK | BAD | BUG
     exit_code: int
-    data: bytes | None = None
-    report: dict[str, Any] | None = None  # counts, verdicts, masked findings: never input text
+    events: int = 0
+    content_hash: str = ""
     message: str = ""
 
 
-def redact_task(path: str, output: str, job: Job) -> Done:
-    """Runs on a worker: redact one session where its files are; return the map's bytes and report."""
+def redact_task(source: str, target: str, job: Job) -> Done:
+    """Runs on a worker: the session at `source` (with its subagent transcripts) -> its map at `target`."""
     try:
-        key = redact.load_key_file(job.key_file) if job.key_file else None
-        if key is not None and key.fingerprint() != job.fingerprint:
-            return Done(path, output, BAD, 2, message=f"{job.key_file}: not the key the driver loaded")
-        result = redact.redact_file(path, policy=job.policy, key=key, mode=job.mode)
+        result = redact.redact_file(source, target, policy=job.policy, key=job.key(), mode=job.mode,
+                                    link_scope=job.link_scope, skip_bad_lines=job.skip_bad_lines)
     except LeakFound as exc:
-        report = exc.report.as_dict() if exc.report is not None else None  # type: ignore[attr-defined]
-        return Done(path, output, LEAK, exc.exit_code, report=report, message=exc.diagnostic())
+        return Done(source, target, LEAK, exc.exit_code, message=exc.diagnostic())
     except RedactError as exc:
-        return Done(path, output, BAD, exc.exit_code, message=exc.diagnostic())
+        return Done(source, target, BAD, exc.exit_code, message=exc.diagnostic())
     except Exception as exc:  # noqa: BLE001 - one input's bug must not stop the others
-        return Done(path, output, BUG, 3, message=f"{path}: internal error ({type(exc).__name__})")
-    return Done(path, output, WRITTEN, 0, data=result.data, report=result.report.as_dict())
-
-
-def write_map(data: bytes, output: str) -> None:
-    """Write a map as the command line does: gzip without a name or a time (deterministic), level 6,
-    into a temporary file of the same folder renamed into place."""
-    buf = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=6) as gz:
-        gz.write(data)
-    folder = os.path.dirname(output) or "."
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".agentplay-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(buf.getvalue())
-        os.replace(tmp, output)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        return Done(source, target, BUG, 3, message=f"{source}: internal error ({type(exc).__name__})")
+    return Done(source, target, WRITTEN, 0, len(result.session_map.get("events") or ()),
+                result.report.content_hash)
 
 
 def redact_on_dask(client: Any, inputs: Sequence[str], out_dir: str | Path, job: Job) -> list[Done]:
-    """Submit one task per session to `client`'s cluster; write each map as its task finishes.
-    Results come back in the sessions' order (outputs never depend on the order tasks finish in)."""
-    from distributed import as_completed
+    """Plan as `--out-dir` does, submit one task per session to `client`'s cluster (largest first,
+    so the long ones start early), and return every outcome in plan order, the arguments that named
+    no session first (outputs never depend on the order tasks finish in)."""
+    key = job.key()
+    sessions, unusable = redact.plan_batch(inputs, out_dir, policy=job.policy, key=key, link_scope=job.link_scope)
+    order = sorted(range(len(sessions)), key=lambda i: (-_size(sessions[i][0]), i))
+    futures = {i: client.submit(redact_task, *sessions[i], job, pure=False) for i in order}
+    results = client.gather([futures[i] for i in range(len(sessions))])
+    return [Done(arg, "", BAD, 2, message=message) for arg, message in unusable] + list(results)
 
-    key = redact.load_key_file(job.key_file) if job.key_file else None
-    found = redact.sessions(inputs, key=key)
-    futures = [client.submit(redact_task, str(path), str(Path(out_dir) / name), job, pure=False)
-               for path, name in found]
-    index = {f.key: i for i, f in enumerate(futures)}
-    results: dict[int, Done] = {}
-    for future, done in as_completed(futures, with_results=True):
-        if done.data is not None:
-            write_map(done.data, done.output)
-        results[index[future.key]] = done
-    return [results[i] for i in range(len(found))]
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def exit_code(done: Sequence[Done]) -> int:
-    """As the command line's: 3 if any input hit a bug, else 2 if any was bad, else 1 if a leak
-    blocked a map, else 0."""
+    """The CLI's: 3 if any input hit a bug, else 2 a bad input, else 1 a leak blocked a map, else 0."""
     codes = {d.exit_code for d in done}
-    return next((code for code in (3, 2, 1) if code in codes), 0)
+    return next((c for c in (3, 2, 1) if c in codes), 0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("inputs", nargs="+")
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("inputs", nargs="+", help="files, folders and glob patterns, as agentplay-redact takes them")
     ap.add_argument("out_dir", type=Path)
-    ap.add_argument("--workers", type=int, default=max(1, len(os.sched_getaffinity(0))))
+    ap.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)))
     ap.add_argument("--policy", default="default")
     ap.add_argument("--mode", choices=("relative", "dirs_only", "hashed"))
     ap.add_argument("--key-file", type=Path)
+    ap.add_argument("--unsafe-key-permissions", action="store_true")
+    ap.add_argument("--link-scope")
+    ap.add_argument("--skip-bad-lines", action="store_true")
     ap.add_argument("--scheduler", help="address of a running Dask scheduler (default: a local cluster)")
     args = ap.parse_args(argv)
     from distributed import Client, LocalCluster
 
-    key_file = str(args.key_file.expanduser().resolve()) if args.key_file else None
-    fingerprint = redact.load_key_file(key_file).fingerprint() if key_file else None
-    job = Job(args.policy, args.mode, key_file, fingerprint)
-    args.out_dir.mkdir(parents=True, exist_ok=True)
-    if args.scheduler:
-        client = Client(args.scheduler)
-        cluster = None
-    else:
-        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
     try:
-        done = redact_on_dask(client, args.inputs, args.out_dir, job)
+        fingerprint = None
+        if args.key_file is not None:
+            fingerprint = redact.load_key_file(args.key_file, allow_unsafe_permissions=args.unsafe_key_permissions
+                                               ).fingerprint()
+        job = Job(args.policy, args.mode, args.link_scope, args.skip_bad_lines,
+                  str(args.key_file) if args.key_file else None, fingerprint, args.unsafe_key_permissions)
+        if args.scheduler:
+            cluster, client = None, Client(args.scheduler)
+        else:
+            cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+        try:
+            done = redact_on_dask(client, args.inputs, args.out_dir, job)
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
     except RedactError as exc:
         print(f"dask_redact: error: {exc.diagnostic()}", file=sys.stderr)
         return exc.exit_code
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
     for d in done:
-        print(f"{d.status:>14}  {d.input}" + (f"  -> {d.output}" if d.data is not None else f"  ({d.message})"))
+        print(f"{d.status:>14}  {d.input}" + (f"  -> {d.output}" if d.status == WRITTEN else f"  ({d.message})"))
     return exit_code(done)
 
 
