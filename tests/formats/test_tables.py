@@ -1,0 +1,87 @@
+"""Each raw format has one executable table (its native tree) and everything reads it.
+
+- docs/formats.md's field tables are rendered from the tables (scripts/gen_format_docs.py);
+- every key a format's reader reads, over the format's fixtures, is a field its table classifies.
+
+Both iterate the registry, so a format added later is covered without editing this file.
+"""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from redact.errors import BadInput
+from redact.formats.fieldtable import legacy_fields
+from redact.formats.registry import Format, formats
+from redact.report import RedactionReport
+from tests.formats.recording import recording
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+NAMES = [fmt.name for fmt in formats()]
+
+
+def _gen_docs():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("gen_format_docs", ROOT / "scripts" / "gen_format_docs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_docs_field_tables_are_current() -> None:
+    text = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
+    assert _gen_docs().render(text) == text, "run: python scripts/gen_format_docs.py"
+
+
+def _format(name: str) -> Format:
+    return next(fmt for fmt in formats() if fmt.name == name)
+
+
+def _inputs(name: str) -> list[tuple[Path, bytes]]:
+    """The format's fixtures: its folder under tests/fixtures/ (every file of a session layout), and
+    the sessions right in examples/<name>/ (read with their companion files)."""
+    folder, example = FIXTURES / name, ROOT / "examples" / name
+    found = sorted(folder.rglob("*")) if folder.is_dir() else []
+    found += sorted(p for p in example.glob("*.json*")) if example.is_dir() else []
+    return [(p, p.read_bytes()) for p in found if p.is_file()]
+
+
+def _generated(name: str) -> list[tuple[Path, bytes]]:
+    """Inputs the fixture generators of tests/formats/ build (the richer sessions)."""
+    if name == "codex":
+        from tests.formats import make_codex
+
+        return [(Path("modern.jsonl"), make_codex.modern()), (Path("legacy.jsonl"), make_codex.legacy()),
+                (Path("legacy.json"), make_codex.legacy_json())]
+    return []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_reader_reads_only_classified_fields(name: str) -> None:
+    fmt = _format(name)
+    table = fmt.table()
+    inputs = _inputs(name) + _generated(name)
+    if not inputs:
+        pytest.skip(f"no fixtures for {name} under tests/fixtures/{name}/")
+    with recording(table) as log:
+        for path, data in inputs:
+            try:
+                fmt.read(data, path.name, report=RedactionReport(source=path.name),
+                         companions=fmt.discover(path) if path.is_file() else [], skip_bad_lines=True,
+                         file_stem=path.stem)
+            except BadInput:
+                continue
+    assert log.read, f"{name}: the reader read nothing through the recorder"
+    assert not log.unclassified, f"{name}: the reader reads fields its table does not classify: " \
+        f"{sorted(log.unclassified)}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_hand_written_field_list(name: str) -> None:
+    """The five formats of issue 14 keep no second list of their fields (a format merged later in
+    the older shape is still rendered from its FIELDS, see redact/formats/fieldtable.py)."""
+    if name in {"claude-code", "codex", "session-record", "teaagent", "agent-replay"}:
+        assert legacy_fields(_format(name)) is None
