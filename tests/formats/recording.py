@@ -28,13 +28,16 @@ class Log:
     read: set[str] = field(default_factory=set)  # every path read and classified
 
 
-def _layout(spec: Spec | None, data: dict[str, Any], log: Log) -> Spec | None:
-    """The object node `data` takes under `spec` (the Switch case it dispatches to), or None."""
+def _layout(spec: Spec | None, data: dict[str, Any], log: Log, keys: set[str] | None = None) -> Spec | None:
+    """The object node `data` takes under `spec` (the Switch case it dispatches to), or None; `keys`
+    collects the keys of the switches passed on the way (each is a classified field)."""
     seen = 0
     while spec is not None and seen < 32:
         seen += 1
         spec = log.table.resolve(spec)
         if isinstance(spec, Switch):
+            if keys is not None:
+                keys.add(spec.key)
             tag = dict.get(data, spec.key)
             chosen = spec.cases.get(tag) if isinstance(tag, str) else None
             if chosen is None and spec.default is None:
@@ -50,19 +53,33 @@ def _layout(spec: Spec | None, data: dict[str, Any], log: Log) -> Spec | None:
 def _common(switch: Switch, log: Log) -> Switch:
     """A record of a type the table does not list: the fields every layout of the switch has (the
     envelope of a record: its id, time, hash chain) are still classified, as the switch key is."""
-    layouts = [log.table.resolve(case) for case in switch.cases.values()]
-    keys = set.intersection(*(set(o.fields) for o in layouts if isinstance(o, Obj))) \
-        if layouts and all(isinstance(o, Obj) for o in layouts) else set()
+    layouts: list[Obj] = []
+
+    def collect(spec: Spec) -> bool:
+        spec = log.table.resolve(spec)
+        if isinstance(spec, Obj):
+            layouts.append(spec)
+            return True
+        if isinstance(spec, Switch):
+            subs = list(spec.cases.values()) + ([spec.default] if spec.default is not None else [])
+            return all(collect(sub) for sub in subs)
+        return False
+
+    keys = set.intersection(*(set(o.fields) for o in layouts)) \
+        if all(collect(case) for case in switch.cases.values()) and layouts else set()
     return Switch(switch.key, {}, Obj({k: Leaf("drop") for k in keys}))
 
 
 def _child(spec: Spec | None, key: str, log: Log, data: dict[str, Any]) -> tuple[bool, Spec | None]:
-    node = _layout(spec, data, log)
+    keys: set[str] = set()
+    node = _layout(spec, data, log, keys)
+    if key in keys:
+        return True, Leaf("enum", frozenset({"x"}))
     if isinstance(node, Switch):
         if key == node.key:
             return True, Leaf("enum", frozenset({"x"}))
         common = node.default
-        return isinstance(common, Obj) and key in common.fields, None
+        return (True, common.fields[key]) if isinstance(common, Obj) and key in common.fields else (False, None)
     if isinstance(node, Obj):
         sub = node.fields.get(key)
         return sub is not None, sub
@@ -119,16 +136,29 @@ class Recorded(dict):  # type: ignore[type-arg]
         return _wrap(super().__getitem__(key), sub, self._child_path(key), self._log)
 
     def __contains__(self, key: object) -> bool:
-        self._note(key)
-        return super().__contains__(key)
+        found = super().__contains__(key)
+        if found:  # asking for a field the record does not have reads nothing (layout sniffing)
+            self._note(key)
+        return found
+
+    def _quiet(self, key: Any) -> Any:
+        """A value reached by iterating (hashing a record, copying it): not a read of its own; what the
+        reader then reads inside it is."""
+        sub: Spec | None = None
+        if isinstance(self._spec, Leaf):
+            sub = self._spec
+        elif self._spec is not None and not isinstance(self._spec, JsonText):
+            known, sub = _child(self._spec, key, self._log, self)
+            sub = sub if known else None
+        return _wrap(super().__getitem__(key), sub, self._child_path(key), self._log)
 
     def items(self) -> Iterator[tuple[Any, Any]]:  # type: ignore[override]
         for key in super().keys():
-            yield key, self[key]
+            yield key, self._quiet(key)
 
     def values(self) -> Iterator[Any]:  # type: ignore[override]
         for key in super().keys():
-            yield self[key]
+            yield self._quiet(key)
 
     def _child_path(self, key: Any) -> str:
         return f"{self._path}.{key}" if self._path else str(key)

@@ -43,6 +43,7 @@ from redact.native.spec import (
     ident,
     obj,
     shape,
+    used,
 )
 
 FORMAT = "claude-code"
@@ -101,7 +102,8 @@ def _tool_input(tool: str) -> dict[str, Spec]:
     if kind == "exec":
         inp.update(command=VERB, timeout=NUMBER, run_in_background=BOOL)
     elif kind == "subagent":
-        inp.update(subagent_type=ident("subagent_type"), model=ident("model"), run_in_background=BOOL)
+        inp.update(subagent_type=ident("subagent_type"), model=ident("model"), run_in_background=BOOL,
+                   prompt=used("a digest pairs the call with its subagent's transcript", DROP))
     elif kind == "skill":
         inp.update(skill=ident("skill"))
     if tool == "WebFetch":
@@ -138,7 +140,7 @@ TOOL_USE_BLOCK = Switch(
     "name",
     {tool: _tool_use(const(tool), _tool_input(tool) | _EXTRA_INPUTS.get(tool, {}))
      for tool in sorted(set(TOOL_KINDS) | set(PATH_INPUTS) | set(_EXTRA_INPUTS))},
-    default=_tool_use(TOOL, {}),
+    default=_tool_use(TOOL, {"id": used("presence only: an mcp `save_issue` with an id is an update", DROP)}),
 )
 
 ASSISTANT_BLOCKS = Many(Switch("type", {
@@ -196,7 +198,8 @@ TOOL_USE_RESULT = ByType(text=SHAPE, obj=obj(
 
 # -- records -------------------------------------------------------------------------------------
 SYSTEM = Switch("subtype", {
-    "api_error": record("system", subtype=const("api_error"), error=obj(status=NUMBER), cause=DROP,
+    "api_error": record("system", subtype=const("api_error"), error=obj(
+        status=used("errClass", NUMBER), error=used("errClass from its `type`", DROP)), cause=DROP,
                         retryInMs=NUMBER, retryAttempt=NUMBER, maxRetries=NUMBER),
     "compact_boundary": record("system", subtype=const("compact_boundary"), content=SHAPE, compactMetadata=obj(
         trigger=enum("auto", "manual"), preTokens=NUMBER, postTokens=NUMBER, durationMs=NUMBER)),

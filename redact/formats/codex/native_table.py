@@ -41,6 +41,7 @@ from redact.native.spec import (
     ident,
     lines,
     obj,
+    used,
 )
 
 FORMAT = "codex"
@@ -110,10 +111,13 @@ def _function_call(extra: dict[str, Spec]) -> Spec:
 
 _CALL_ENVELOPE: dict[str, Spec] = {"type": const("function_call"), "id": ID, "call_id": ID,
                                    "namespace": ident("mcp_server"), "status": _STATUS}
+#: A custom tool call's `namespace`: the reader reads it as a function call's; not written here (yet).
+_CUSTOM_NAMESPACE = used("the MCP server", DROP)
 CUSTOM_TOOL_CALL = Switch("name", {
     "apply_patch": obj(type=const("custom_tool_call"), id=ID, call_id=ID, name=const("apply_patch"), input=PATCH,
-                       status=_STATUS),
-}, default=obj(type=const("custom_tool_call"), id=ID, call_id=ID, name=TOOL, input=DROP, status=_STATUS))
+                       status=_STATUS, namespace=_CUSTOM_NAMESPACE),
+}, default=obj(type=const("custom_tool_call"), id=ID, call_id=ID, name=TOOL, input=DROP, status=_STATUS,
+               namespace=_CUSTOM_NAMESPACE))
 
 # -- response items --------------------------------------------------------------------------------
 _CONTENT = ByType(text=SHAPE, items=Many(Switch("type", {
@@ -176,7 +180,8 @@ EVENT_MSGS: dict[str, Spec] = {
     "patch_apply_end": event("patch_apply_end", call_id=ID, turn_id=ID, success=BOOL, stdout=SHAPE, stderr=SHAPE,
                              changes=DROP, status=enum("completed", "failed", "declined")),
     "mcp_tool_call_end": event("mcp_tool_call_end", call_id=ID, invocation=_INVOCATION, duration=_DURATION,
-                               result=obj(Ok=obj(isError=BOOL, content=DROP, structuredContent=DROP), Err=SHAPE)),
+                               result=obj(Ok=obj(isError=BOOL, is_error=used("error or not", DROP), content=DROP,
+                                                 structuredContent=DROP), Err=SHAPE)),
     "collab_agent_spawn_end": event("collab_agent_spawn_end", call_id=ID, sender_thread_id=ID, new_thread_id=ID,
                                     new_agent_role=ident("subagent_type"), model=ident("model"),
                                     status=ByType(text=enum("pending_init", "running", "completed", "errored",
@@ -264,7 +269,8 @@ RECORD = Switch("type", {
     # the August-2025 layout: response items written bare, without an envelope or a time
     **RESPONSE_ITEMS,
 }, default=Switch("record_type", {"state": obj(record_type=const("state"))},
-                  default=obj(id=ID, timestamp=TIMESTAMP, instructions=DROP, git=GIT)))  # its header line
+                  default=obj(id=ID, timestamp=TIMESTAMP, instructions=DROP, git=GIT,  # its header line
+                              payload=used("the type of an unknown record's payload, for the report", DROP))))
 
 # The single-JSON rollout: `session`, then chat-completions items.
 _CHAT_CALL = obj(id=ID, index=NUMBER, type=enum("function"),

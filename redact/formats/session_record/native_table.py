@@ -88,7 +88,7 @@ _CONTENT = Many(Switch("type", {
     "reasoning": obj(type=const("reasoning"), visibility=enum("full", "summary", "redacted", "none"),
                      text=SHAPE, signature=DROP),
     "image": obj(type=const("image"), mediaType=enum("image/png", "image/jpeg", "image/gif", "image/webp"),
-                 data=SHAPE, blob=DROP, url=DROP),
+                 data=SHAPE, blob=DROP, url=DROP, text=DROP),  # the reader asks every part for `text`
 }))
 _USAGE = obj(input=obj(uncached=NUMBER, cacheRead=NUMBER, cacheWrite=NUMBER, total=NUMBER),
              output=obj(total=NUMBER, reasoning=NUMBER))
