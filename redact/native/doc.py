@@ -122,8 +122,8 @@ def _merge(found: list[_Rel]) -> list[Row]:
     groups: dict[tuple[str, tuple[str, ...], str, str], list[str]] = {}
     for rel, q, c, u in found:
         where = rel.lstrip(".")
-        parent, dot, last = where.rpartition(".")
-        if not dot or "[" in last or "|" in last:
+        parent, _, last = where.rpartition(".")
+        if "[" in last or "|" in last or " " in last:
             parent, last = where, ""
         groups.setdefault((parent, q, c, u), []).append(last)
     out: list[Row] = []

@@ -29,6 +29,7 @@ from redact.native.spec import (
     ident,
     obj,
     tool,
+    used,
 )
 from redact.native.tables.tools import inputs_of, spellings
 
@@ -36,32 +37,43 @@ FORMAT = "agent-replay"
 
 _PROVIDER = enum("openai", "anthropic", "google", "gemini", "mistral", "cohere", "ollama", "azure", "bedrock",
                  "groq", "together", "local")
-METADATA = obj(model=ident("model"), provider=_PROVIDER)
-USAGE = Obj({**{key: NUMBER for keys in USAGE_KEYS.values() for key in keys},
-             "total_tokens": NUMBER, "cost": NUMBER, "cost_usd": NUMBER, "model": ident("model")})
+METADATA = obj(model=used("llm model (llm_call)", ident("model")), provider=_PROVIDER)
+USAGE = Obj({**{key: used(use if use != "latency" else "latency or dur", NUMBER)
+                for use, keys in USAGE_KEYS.items() for key in keys},
+             "total_tokens": NUMBER, "cost": NUMBER, "cost_usd": NUMBER,
+             "model": used("llm model (llm_call)", ident("model"))})
+_NESTING = used("order and nesting: a tool_call with child steps is a subagent; its children are that "
+                "subagent's lane", ID)
 
 _STEP: dict[str, Spec] = {
-    "step_id": ID, "run_id": ID, "parent_step_id": ID, "timestamp": TIMESTAMP, "usage": USAGE,
-    "metadata": METADATA, "output": SHAPE, "state_before": SHAPE, "state_after": SHAPE, "error": SHAPE,
+    "step_id": _NESTING, "run_id": ID, "parent_step_id": _NESTING, "timestamp": used("event time", TIMESTAMP),
+    "usage": USAGE, "metadata": METADATA,
+    "output": used("length (llm textChars) or byte count (outBytes)", SHAPE), "state_before": SHAPE,
+    "state_after": SHAPE, "error": used("err; errClass from the wording", SHAPE),
 }
 _TOOL = tool(*spellings())
 
 
 def _tool_step(name: Spec, inputs: dict[str, Spec]) -> Obj:
-    return Obj({**_STEP, "type": const("tool_call"), "name": name, "input": ByType(obj=Obj(inputs), text=SHAPE,
-                                                                                       items=SHAPE, scalar=SHAPE)})
+    return Obj({**_STEP, "type": const("tool_call"), "name": used("event kind (the shared tool table), tool", name),
+                "input": ByType(obj=used("path, command, URL host (the shared tool table)", Obj(inputs)), text=SHAPE,
+                                items=SHAPE, scalar=SHAPE)})
 
 
-STEP = Switch("type", {
+STEP = used("record dispatch (STEP_TYPES)", Switch("type", {
     "tool_call": Switch("name", {spelled: _tool_step(const(spelled), inputs_of(kind))
                                  for spelled, kind in spellings().items()},
                         default=_tool_step(_TOOL, {})),
     **{kind: Obj({**_STEP, "type": const(kind), "name": DROP, "input": SHAPE})
        for kind in STEP_TYPES if kind != "tool_call"},
-})
+}))
 RUN_FIELDS: dict[str, Spec] = {
-    "run_id": ID, "agent_name": DROP, "task": SHAPE, "started_at": TIMESTAMP, "ended_at": TIMESTAMP,
-    "status": enum("running", "success", "failed"), "cost_usd": NUMBER, "latency_ms": NUMBER,
+    "run_id": used("session.id (`run_` + 12 hex: the hex; else hashed)", ID), "agent_name": DROP,
+    "task": used("length only (a user turn)", SHAPE),
+    "started_at": used("event times of steps without a timestamp", TIMESTAMP),
+    "ended_at": used("event times of steps without a timestamp", TIMESTAMP),
+    "status": used("failed -> error (orchestration) when no step failed", enum("running", "success", "failed")),
+    "cost_usd": NUMBER, "latency_ms": NUMBER,
     "metadata": METADATA, "schema_version": VERSION,
 }
 RUN = Obj(RUN_FIELDS)

@@ -3,8 +3,8 @@
 `agent-replay export --format json` writes one JSON document: a Run and its Steps. The seed fixes
 the fields, not the envelope, so these layouts are read: `{"run": {...}, "steps": [...]}`,
 `{<run fields>, "steps": [...]}`, and JSON Lines holding the Run on one line and one Step per line.
-`agent_replay.py` (the reader) reads only what these tables mark as used; docs/formats.md renders
-them.
+`agent_replay.py` (the reader) reads only fields its native table
+(`native_table.py`) classifies; docs/formats.md renders both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
@@ -26,34 +26,6 @@ USAGE_KEYS: dict[str, tuple[str, ...]] = {
     "out": ("output_tokens", "completion_tokens"),
     "latency": ("latency_ms", "duration_ms"),
 }
-
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("run.run_id", "id", "session.id (`run_` + 12 hex: the hex; else hashed)"),
-    ("run.agent_name", "text", "- (a name the developer chose: never written)"),
-    ("run.task", "text", "length only (a user turn)"),
-    ("run.started_at / ended_at", "timestamp", "event times of steps without a timestamp"),
-    ("run.status", "enum", "failed -> error (orchestration) when no step failed"),
-    ("run.cost_usd / latency_ms", "number", "- (per-step usage is used, never both)"),
-    ("run.metadata / schema_version", "blob/version", "-"),
-    ("step.step_id / parent_step_id", "id", "order and nesting: a tool_call with child steps is a "
-     "subagent; its children are that subagent's lane"),
-    ("step.run_id", "id", "-"),
-    ("step.type", "enum", "see STEP_TYPES"),
-    ("step.name (tool_call)", "ident:tool", "event kind (the shared tool table), tool"),
-    ("step.name (other types)", "text", "-"),
-    ("step.input (tool_call)", "blob", "path, command, URL host (the shared tool table)"),
-    ("step.input.model / metadata.model / usage.model (llm_call)", "ident:model", "llm model"),
-    ("step.input / output / state_before / state_after (everything else)", "blob/text", "output: "
-     "length (llm textChars) or byte count (outBytes)"),
-    ("step.error", "text", "err; errClass from the wording"),
-    ("step.usage.input_tokens / prompt_tokens / output_tokens / completion_tokens / cache_*", "number",
-     "in, cr, cw, out"),
-    ("step.usage.latency_ms", "number", "latency or dur"),
-    ("step.usage.cost*", "number", "-"),
-    ("step.timestamp", "timestamp", "event time"),
-    ("step.metadata", "blob", "model only (llm_call)"),
-)
-
 
 def _run_like(record: object) -> bool:
     return isinstance(record, dict) and isinstance(record.get("run_id"), str) and "step_id" not in record \
@@ -87,7 +59,4 @@ def markdown() -> str:
     for kind, how in STEP_TYPES.items():
         lines.append(f"| `{kind}` | {how} |")
     lines.append("| any other type | skipped, counted by name when it has a safe shape |")
-    lines += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    for where, cls, use in FIELDS:
-        lines.append(f"| `{where}` | {cls} | {use} |")
     return "\n".join(lines) + "\n"
