@@ -2,7 +2,8 @@
 
 A stream is JSON Lines; line 1 is the session header (`{"type": "session", "formatVersion": ...}`).
 Order is `seq`, not `ts`; timestamps are optional and never made up. `session_record.py` (the reader)
-reads only what these tables mark as used; docs/formats.md renders them.
+reads only fields its native table (`native_table.py`) classifies; docs/formats.md renders both
+(scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
@@ -51,66 +52,6 @@ FILE_OPS: dict[str, str] = {
 COMMIT_EVIDENCE = frozenset({"parsed_output", "observed", "repository", "hook", "native"})
 
 #: The field table: location -> class -> what the reader keeps ("-" = never read).
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("*.type", "enum", "record dispatch"),
-    ("*.seq / id", "id", "- (records are read in order)"),
-    ("*.ts", "timestamp", "event times; a record without one takes the last known time"),
-    ("session.sessionId", "id", "session.id (hashed when not a uuid or hex)"),
-    ("session.agent.name", "ident:agent_tool", "agentTool when on the public list, else `other`"),
-    ("session.agent.version / formatVersion", "version", "-"),
-    ("session.producer.*", "enum/text", "-"),
-    ("session.startedAt", "timestamp", "startedAt of an empty session"),
-    ("session.lineage.root / lineage.parent", "bool/id", "role (root, subagent; absent: unknown)"),
-    ("session.workspace.roots[].id", "id", "resolves {root, path} locations"),
-    ("session.workspace.roots[].path", "path", "repository roots (never written)"),
-    ("session.workspace.roots[].vcs.remote", "ident:remote", "repos[].remote (first root)"),
-    ("session.workspace.roots[].vcs.head / branch / dirty", "id/ident/bool", "-"),
-    ("session.environment / profiles / contentLevel / extensions / authority / scope", "enum/blob",
-     "profiles: `coding` means commits come from vcs records only"),
-    ("message.role / author / origin / audience / status", "enum", "which messages are prompts"),
-    ("message.content[].text (type text)", "text", "length and URL count (chars, urls), or textChars"),
-    ("message.content[] (type reasoning)", "text", "presence only (thinking)"),
-    ("message.content[] (type image)", "blob", "count only (images)"),
-    ("message.inferenceId / messageId", "id", "the inference an assistant message belongs to"),
-    ("inference.inferenceId", "id", "pairs messages and calls with their inference"),
-    ("inference.model.id", "ident:model", "llm model"),
-    ("inference.model.provider / requested", "ident", "-"),
-    ("inference.usage.input.uncached / cacheRead / cacheWrite, usage.output.total", "number",
-     "in, cr, cw, out"),
-    ("inference.latency.durationMs", "number", "latency"),
-    ("inference.stopReason", "enum", "stop"),
-    ("inference.purpose / params / cost", "enum/blob/number", "-"),
-    ("tool_call.callId", "id", "pairs call and result"),
-    ("tool_call.name", "ident:tool", "event kind (the shared tool table), tool, mcp server/tool"),
-    ("tool_call.kind", "enum", "event kind when the name is not in the tool table"),
-    ("tool_call.title", "text", "-"),
-    ("tool_call.input", "blob", "file path, command, URL host, subagent type (the shared tool table); "
-     "nothing else"),
-    ("tool_result.status", "enum", "err, errClass"),
-    ("tool_result.content[].text", "text", "byte count; errClass from the wording; PR confirmations"),
-    ("tool_result.exec.command", "command", "verb (preferred to the call's input)"),
-    ("tool_result.exec.exitCode", "number", "exitCode"),
-    ("tool_result.exec.cwd", "path", "-"),
-    ("tool_result.durationMs", "number", "dur"),
-    ("tool_result.capture / linkage", "blob/enum", "-"),
-    ("file_change.cause.callId", "id", "the call whose edit targets these are"),
-    ("file_change.cause.actor / observed", "enum/bool", "a human's change is skipped"),
-    ("file_change.status", "enum", "only `applied` changes are targets"),
-    ("file_change.changes[].op", "enum", "file op"),
-    ("file_change.changes[].root / path / from", "id/path", "targets"),
-    ("vcs.action", "enum", "commit"),
-    ("vcs.commit", "id", "commit sha"),
-    ("vcs.evidence", "enum", "a commit needs one (parsed_output, observed, ...)"),
-    ("vcs.cause.callId", "id", "the call the commit event follows"),
-    ("vcs.branch / parents / root", "ident/id", "-"),
-    ("state.state", "enum", "interrupted / cancelled -> error"),
-    ("state.stopReason", "enum", "-"),
-    ("usage_summary.usage.*", "number", "one llm event, only when no inference carries usage"),
-    ("usage_summary.scope / cumulative / coverage / callCount / cost", "enum/number", "scope: "
-     "session only"),
-    ("compaction.trigger", "enum", "trigger"),
-)
-
 _HEADER_KEYS = ("formatVersion",)
 
 
@@ -127,7 +68,4 @@ def markdown() -> str:
     for kind, how in RECORD_TYPES.items():
         lines.append(f"| `{kind}` | {how} |")
     lines.append("| any other type | skipped, counted by name when it has a safe shape |")
-    lines += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    for where, cls, use in FIELDS:
-        lines.append(f"| `{where}` | {cls} | {use} |")
     return "\n".join(lines) + "\n"
