@@ -5,7 +5,7 @@
 
 The tree (redact/native/spec.py) is the format's one table; this only renders it. Locations use `.`
 for nesting and `[]` for list items; a record type chosen at the top (`type` of a line) prefixes the
-location (`assistant.message.id`), a layout chosen deeper is named after it in parentheses
+location (`assistant.message.id`), a layout chosen by a nested switch is named after it in parentheses
 (`message.content[].id (tool_use)`, `... (name=Bash)`). A field every layout of a switch has is
 written once, without its layouts; sibling fields with the same class and use share one row
 (`usage.input_tokens / output_tokens`). The class is the native class (`shape`, `drop`, `ident:model`,
@@ -67,13 +67,13 @@ def _walk(spec: Spec, at_root: bool) -> list[_Rel]:
 
 
 def _switch(spec: Switch, at_root: bool) -> list[_Rel]:
-    layouts = [(case, _walk(sub, at_root)) for case, sub in spec.cases.items()]
+    layouts = [(case, _walk(sub, False)) for case, sub in spec.cases.items()]
     if spec.default is not None:
-        layouts.append(("*" if at_root else "other", _walk(spec.default, at_root)))
+        layouts.append(("*" if at_root else "other", _walk(spec.default, False)))
     common = set(layouts[0][1]).intersection(*(set(rows) for _, rows in layouts[1:])) if layouts else set()
     out: list[_Rel] = []
     key = f".{spec.key}"
-    if spec.use and not any(rel == key and not q for rel, q, _, _ in common):
+    if spec.use and not any(rel == key and not q for _, rows in layouts for rel, q, _, _ in rows):
         out.append((key, (), "switch", spec.use))
     grouped: dict[_Rel, list[str]] = {}
     for case, rows in layouts:
@@ -85,7 +85,7 @@ def _switch(spec: Switch, at_root: bool) -> list[_Rel]:
                 grouped.setdefault(row, []).append(case)
     for (rel, q, c, u), cases in grouped.items():
         if rel == key and not q and spec.use:
-            u = spec.use
+            u = spec.use  # the key's rows, in whichever layouts they are
         if not cases:
             out.append((rel, q, c, u))
         elif at_root:
