@@ -9,7 +9,9 @@ A rollout is `~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`: one `{"ti
 - the single-JSON `.json` rollout: `{"session": {...}, "items": [...]}`, its items in the chat
   completions shape (`role` user / assistant / tool, `tool_calls`, `tool_call_id`).
 
-`codex.py` (the reader) reads only what these tables mark as used; docs/formats.md renders them.
+The class of every field, and what the reader keeps of it, is the native table (`native_table.py`);
+the reader (`reader.py`) reads only fields it classifies. docs/formats.md renders both
+(scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
@@ -109,87 +111,6 @@ TOOLS: dict[str, tuple[str, str]] = {
 #: A shell call whose verb is `apply_patch` (`apply_patch <<'EOF'`, `["apply_patch", PATCH]`) is an
 #: edit, read like the apply_patch tool.
 
-#: The field table: location -> class -> what the reader keeps ("-" = never read).
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("*.timestamp", "timestamp", "event times"),
-    ("*.type / payload.type / record_type", "enum", "record dispatch"),
-    ("session_meta.payload.id (legacy header: id; .json: session.id)", "id", "session.id"),
-    ("session_meta.payload.timestamp", "timestamp", "startedAt of an empty session"),
-    ("session_meta.payload.cwd", "path", "repository root (never written)"),
-    ("session_meta.payload.git.repository_url", "ident:remote", "repos[].remote"),
-    ("session_meta.payload.git.branch", "ident:branch", "- (the map has no branch field)"),
-    ("session_meta.payload.git.commit_hash", "id", "-"),
-    ("session_meta.payload.instructions / base_instructions", "text", "-"),
-    ("session_meta.payload.source", "enum", "role: a thread_spawn subagent, or a helper (review, "
-     "compact)"),
-    ("session_meta.payload.source.subagent.thread_spawn.parent_thread_id", "id", "parentSessionId"),
-    ("session_meta.payload.originator / cli_version / model_provider", "enum/version", "-"),
-    ("turn_context.payload.model", "ident:model", "the model of later requests"),
-    ("turn_context.payload.cwd", "path", "working directory of relative paths; the root when "
-     "session_meta has none"),
-    ("turn_context.payload.user_instructions / developer_instructions / base_instructions / "
-     "collaboration_mode", "text", "-"),
-    ("turn_context.payload.approval_policy / sandbox_policy / effort / summary / personality / "
-     "truncation_policy", "enum/blob", "-"),
-    ("response_item message.role", "enum", "user / assistant / developer"),
-    ("response_item message.content[].text", "text", "length only (chars, textChars)"),
-    ("response_item message.content[] (input_image)", "blob", "count only (images)"),
-    ("response_item message <environment_context> cwd", "path", "the root, when nothing else names "
-     "one (the August-2025 layout)"),
-    ("response_item reasoning.summary / content / encrypted_content", "text", "presence only (thinking)"),
-    ("response_item function_call.name / custom_tool_call.name", "ident:tool", "event kind (TOOLS); "
-     "tool, mcp server/tool"),
-    ("response_item function_call.namespace", "ident:mcp_server", "the MCP server"),
-    ("response_item function_call.call_id / id", "id", "pairs call and result"),
-    ("response_item function_call.arguments", "blob (JSON in a string)", "see TOOLS; every other "
-     "argument (justification, workdir, timeouts, chars, plan, message...) is never read"),
-    ("response_item function_call.arguments.command / cmd", "command", "verb (verb engine)"),
-    ("response_item custom_tool_call.input (apply_patch)", "blob", "file header paths and ops only"),
-    ("response_item function_call_output.output", "text (JSON in a string)", "byte count; "
-     "metadata.exit_code, metadata.duration_seconds; the header lines `Exit code: N`, `Process "
-     "exited with code N`, `Wall time: X seconds`; errClass from the harness's wording; "
-     "confirmations (outputs.py)"),
-    ("response_item local_shell_call.action.command", "command", "verb"),
-    ("response_item local_shell_call.action.working_directory / env / user", "path/blob", "-"),
-    ("response_item web_search_call.action.query", "text", "-"),
-    ("response_item web_search_call.action.url", "blob", "host only"),
-    ("response_item web_search_call.status", "enum", "err when failed"),
-    ("response_item ghost_snapshot.ghost_commit", "blob", "-"),
-    ("response_item tool_search_call.call_id / tool_search_output.call_id", "id", "pairs call and result"),
-    ("response_item tool_search_call.arguments / tool_search_output.tools", "blob", "-"),
-    ("response_item tool_search_output.status / execution", "enum", "err when failed; a client-side "
-     "search is the input of a new request"),
-    ("event_msg guardian_assessment.status", "enum", "approved / blocked / timeout / interrupted"),
-    ("event_msg guardian_assessment.started_at_ms / completed_at_ms", "number", "dur"),
-    ("event_msg guardian_assessment.rationale / action / risk_level / user_authorization", "text/blob",
-     "-"),
-    ("event_msg user_message.message", "text", "length and URL count (chars, urls)"),
-    ("event_msg user_message.images / local_images", "blob", "count only (images)"),
-    ("event_msg token_count.info.last_token_usage.*", "number", "in (input - cached), cr (cached), "
-     "out"),
-    ("event_msg token_count.info.total_token_usage.*", "number", "repeat detection; usage when "
-     "last_token_usage is absent"),
-    ("event_msg token_count.rate_limits", "blob", "-"),
-    ("event_msg exec_command_end.exit_code / duration", "number", "exitCode, dur"),
-    ("event_msg exec_command_end.command / cwd / parsed_cmd / stdout / stderr / aggregated_output / "
-     "formatted_output", "command/path/text", "-"),
-    ("event_msg patch_apply_end.success", "bool", "err"),
-    ("event_msg mcp_tool_call_end.invocation.server / tool", "ident:mcp_server / ident:mcp_tool",
-     "server, tool"),
-    ("event_msg mcp_tool_call_end.invocation.arguments / result", "blob", "error or not only"),
-    ("event_msg collab_agent_spawn_end.new_agent_role / model", "ident:subagent_type / ident:model",
-     "subagentType, model"),
-    ("event_msg collab_agent_spawn_end.status", "enum", "subagent_failed when errored"),
-    ("event_msg collab_agent_spawn_end.prompt / new_agent_nickname", "text", "-"),
-    ("event_msg turn_aborted.reason", "enum", "interrupted"),
-    ("event_msg error.message / stream_error.message", "text", "errClass only"),
-    ("event_msg error.codex_error_info", "enum", "errClass"),
-    ("event_msg agent_message.message / agent_reasoning.text / task_complete.last_agent_message",
-     "text", "-"),
-    ("compacted.message / replacement_history", "text", "-"),
-)
-
-
 def sniff(records: list[dict[str, Any]]) -> bool:
     """Whether the first records of a JSONL input look like a Codex rollout (any layout)."""
     for record in records:
@@ -229,7 +150,4 @@ def markdown() -> str:
     lines += ["", "| tool | event kind | arguments read |", "|---|---|---|"]
     for name, (kind, fields) in TOOLS.items():
         lines.append(f"| `{name}` | {kind} | {fields} |")
-    lines += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    for where, cls, use in FIELDS:
-        lines.append(f"| `{where}` | {cls} | {use} |")
     return "\n".join(lines) + "\n"

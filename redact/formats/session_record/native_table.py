@@ -63,7 +63,7 @@ _TOOL = tool(*spellings())
 _BY_STATED_KIND = {kind: inputs_of(event) for kind, event in CALL_KINDS.items() if event != "tool"}
 
 _CALL_FIELDS: dict[str, Spec] = {
-    "type": const("tool_call"), "seq": NUMBER, "id": ID, "ts": TIMESTAMP, "callId": ID,
+    "type": const("tool_call"), "seq": NUMBER, "id": ID, "ts": TIMESTAMP,
     "callIdSource": enum("native", "derived", "synthetic"), "inferenceId": ID, "messageId": ID,
     "parentCallId": ID, "title": DROP, "callId": used("pairs call and result", ID),
 }
