@@ -156,7 +156,7 @@ class Table:
 
 # -- constructors, so tables read like the format they describe ----------------------------------
 
-_S = TypeVar("_S", Leaf, Obj, Many, Switch, ByType, JsonText, Ref)
+_S = TypeVar("_S", bound=Spec)
 
 
 def used(text: str, spec: _S) -> _S:
