@@ -223,6 +223,14 @@ def fields_of(*parts: Mapping[str, Spec], **more: Spec) -> dict[str, Spec]:
     return out
 
 
+def handling(switch: Spec) -> dict[str, str]:
+    """A record switch read as the reader's record-type table: `mapped` for each layout whose node
+    says what the reader keeps of it (`use`), `skipped` for the others (counted by name, never read)."""
+    if not isinstance(switch, Switch):
+        raise TypeError("handling() reads a Switch")
+    return {case: "mapped" if node.use else "skipped" for case, node in switch.cases.items()}
+
+
 def walk_leaves(table: Table) -> list[tuple[str, Leaf]]:
     """(location, leaf) for every leaf reachable from the root (each named node once): for docs
     and for tests that cross-check a native table against its format's reader table."""

@@ -10,20 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Event types. "mapped": read for facts; "skipped": counted by name in the report, never read.
-EVENT_TYPES: dict[str, str] = {
-    "run_start": "mapped",  # the task (shape only: a user turn), the model
-    "run_end": "mapped",  # failed / cost_exceeded / limit_exceeded -> error (orchestration)
-    "tool_call": "mapped",  # a tool call (the shared tool table), paired by call_id
-    "tool_result": "mapped",  # success, duration, byte count
-    "tool_error": "mapped",  # a failed call: errClass from error_type
-    "approval_request": "mapped",  # the call waits on the user
-    "approval_granted": "mapped",  # nothing more
-    "approval_denied": "mapped",  # the call fails: permission_denied
-    "model_request": "mapped",  # starts an llm event (model, input tokens)
-    "model_response": "mapped",  # ends it (output tokens, stop reason, tool calls requested)
-    "cost_checkpoint": "skipped",  # cumulative: the per-request records are used, never both
-}
 #: `run_end.status` -> errClass of an orchestration error event (other statuses: none)
 RUN_END: dict[str, str] = {
     "failed": "api_error", "cost_exceeded": "spend_limit", "limit_exceeded": "usage_limit",
@@ -48,9 +34,21 @@ def sniff(records: list[dict[str, Any]]) -> bool:
     return False
 
 
+def __getattr__(name: str) -> Any:
+    """`EVENT_TYPES` ("mapped" or "skipped" by event type) is read off the native table, the format's
+    one table (imported on first use: that module imports this one)."""
+    if name == "EVENT_TYPES":
+        from redact.formats.teaagent.native_table import EVENT_TYPES
+
+        return EVENT_TYPES
+    raise AttributeError(name)
+
+
 def markdown() -> str:
+    from redact.formats.teaagent.native_table import RECORD
+
     lines = ["| event type | handling |", "|---|---|"]
-    for kind, how in EVENT_TYPES.items():
-        lines.append(f"| `{kind}` | {how} |")
+    for kind, node in RECORD.cases.items():
+        lines.append(f"| `{kind}` | {'mapped: ' + node.use if node.use else 'skipped'} |")
     lines.append("| any other type | skipped, counted by name when it has a safe shape |")
     return "\n".join(lines) + "\n"
