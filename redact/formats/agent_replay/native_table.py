@@ -1,7 +1,7 @@
 """Agent Replay traces (seed 004) under `--to native`: a Run and its Steps.
 
-Built on the reader's table (`redact/formats/agent_replay/table.py`, its step types and usage keys)
-and on the shared tool table for `tool_call` steps (`redact/native/tables/tools.py`). A step's
+The format's one table (its step types and usage keys are here; `table.py` has the sniffers), built
+on the shared tool table for `tool_call` steps (`redact/native/tables/tools.py`). A step's
 `input`, `output`, `state_before` and `state_after` are reduced to their shape (`{"chars": N}`, the
 length of the value's text or JSON text); the input of a `tool_call` step that is an object keeps
 only what the shared tool table reads (paths in the path mode, commands as verbs, URL hosts).
@@ -10,7 +10,6 @@ Every layout the reader reads is covered: `{"run", "steps"}`, a Run with its `st
 """
 from __future__ import annotations
 
-from redact.formats.agent_replay.table import STEP_TYPES, USAGE_KEYS
 from redact.native.spec import (
     DROP,
     ID,
@@ -26,6 +25,7 @@ from redact.native.spec import (
     Table,
     const,
     enum,
+    handling,
     ident,
     obj,
     tool,
@@ -34,6 +34,23 @@ from redact.native.spec import (
 from redact.native.tables.tools import inputs_of, spellings
 
 FORMAT = "agent-replay"
+
+#: Usage keys read from `usage` (aliases of the same number).
+USAGE_KEYS: dict[str, tuple[str, ...]] = {
+    "in": ("input_tokens", "prompt_tokens"),
+    "cr": ("cache_read_input_tokens", "cached_tokens", "cache_read_tokens"),
+    "cw": ("cache_creation_input_tokens", "cache_write_tokens"),
+    "out": ("output_tokens", "completion_tokens"),
+    "latency": ("latency_ms", "duration_ms"),
+}
+#: Step types the reader maps, and what it makes of each (STEP_TYPES below is read off the tree).
+_STEPS: dict[str, str] = {
+    "llm_call": "-> llm event (model, usage, latency, output length)",
+    "tool_call": "-> tool event (the shared tool table); with child steps: a subagent",
+    "retrieval": "-> tool event, tool `retrieval`",
+    "memory_read": "-> tool event, tool `memory_read`",
+    "memory_write": "-> tool event, tool `memory_write`",
+}
 
 _PROVIDER = enum("openai", "anthropic", "google", "gemini", "mistral", "cohere", "ollama", "azure", "bedrock",
                  "groq", "together", "local")
@@ -61,12 +78,14 @@ def _tool_step(name: Spec, inputs: dict[str, Spec]) -> Obj:
 
 
 STEP = used("record dispatch (STEP_TYPES)", Switch("type", {
-    "tool_call": Switch("name", {spelled: _tool_step(const(spelled), inputs_of(kind))
+    "tool_call": used(_STEPS["tool_call"], Switch("name", {spelled: _tool_step(const(spelled), inputs_of(kind))
                                  for spelled, kind in spellings().items()},
-                        default=_tool_step(_TOOL, {})),
-    **{kind: Obj({**_STEP, "type": const(kind), "name": DROP, "input": SHAPE})
-       for kind in STEP_TYPES if kind != "tool_call"},
+                        default=_tool_step(_TOOL, {}))),
+    **{kind: Obj({**_STEP, "type": const(kind), "name": DROP, "input": SHAPE}, use=what)
+       for kind, what in _STEPS.items() if kind != "tool_call"},
 }))
+#: Step types -> handling ("mapped": read for facts).
+STEP_TYPES: dict[str, str] = handling(STEP)
 RUN_FIELDS: dict[str, Spec] = {
     "run_id": used("session.id (`run_` + 12 hex: the hex; else hashed)", ID), "agent_name": DROP,
     "task": used("length only (a user turn)", SHAPE),

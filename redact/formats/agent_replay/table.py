@@ -1,4 +1,4 @@
-"""Agent Replay traces (seed 004), declared: step types and the class of every field.
+"""Agent Replay traces (seed 004): the layouts a trace may take, and the sniffers.
 
 `agent-replay export --format json` writes one JSON document: a Run and its Steps. The seed fixes
 the fields, not the envelope, so these layouts are read: `{"run": {...}, "steps": [...]}`,
@@ -10,22 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Step types -> handling.
-STEP_TYPES: dict[str, str] = {
-    "llm_call": "mapped",  # -> llm event (model, usage, latency, output length)
-    "tool_call": "mapped",  # -> tool event (the shared tool table); with child steps: a subagent
-    "retrieval": "mapped",  # -> tool event, tool `retrieval`
-    "memory_read": "mapped",  # -> tool event, tool `memory_read`
-    "memory_write": "mapped",  # -> tool event, tool `memory_write`
-}
-#: Usage keys read from `usage` (aliases of the same number).
-USAGE_KEYS: dict[str, tuple[str, ...]] = {
-    "in": ("input_tokens", "prompt_tokens"),
-    "cr": ("cache_read_input_tokens", "cached_tokens", "cache_read_tokens"),
-    "cw": ("cache_creation_input_tokens", "cache_write_tokens"),
-    "out": ("output_tokens", "completion_tokens"),
-    "latency": ("latency_ms", "duration_ms"),
-}
+def __getattr__(name: str) -> Any:
+    """`STEP_TYPES` (read off the native table) and `USAGE_KEYS` (the usage aliases it is built from)
+    live in `native_table.py`, the format's one table; imported on first use."""
+    if name in ("STEP_TYPES", "USAGE_KEYS"):
+        from redact.formats.agent_replay import native_table
+
+        return getattr(native_table, name)
+    raise AttributeError(name)
+
 
 def _run_like(record: object) -> bool:
     return isinstance(record, dict) and isinstance(record.get("run_id"), str) and "step_id" not in record \
@@ -36,6 +29,8 @@ def _run_like(record: object) -> bool:
 def _step_like(record: object) -> bool:
     if not isinstance(record, dict) or not isinstance(record.get("step_id"), str):
         return False
+    from redact.formats.agent_replay.native_table import STEP_TYPES
+
     kind = record.get("type")
     return isinstance(kind, str) and kind in STEP_TYPES
 
@@ -55,8 +50,10 @@ def sniff(records: list[dict[str, Any]]) -> bool:
 
 
 def markdown() -> str:
+    from redact.formats.agent_replay.native_table import STEP
+
     lines = ["| step type | handling |", "|---|---|"]
-    for kind, how in STEP_TYPES.items():
-        lines.append(f"| `{kind}` | {how} |")
+    for kind, node in STEP.cases.items():
+        lines.append(f"| `{kind}` | {'mapped: ' + node.use if node.use else 'skipped'} |")
     lines.append("| any other type | skipped, counted by name when it has a safe shape |")
     return "\n".join(lines) + "\n"
