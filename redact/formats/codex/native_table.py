@@ -38,6 +38,7 @@ from redact.native.spec import (
     Table,
     const,
     enum,
+    handling,
     ident,
     lines,
     obj,
@@ -112,6 +113,12 @@ _ARGUMENTS_USE = ("see the tool table; every other argument (justification, work
 _NAME_USE = "event kind (the tool table); tool, mcp server/tool"
 
 
+def _reads(layouts: dict[str, Spec], what: dict[str, str]) -> dict[str, Spec]:
+    """`layouts` with what the reader makes of each type it maps (`use` on its node)."""
+    assert set(what) <= set(layouts)
+    return {kind: used(what[kind], node) if kind in what else node for kind, node in layouts.items()}
+
+
 def _function_call(extra: dict[str, Spec]) -> Spec:
     """A call of a built-in tool keeps its (closed) name; any other name is an identifier."""
     return Switch("name", {
@@ -168,6 +175,25 @@ RESPONSE_ITEMS: dict[str, Spec] = {
                               execution=used("a client-side search is the input of a new request",
                                              enum("client", "server")), tools=DROP),
 }
+
+#: What the reader makes of each response item it maps (the others are skipped, counted by name).
+RESPONSE_ITEMS = _reads(RESPONSE_ITEMS, {
+    "message": "user: a prompt when no user_message events exist; assistant: textChars",
+    "reasoning": "thinking: true (presence only)",
+    "function_call": "a tool call (see the tool table); arguments is JSON inside a string",
+    "function_call_output": "its result: exit code, duration, byte count, confirmations",
+    "custom_tool_call": "apply_patch (edit targets from the patch's file headers), others",
+    "custom_tool_call_output": "its result",
+    "local_shell_call": "exec (argv)",
+    "web_search_call": "web (host: search, or the page's host)",
+    "tool_search_call": "tool (`tool_search`): the model searching loadable tools",
+    "tool_search_output": "its result (failed or not), paired by call_id",
+    "compaction": "-> compaction",
+    "compaction_summary": "-> compaction",
+    # ghost_snapshot: the harness's own undo snapshot commit, not the session's work
+})
+#: Response item types: "mapped" (read for facts) or "skipped".
+RESPONSE_ITEM_TYPES: dict[str, str] = handling(Switch("type", RESPONSE_ITEMS))
 
 # -- events ----------------------------------------------------------------------------------------
 TOKENS = obj(input_tokens=used("in (input - cached)", NUMBER), cached_input_tokens=used("cr (cached)", NUMBER),
@@ -256,6 +282,24 @@ EVENT_MSGS: dict[str, Spec] = {
     "exited_review_mode": event("exited_review_mode", review_output=DROP),
 }
 
+#: What the reader makes of each event it maps. Events that repeat a response item are skipped
+#: (agent_message, web_search_end, plan_update, ...), so nothing is counted twice.
+EVENT_MSGS = _reads(EVENT_MSGS, {
+    "user_message": "the prompt (shape only): the source of user turns when present",
+    "token_count": "usage of one model request (repeats of the same total are ignored)",
+    "exec_command_end": "exit code and duration of a shell call",
+    "patch_apply_end": "success of apply_patch",
+    "mcp_tool_call_end": "MCP server and tool, success, duration",
+    "collab_agent_spawn_end": "the spawned agent's role, model and status",
+    "guardian_assessment": "-> tool `guardian_assessment`: approved, or blocked (err)",
+    "turn_aborted": "-> error (orchestration, interrupted)",
+    "error": "-> error (llm)",
+    "stream_error": "-> error (llm), retried",
+    "context_compacted": "-> compaction (merged with an adjacent compacted record)",
+})
+#: Event types: "mapped" (read for facts) or "skipped".
+EVENT_MSG_TYPES: dict[str, str] = handling(Switch("type", EVENT_MSGS))
+
 # -- records ---------------------------------------------------------------------------------------
 GIT = obj(commit_hash=ID, branch=BRANCH, repository_url=used("repos[].remote", ident("remote")))
 _SESSION_ID = used("session.id", ID)
@@ -291,12 +335,25 @@ def _line(kind: str, payload: Spec) -> Obj:
     return Obj({"timestamp": used("event times", TIMESTAMP), "type": const(kind), "payload": payload})
 
 
-RECORD = used("record dispatch", Switch("type", {
+#: The `{"timestamp", "type", "payload"}` lines, and what the reader makes of each.
+LINES: dict[str, Spec] = _reads({
     "session_meta": _line("session_meta", SESSION_META),
     "turn_context": _line("turn_context", TURN_CONTEXT),
     "response_item": _line("response_item", used("RESPONSE_ITEMS", Switch("type", RESPONSE_ITEMS))),
     "event_msg": _line("event_msg", used("EVENT_MSGS", Switch("type", EVENT_MSGS))),
     "compacted": _line("compacted", obj(message=SHAPE, replacement_history=DROP)),
+}, {
+    "session_meta": "session id, working directory (root), git remote; role of a subagent",
+    "turn_context": "the model and working directory of the turn",
+    "response_item": "see the response items",
+    "event_msg": "see the events",
+    "compacted": "-> compaction (merged with an adjacent context_compacted)",
+})
+#: Top-level record types (`type` of a rollout line): "mapped" (read for facts) or "skipped".
+RECORD_TYPES: dict[str, str] = handling(Switch("type", LINES))
+
+RECORD = used("record dispatch", Switch("type", {
+    **LINES,
     # the August-2025 layout: response items written bare, without an envelope or a time
     **RESPONSE_ITEMS,
 }, default=Switch("record_type", {"state": obj(record_type=const("state"))},

@@ -1,4 +1,4 @@
-"""The Codex CLI rollout format, declared: record types, tools, and the class of every field.
+"""The Codex CLI rollout format: its layouts, its tool table and its sniffers.
 
 A rollout is `~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`: one `{"timestamp", "type",
 "payload"}` record per line (clients 0.3x and later). Two older layouts are read too:
@@ -15,75 +15,23 @@ the reader (`reader.py`) reads only fields it classifies. docs/formats.md render
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-#: Top-level record types (`type` of a rollout line). "mapped": read for facts; "skipped": counted
-#: by name in the report, never read.
-RECORD_TYPES: dict[str, str] = {
-    "session_meta": "mapped",  # session id, working directory (root), git remote; role of a subagent
-    "turn_context": "mapped",  # the model and working directory of the turn
-    "response_item": "mapped",  # see RESPONSE_ITEMS
-    "event_msg": "mapped",  # see EVENT_MSGS
-    "compacted": "mapped",  # -> compaction (merged with an adjacent context_compacted)
-}
-#: `response_item` payload types (also the bare items of the August-2025 layout).
-RESPONSE_ITEMS: dict[str, str] = {
-    "message": "mapped",  # user: a prompt when no user_message events exist; assistant: textChars
-    "reasoning": "mapped",  # thinking: true (presence only)
-    "function_call": "mapped",  # a tool call (see TOOLS); arguments is JSON inside a string
-    "function_call_output": "mapped",  # its result: exit code, duration, byte count, confirmations
-    "custom_tool_call": "mapped",  # apply_patch (edit targets from the patch's file headers), others
-    "custom_tool_call_output": "mapped",
-    "local_shell_call": "mapped",  # exec (argv)
-    "web_search_call": "mapped",  # web (host: search, or the page's host)
-    "tool_search_call": "mapped",  # tool (`tool_search`): the model searching loadable tools
-    "tool_search_output": "mapped",  # its result (failed or not), paired by call_id
-    "compaction": "mapped",  # -> compaction
-    "compaction_summary": "mapped",  # -> compaction
-    "ghost_snapshot": "skipped",  # the harness's own undo snapshot commit, not the session's work
-}
-#: `event_msg` payload types. Events that repeat a response item are skipped, so nothing is
-#: counted twice.
-EVENT_MSGS: dict[str, str] = {
-    "user_message": "mapped",  # the prompt (shape only): the source of user turns when present
-    "token_count": "mapped",  # usage of one model request (repeats of the same total are ignored)
-    "exec_command_end": "mapped",  # exit code and duration of a shell call
-    "patch_apply_end": "mapped",  # success of apply_patch
-    "mcp_tool_call_end": "mapped",  # MCP server and tool, success, duration
-    "collab_agent_spawn_end": "mapped",  # the spawned agent's role, model and status
-    "guardian_assessment": "mapped",  # -> tool `guardian_assessment`: approved, or blocked (err)
-    "turn_aborted": "mapped",  # -> error (orchestration, interrupted)
-    "error": "mapped",  # -> error (llm)
-    "stream_error": "mapped",  # -> error (llm), retried
-    "context_compacted": "mapped",  # -> compaction (merged with an adjacent compacted record)
-    "agent_message": "skipped",  # repeats a response_item message
-    "agent_reasoning": "skipped",  # repeats a response_item reasoning
-    "agent_reasoning_raw_content": "skipped",
-    "agent_reasoning_section_break": "skipped",
-    "task_started": "skipped",
-    "task_complete": "skipped",
-    "exec_command_begin": "skipped",
-    "exec_command_output_delta": "skipped",
-    "terminal_interaction": "skipped",
-    "patch_apply_begin": "skipped",
-    "mcp_tool_call_begin": "skipped",
-    "web_search_begin": "skipped",
-    "web_search_end": "skipped",  # repeats a web_search_call item (same id)
-    "view_image_tool_call": "skipped",  # repeats the view_image call
-    "plan_update": "skipped",  # repeats the update_plan call
-    "turn_diff": "skipped",  # a diff (content)
-    "warning": "skipped",
-    "collab_agent_spawn_begin": "skipped",
-    "collab_agent_interaction_begin": "skipped",
-    "collab_agent_interaction_end": "skipped",
-    "collab_waiting_begin": "skipped",
-    "collab_waiting_end": "skipped",
-    "collab_close_begin": "skipped",
-    "collab_close_end": "skipped",
-    "request_permissions": "skipped",  # repeats the request_permissions call
-    "entered_review_mode": "skipped",
-    "exited_review_mode": "skipped",
-}
+if TYPE_CHECKING:
+    from redact.native.spec import Spec
+
+#: The record, response item and event types, and whether the reader maps each, are read off the
+#: native table (`native_table.py`, the format's one table); importable from here by their old names.
+_MOVED = {"RECORD_TYPES": "RECORD_TYPES", "RESPONSE_ITEMS": "RESPONSE_ITEM_TYPES", "EVENT_MSGS": "EVENT_MSG_TYPES"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        from redact.formats.codex import native_table
+
+        return getattr(native_table, _MOVED[name])
+    raise AttributeError(name)
+
 
 #: Built-in tools: name -> (event kind, the argument fields read and what they are).
 TOOLS: dict[str, tuple[str, str]] = {
@@ -113,6 +61,8 @@ TOOLS: dict[str, tuple[str, str]] = {
 
 def sniff(records: list[dict[str, Any]]) -> bool:
     """Whether the first records of a JSONL input look like a Codex rollout (any layout)."""
+    from redact.formats.codex.native_table import RECORD_TYPES, RESPONSE_ITEM_TYPES as RESPONSE_ITEMS
+
     for record in records:
         kind = record.get("type")
         if isinstance(kind, str) and kind in RECORD_TYPES and \
@@ -137,14 +87,19 @@ def sniff_doc(doc: object) -> bool:
 
 
 def markdown() -> str:
-    """The tables as Markdown, for docs/formats.md (a test keeps the doc in step)."""
+    """The name tables as Markdown, for docs/formats.md (a test keeps the doc in step)."""
+    from redact.formats.codex.native_table import EVENT_MSGS, LINES, RESPONSE_ITEMS
+
+    def how(node: Spec) -> str:
+        return f"mapped: {node.use}" if node.use else "skipped"
+
     lines = ["| record | handling |", "|---|---|"]
-    for kind, how in RECORD_TYPES.items():
-        lines.append(f"| `{kind}` | {how} |")
-    for kind, how in RESPONSE_ITEMS.items():
-        lines.append(f"| `response_item` / `{kind}` | {how} |")
-    for kind, how in EVENT_MSGS.items():
-        lines.append(f"| `event_msg` / `{kind}` | {how} |")
+    for kind, node in LINES.items():
+        lines.append(f"| `{kind}` | {how(node)} |")
+    for kind, node in RESPONSE_ITEMS.items():
+        lines.append(f"| `response_item` / `{kind}` | {how(node)} |")
+    for kind, node in EVENT_MSGS.items():
+        lines.append(f"| `event_msg` / `{kind}` | {how(node)} |")
     lines.append("| `record_type: state` (August 2025) | skipped |")
     lines.append("| any other type | skipped, counted by name when it has a safe shape |")
     lines += ["", "| tool | event kind | arguments read |", "|---|---|---|"]
