@@ -1,8 +1,9 @@
 """Claude Code transcripts under `--to native`: what every field of every record becomes.
 
-Built from the reader's tables (`redact/formats/claude_code/table.py`: the record types, the system
-subtypes, the hook attachments and events, the tool table with its path inputs), so a tool the reader
-learns to read as a path is scrubbed as a path here too. The scrubber and the native scan both walk
+The format's one table. The tool table (with its path inputs) and the hook tables are here, and the
+tree is built from them, so a tool the reader learns to read as a path is scrubbed as a path here
+too; the record types and system subtypes the reader maps (`RECORD_TYPES`, `SYSTEM_SUBTYPES`) are
+read off the tree (a layout is mapped when its node says what the reader reads of it). The scrubber and the native scan both walk
 this tree (`redact/native/spec.py` explains the nodes).
 
 Kept so a transcript viewer still works: every record in its order, the `uuid`/`parentUuid` chain,
@@ -13,7 +14,6 @@ the file names a search returned. Everything else is dropped and counted.
 """
 from __future__ import annotations
 
-from redact.formats.claude_code.table import HOOK_ATTACHMENTS, HOOK_EVENTS, PATH_INPUTS, TOOL_KINDS
 from redact.native.spec import (
     BOOL,
     BRANCH,
@@ -42,11 +42,39 @@ from redact.native.spec import (
     fields_of,
     ident,
     obj,
+    handling,
     shape,
     used,
 )
 
 FORMAT = "claude-code"
+
+HOOK_ATTACHMENTS: dict[str, str] = {
+    "hook_blocking_error": "hook_blocking",
+    "hook_stopped_continuation": "hook_blocking",
+    "hook_non_blocking_error": "hook_error",
+    "hook_error_during_execution": "hook_error",
+}
+HOOK_EVENTS = frozenset({
+    "PreToolUse", "PostToolUse", "PostToolUseFailure", "Notification", "UserPromptSubmit", "SessionStart",
+    "SessionEnd", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PermissionRequest",
+})
+#: tool name -> event kind. Names not here: `mcp__server__tool` -> mcp; anything else -> tool.
+TOOL_KINDS: dict[str, str] = {
+    "Read": "read", "NotebookRead": "read",
+    "Grep": "search", "Glob": "search", "LS": "search",
+    "Edit": "edit", "MultiEdit": "edit", "Write": "edit", "NotebookEdit": "edit",
+    "Bash": "exec",
+    "Skill": "skill",
+    "Task": "subagent", "Agent": "subagent",
+    "WebFetch": "web", "WebSearch": "web",
+}
+#: tool name -> the input fields that hold a path (every other input field is content).
+PATH_INPUTS: dict[str, tuple[str, ...]] = {
+    "Read": ("file_path",), "NotebookRead": ("notebook_path",),
+    "Edit": ("file_path",), "MultiEdit": ("file_path",), "Write": ("file_path",),
+    "NotebookEdit": ("notebook_path",),
+}
 
 #: The harness's own wording for a user interruption: a closed set, kept as written.
 INTERRUPTIONS = ("[Request interrupted by user]", "[Request interrupted by user for tool use]")
@@ -80,6 +108,11 @@ ENVELOPE: dict[str, Spec] = {
                             triggers=DROP),
     "origin": obj(kind=enum("task-notification", "prompt", "queued", "hook")),
 }
+
+
+def _reads(what: str, node: Spec) -> Spec:
+    """A record type (or system subtype) the reader maps, and what it reads of it."""
+    return used(what, node)
 
 
 def record(kind: str, **fields: Spec) -> Obj:
@@ -224,21 +257,27 @@ TOOL_USE_RESULT = ByType(text=SHAPE, obj=obj(
 ))
 
 # -- records -------------------------------------------------------------------------------------
-SYSTEM = used("the system subtypes the reader maps (SYSTEM_SUBTYPES)", Switch("subtype", {
-    "api_error": record("system", subtype=const("api_error"), error=obj(
-        status=used("errClass", NUMBER), error=used("errClass from its `type`", DROP)), cause=DROP,
-                        retryInMs=NUMBER, retryAttempt=NUMBER, maxRetries=NUMBER),
-    "compact_boundary": record("system", subtype=const("compact_boundary"), content=SHAPE, compactMetadata=used(
-        "compaction", obj(trigger=enum("auto", "manual"), preTokens=NUMBER, postTokens=NUMBER, durationMs=NUMBER))),
-    "informational": record("system", subtype=const("informational"),
-                            content=used("the hook event name of `... operation blocked by hook` only", SHAPE)),
+SYSTEM = used("see the system subtypes", Switch("subtype", {
+    "api_error": _reads("-> error (source llm), retried", record(
+        "system", subtype=const("api_error"),
+        error=obj(status=used("errClass", NUMBER), error=used("errClass from its `type`", DROP)), cause=DROP,
+        retryInMs=NUMBER, retryAttempt=NUMBER, maxRetries=NUMBER)),
+    "compact_boundary": _reads("-> compaction", record(
+        "system", subtype=const("compact_boundary"), content=SHAPE, compactMetadata=used("compaction", obj(
+            trigger=enum("auto", "manual"), preTokens=NUMBER, postTokens=NUMBER, durationMs=NUMBER)))),
+    "informational": _reads("-> error (source hook) for `... operation blocked by hook`", record(
+        "system", subtype=const("informational"),
+        content=used("the hook event name of `... operation blocked by hook` only", SHAPE))),
     "local_command": record("system", subtype=const("local_command"), content=SHAPE),
-    "stop_hook_summary": record("system", subtype=const("stop_hook_summary"), hookCount=NUMBER,
-                                hookInfos=Many(obj(command=VERB, durationMs=NUMBER)),
-                                hookErrors=used("presence: a Stop hook failed", Many(SHAPE)),
-                                preventedContinuation=used("hook_blocking", BOOL), stopReason=SHAPE, hasOutput=BOOL),
+    "stop_hook_summary": _reads("-> error (source hook) when a Stop hook failed or blocked", record(
+        "system", subtype=const("stop_hook_summary"), hookCount=NUMBER,
+        hookInfos=Many(obj(command=VERB, durationMs=NUMBER)),
+        hookErrors=used("presence: a Stop hook failed", Many(SHAPE)),
+        preventedContinuation=used("hook_blocking", BOOL), stopReason=SHAPE, hasOutput=BOOL)),
     "turn_duration": record("system", subtype=const("turn_duration"), durationMs=NUMBER, messageCount=NUMBER),
 }, default=record("system", content=SHAPE)))  # another subtype: the envelope stays, the subtype goes
+#: System subtypes: "mapped" (read for facts) or "skipped" (counted in the report, never read).
+SYSTEM_SUBTYPES: dict[str, str] = handling(SYSTEM)
 
 _HOOK_ATTACHMENT = {kind: obj(type=const(kind), hookName=used("hook", ident("hook")),
                               hookEvent=used("the hook's event", _HOOK_EVENT), toolUseID=used("the call it blocked", ID),
@@ -272,15 +311,19 @@ PROGRESS_DATA = Switch("type", {
 })
 
 RECORD = used("record dispatch", Switch("type", {
-    "user": record("user", message=USER_MESSAGE, toolUseResult=TOOL_USE_RESULT),
-    "assistant": record("assistant", message=ASSISTANT_MESSAGE, costUSD=NUMBER,
-                        durationMs=used("latency (client 0.2.x)", NUMBER), model=_MODEL,
-                        error=used("errClass of an API error", enum("rate_limit", "authentication_failed", "billing_error",
-                                                         "invalid_request", "server_error", "overloaded",
-                                                         "max_output_tokens", "unknown"))),
+    "user": _reads("prompts (shape only), tool results (shape only), interruptions", record(
+        "user", message=USER_MESSAGE, toolUseResult=TOOL_USE_RESULT)),
+    "assistant": _reads("model responses (usage, stop reason, block kinds), tool calls", record(
+        "assistant", message=ASSISTANT_MESSAGE, costUSD=NUMBER, durationMs=used("latency (client 0.2.x)", NUMBER),
+        model=_MODEL, error=used("errClass of an API error", enum(
+            "rate_limit", "authentication_failed", "billing_error", "invalid_request", "server_error", "overloaded",
+            "max_output_tokens", "unknown")))),
     "system": SYSTEM,
-    "progress": record("progress", data=PROGRESS_DATA),
-    "attachment": record("attachment", attachment=ATTACHMENT),
+    "progress": _reads("agent_progress only (a subagent without its own transcript)",
+                       record("progress", data=PROGRESS_DATA)),
+    "attachment": _reads("hook errors only", record("attachment", attachment=ATTACHMENT)),
+    # skipped: a title, queued or last prompts (text), backups of edited files, a PR the client linked
+    # (PRs are taken from confirmed tool results only)
     "summary": record("summary", summary=SHAPE),
     "custom-title": record("custom-title", customTitle=SHAPE),
     "ai-title": record("ai-title", aiTitle=SHAPE),
@@ -294,6 +337,9 @@ RECORD = used("record dispatch", Switch("type", {
     "file-history-snapshot": record("file-history-snapshot", isSnapshotUpdate=BOOL, snapshot=obj(
         messageId=ID, timestamp=TIMESTAMP, trackedFileBackups=DROP)),
 }))
+
+#: Record types: "mapped" (read for facts) or "skipped" (counted by type in the report, never read).
+RECORD_TYPES: dict[str, str] = handling(RECORD)
 
 TABLE = Table(FORMAT, RECORD, {"record": RECORD})
 

@@ -1,8 +1,8 @@
 """Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`) -> facts.
 
 One session is its main transcript plus its subagent transcripts (`<session>/subagents/agent-*.jsonl`,
-or the older flat `agent-*.jsonl` beside it); `claude_code_files.py` finds them. The format's tables
-live in `table.py` (re-exported here):
+or the older flat `agent-*.jsonl` beside it); `files.py` finds them. The format's one table is
+`native_table.py` (these names are re-exported here):
 
 - `RECORD_TYPES`: which record types are mapped (read for facts) and which are skipped (counted by
   type in the report, never read). Unknown types are skipped and counted too.
@@ -33,9 +33,8 @@ from redact.build.facts import (
     MAIN, Compaction, ErrorFact, Fact, Lane, LlmResponse, SessionFacts, ToolCall, UserTurn,
 )
 from redact.formats.claude_code import tools
-from redact.formats.claude_code.table import (
-    HOOK_ATTACHMENTS, HOOK_EVENTS, RECORD_TYPES, SYSTEM_SUBTYPES, label, source_strings,
-)
+from redact.formats.claude_code.native_table import HOOK_ATTACHMENTS, HOOK_EVENTS, RECORD_TYPES, SYSTEM_SUBTYPES
+from redact.formats.claude_code.table import label, source_strings
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
 

@@ -13,32 +13,6 @@ from typing import Any
 
 from redact.names import shown
 
-#: Record types. "mapped": read for facts; "skipped": counted by type in the report, never read.
-RECORD_TYPES: dict[str, str] = {
-    "user": "mapped",  # prompts (shape only), tool results (shape only), interruptions
-    "assistant": "mapped",  # model responses (usage, stop reason, block kinds), tool calls
-    "system": "mapped",  # see SYSTEM_SUBTYPES
-    "progress": "mapped",  # agent_progress only (a subagent without its own transcript)
-    "attachment": "mapped",  # hook errors only
-    "summary": "skipped",  # a session title (text)
-    "file-history-snapshot": "skipped",  # backups of edited files (paths and contents)
-    "queue-operation": "skipped",  # prompts queued while the agent works (text)
-    "last-prompt": "skipped",  # text
-    "permission-mode": "skipped",
-    "custom-title": "skipped",  # text
-    "ai-title": "skipped",  # text
-    "agent-name": "skipped",  # text
-    "pr-link": "skipped",  # a PR the client linked; PRs are taken from confirmed tool results only
-    "tag": "skipped",
-}
-SYSTEM_SUBTYPES: dict[str, str] = {
-    "api_error": "mapped",  # -> error (source llm), retried
-    "compact_boundary": "mapped",  # -> compaction
-    "stop_hook_summary": "mapped",  # -> error (source hook) when a Stop hook failed or blocked
-    "informational": "mapped",  # -> error (source hook) for "... operation blocked by hook"
-    "turn_duration": "skipped",
-    "local_command": "skipped",
-}
 #: Helper transcripts (`agent-<name>-<hex>.jsonl`) are not subagents the model launched, but the
 #: seed's `agents[].kind` is only main or subagent: each becomes a subagent lane whose subagentType
 #: says which helper it is, from this closed list (any other non-hex agent name: HELPER_OTHER).
@@ -47,33 +21,22 @@ HELPER_AGENTS: dict[str, str] = {
     "acompact": "compaction",  # the model call that writes a compaction summary
 }
 HELPER_OTHER = "helper"
-HOOK_ATTACHMENTS: dict[str, str] = {
-    "hook_blocking_error": "hook_blocking",
-    "hook_stopped_continuation": "hook_blocking",
-    "hook_non_blocking_error": "hook_error",
-    "hook_error_during_execution": "hook_error",
-}
-HOOK_EVENTS = frozenset({
-    "PreToolUse", "PostToolUse", "PostToolUseFailure", "Notification", "UserPromptSubmit", "SessionStart",
-    "SessionEnd", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PermissionRequest",
-})
 
-#: tool name -> event kind. Names not here: `mcp__server__tool` -> mcp; anything else -> tool.
-TOOL_KINDS: dict[str, str] = {
-    "Read": "read", "NotebookRead": "read",
-    "Grep": "search", "Glob": "search", "LS": "search",
-    "Edit": "edit", "MultiEdit": "edit", "Write": "edit", "NotebookEdit": "edit",
-    "Bash": "exec",
-    "Skill": "skill",
-    "Task": "subagent", "Agent": "subagent",
-    "WebFetch": "web", "WebSearch": "web",
-}
-#: tool name -> the input fields that hold a path (every other input field is content).
-PATH_INPUTS: dict[str, tuple[str, ...]] = {
-    "Read": ("file_path",), "NotebookRead": ("notebook_path",),
-    "Edit": ("file_path",), "MultiEdit": ("file_path",), "Write": ("file_path",),
-    "NotebookEdit": ("notebook_path",),
-}
+#: Names the format's one table (`native_table.py`) holds: the record types and system subtypes the
+#: reader maps (read off the tree), and the tool and hook tables the tree is built from. Importable
+#: from here as before, on first use.
+_MOVED = frozenset({"RECORD_TYPES", "SYSTEM_SUBTYPES", "HOOK_ATTACHMENTS", "HOOK_EVENTS", "TOOL_KINDS",
+                    "PATH_INPUTS"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        from redact.formats.claude_code import native_table
+
+        return getattr(native_table, name)
+    raise AttributeError(name)
+
+
 #: Tools whose duration is the user's (a question, a plan approval): never a delay.
 WAITS_ON_USER = frozenset({"AskUserQuestion", "ExitPlanMode", "EnterPlanMode"})
 
@@ -128,6 +91,8 @@ _ENVELOPE = ("sessionId", "uuid", "leafUuid", "messageId")
 
 def sniff(records: list[dict[str, Any]]) -> bool:
     """Whether the first records of a JSONL input look like a Claude Code transcript."""
+    from redact.formats.claude_code.native_table import RECORD_TYPES
+
     for record in records:
         kind = record.get("type")
         if isinstance(kind, str) and kind in RECORD_TYPES and any(key in record for key in _ENVELOPE):
@@ -136,12 +101,16 @@ def sniff(records: list[dict[str, Any]]) -> bool:
 
 
 def markdown() -> str:
-    """The two tables as Markdown, for docs/formats.md (a test keeps the doc in step)."""
+    """The name tables as Markdown, for docs/formats.md (a test keeps the doc in step)."""
+    from redact.formats.claude_code.native_table import (
+        HOOK_ATTACHMENTS, PATH_INPUTS, RECORD, SYSTEM, TOOL_KINDS,
+    )
+
     lines = ["| record type | handling |", "|---|---|"]
-    for kind, how in RECORD_TYPES.items():
-        lines.append(f"| `{kind}` | {how} |")
-    for sub, how in SYSTEM_SUBTYPES.items():
-        lines.append(f"| `system` / `{sub}` | {how} |")
+    for kind, node in RECORD.cases.items():
+        lines.append(f"| `{kind}` | {'mapped: ' + node.use if node.use else 'skipped'} |")
+    for sub, node in SYSTEM.cases.items():
+        lines.append(f"| `system` / `{sub}` | {'mapped: ' + node.use if node.use else 'skipped'} |")
     for sub, cls in HOOK_ATTACHMENTS.items():
         lines.append(f"| `attachment` / `{sub}` | mapped (error event, {cls}) |")
     lines.append("| any other type or subtype | skipped, counted by name when it has a safe shape |")
