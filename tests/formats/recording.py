@@ -3,8 +3,9 @@ format's table (tests/formats/test_tables.py).
 
 `orjson.loads` is patched for the read: a value parsed from bytes (a JSONL line, a whole document,
 a companion file's first lines) comes back as a `Recorded` dict that knows its node of the native
-table. JSON the reader parses out of a string (Codex `arguments`) is not wrapped: those reads are
-not checked here (the JsonText nodes still classify the fields for the scrubber and the scan).
+table. A string the table holds as JSON text (Codex `arguments`, `output`) is handed to the reader as
+a `JsonStr` that knows its node, so the document the reader parses out of it is recorded too. Reads
+that bypass these methods (`dict(record)`, `{**record}`, serialising a record) are not seen.
 """
 from __future__ import annotations
 
@@ -86,9 +87,23 @@ def _child(spec: Spec | None, key: str, log: Log, data: dict[str, Any]) -> tuple
     return False, None
 
 
+class JsonStr(str):
+    """A string the table holds as JSON text: parsing it yields a document recorded under `inner`."""
+
+    inner: Spec
+    path: str
+
+
 def _wrap(value: Any, spec: Spec | None, path: str, log: Log) -> Any:
     if spec is not None:
         spec = log.table.resolve(spec)
+    if isinstance(value, str):
+        text = spec.text if isinstance(spec, ByType) else spec
+        if isinstance(text, JsonText):
+            out = JsonStr(value)
+            out.inner, out.path = text.inner, path
+            return out
+        return value
     if isinstance(value, dict):
         return Recorded(value, spec, path, log)
     if isinstance(value, list):
@@ -187,6 +202,9 @@ def recording(table: Table) -> Iterator[Log]:
     real = orjson.loads
 
     def loads(raw: Any) -> Any:
+        if isinstance(raw, JsonStr):
+            value = real(str(raw))
+            return _wrap(value, raw.inner, raw.path, log) if isinstance(value, dict) else value
         value = real(raw)
         if isinstance(raw, str) or not isinstance(value, dict):
             return value

@@ -69,7 +69,7 @@ _VERB = used("verb (verb engine)", VERB)
 
 # -- tools -----------------------------------------------------------------------------------------
 _EXEC: dict[str, Spec] = {
-    "workdir": CWD, "timeout": NUMBER, "timeout_ms": NUMBER, "with_escalated_permissions": BOOL,
+    "workdir": used("the working directory relative paths start from", CWD), "timeout": NUMBER, "timeout_ms": NUMBER, "with_escalated_permissions": BOOL,
     "sandbox_permissions": enum("use_default", "require_escalated"), "justification": DROP, "prefix_rule": DROP,
     "login": BOOL, "tty": BOOL, "yield_time_ms": NUMBER, "max_output_tokens": NUMBER,
     "shell": enum("bash", "zsh", "sh", "powershell", "pwsh", "cmd"),
@@ -94,7 +94,8 @@ ARGUMENTS: dict[str, dict[str, Spec]] = {
     "web_search": {},
     "request_permissions": {"scope": enum("turn", "session"), "reason": DROP, "permissions": DROP},
 }
-OUTPUT = JsonText(obj(output=RESULT, metadata=obj(exit_code=NUMBER, duration_seconds=NUMBER)), text=OUTPUT_LINES)
+OUTPUT = JsonText(obj(output=RESULT, metadata=obj(exit_code=NUMBER, duration_seconds=NUMBER),
+                      agent_id=used("the spawned agent's thread (spawn_agent)", DROP)), text=OUTPUT_LINES)
 _OUTPUT_USE = ("byte count; metadata.exit_code, metadata.duration_seconds; the header lines `Exit code: N`, "
                "`Process exited with code N`, `Wall time: X seconds`; errClass from the harness's wording; "
                "confirmations (outputs.py)")
@@ -122,9 +123,15 @@ def _reads(layouts: dict[str, Spec], what: dict[str, str]) -> dict[str, Spec]:
 def _function_call(extra: dict[str, Spec]) -> Spec:
     """A call of a built-in tool keeps its (closed) name; any other name is an identifier."""
     return Switch("name", {
-        name: Obj({**extra, "name": used(_NAME_USE, const(name)), "arguments": used(_ARGUMENTS_USE, JsonText(Obj(args)))})
+        name: Obj({**extra, "name": used(_NAME_USE, const(name)),
+                   "arguments": used(_ARGUMENTS_USE, JsonText(Obj(args | {"workdir": args.get("workdir", _WORKDIR)})))})
         for name, args in ARGUMENTS.items()
-    }, default=Obj({**extra, "name": used(_NAME_USE, TOOL), "arguments": used(_ARGUMENTS_USE, JsonText(obj()))}))
+    }, default=Obj({**extra, "name": used(_NAME_USE, TOOL),
+                    "arguments": used(_ARGUMENTS_USE, JsonText(obj(workdir=_WORKDIR)))}))
+
+
+#: The reader reads any call's `workdir` (relative paths start there); only a shell call writes it.
+_WORKDIR = used("the working directory relative paths start from (read, not written)", DROP)
 
 
 _CALL_ENVELOPE: dict[str, Spec] = {"type": const("function_call"), "id": _PAIRS, "call_id": _PAIRS,
