@@ -99,3 +99,24 @@ def test_native_scrubber_writes_only_classified_fields(name: str) -> None:
         assert not grammar, (path.name, [(f.rule, f.pointer) for f in grammar])
         scanned += 1
     assert scanned
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", NAMES)
+def test_reader_reads_only_classified_fields_of_real_sessions(name: str) -> None:
+    """The same over the shared corpus of real sessions (../shared/corpus/<format>/, when present)."""
+    from tests.conftest import CORPUS
+
+    folder = CORPUS / name
+    if not folder.is_dir():
+        pytest.skip(f"../shared/corpus/{name} is not present")
+    fmt = _format(name)
+    with recording(fmt.table()) as log:
+        for path in sorted(p for p in folder.iterdir() if p.suffix in (".jsonl", ".json")):
+            try:
+                fmt.read(path.read_bytes(), path.name, report=RedactionReport(source=path.name), companions=[],
+                         skip_bad_lines=True, file_stem=path.stem)
+            except BadInput:
+                continue
+    assert not log.unclassified, f"{name}: the reader reads fields its table does not classify: " \
+        f"{sorted(log.unclassified)}"
