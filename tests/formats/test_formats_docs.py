@@ -68,3 +68,32 @@ def test_the_generator_leaves_the_doc_as_it_is() -> None:
     spec.loader.exec_module(module)
     text = DOC.read_text(encoding="utf-8")
     assert module.render(text) == text, "run: python scripts/gen_format_docs.py"
+
+
+def test_a_folder_in_the_older_shape_is_read_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A format merged with a hand-written `table.FIELDS` and a `markdown()` that renders it keeps
+    working: its rows are its FIELDS and its block is its markdown(); one in the new shape gets its
+    rows from its tree and its name tables from its markdown()."""
+    import sys
+    import types
+
+    from redact.formats.registry import FormatFolder
+    from redact.native.spec import ID, Switch, Table, const, obj, used
+
+    old = types.ModuleType("redact.formats.old_shape.table")
+    old.FIELDS = (("*.type", "enum", "record dispatch"), ("x.id", "id", "session.id"))  # type: ignore[attr-defined]
+    old.markdown = lambda: "| field | class | what the reader keeps |\n"  # type: ignore[attr-defined]
+    new = types.ModuleType("redact.formats.new_shape.table")
+    new.markdown = lambda: "| record type | handling |\n"  # type: ignore[attr-defined]
+    tree = types.ModuleType("redact.formats.new_shape.native_table")
+    tree.TABLE = Table("new-shape", used("record dispatch", Switch("type", {  # type: ignore[attr-defined]
+        "x": obj(type=const("x"), id=used("session.id", ID))})))
+    for module in (old, new, tree):
+        monkeypatch.setitem(sys.modules, module.__name__, module)
+    old_fmt = FormatFolder("old-shape", "", "redact.formats.old_shape")
+    new_fmt = FormatFolder("new-shape", "", "redact.formats.new_shape")
+    assert [(r.location, r.cls, r.use) for r in field_rows(old_fmt)] == list(old.FIELDS)  # type: ignore[attr-defined]
+    assert doc_block(old_fmt) == old.markdown()  # type: ignore[attr-defined]
+    assert [(r.location, r.cls, r.use) for r in field_rows(new_fmt)] == [("type", "const", "record dispatch"),
+                                                                          ("id", "id", "session.id")]
+    assert doc_block(new_fmt).startswith("| record type | handling |\n\n| field | class |")
