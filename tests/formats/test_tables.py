@@ -34,13 +34,38 @@ def _inputs(name: str) -> list[tuple[Path, bytes]]:
     return [(p, p.read_bytes()) for p in found if p.is_file()]
 
 
+def _word() -> str:
+    return "quill"
+
+
 def _generated(name: str) -> list[tuple[Path, bytes]]:
-    """Inputs the fixture generators of tests/formats/ build (the richer sessions)."""
+    """Inputs the fixture generators of tests/formats/ and tests/native/ build (the richer sessions:
+    every slot filled; the native ones put a word in every text slot)."""
+    if name == "claude-code":
+        from tests.formats import notesfix
+        from tests.native.test_claude_code_native import session
+
+        return [(Path("notes.jsonl"), notesfix.transcript()), (Path("native.jsonl"), session().bytes())]
     if name == "codex":
         from tests.formats import make_codex
+        from tests.native import codexfix
 
         return [(Path("modern.jsonl"), make_codex.modern()), (Path("legacy.jsonl"), make_codex.legacy()),
-                (Path("legacy.json"), make_codex.legacy_json())]
+                (Path("legacy.json"), make_codex.legacy_json()), (Path("native.jsonl"), codexfix.rollout(_word)),
+                (Path("native-legacy.jsonl"), codexfix.legacy(_word)),
+                (Path("native.json"), codexfix.document(_word))]
+    if name == "session-record":
+        from tests.native import srfix
+
+        return [(Path("native.jsonl"), srfix.stream(_word))]
+    if name == "teaagent":
+        from tests.native import teafix
+
+        return [(Path("native.jsonl"), teafix.log(_word))]
+    if name == "agent-replay":
+        from tests.native import arfix
+
+        return [(Path(f"native-{layout}.json"), arfix.trace(_word, layout=layout)) for layout in ("nested", "flat", "lines")]
     return []
 
 

@@ -99,6 +99,8 @@ RUN = Obj(RUN_FIELDS)
 #: One JSON document: `{"run": {...}, "steps": [...]}`, or the Run's fields with its `steps`.
 DOCUMENT = Obj({**RUN_FIELDS, "run": RUN, "steps": Many(STEP)})
 #: JSON Lines: the Run on one line (no `type`), one Step per line.
-LINE = Switch("type", {kind: STEP for kind in STEP_TYPES}, default=RUN)
+#: (The reader asks each line for its `step_id`: a line with one is a Step, never the Run.)
+LINE = Switch("type", {kind: STEP for kind in STEP_TYPES}, default=Obj(
+    {**RUN_FIELDS, "step_id": used("a line with one is a Step, not the Run", DROP)}))
 
 TABLE = Table(FORMAT, LINE, {}, document=DOCUMENT, document_key="steps")
