@@ -53,7 +53,10 @@ def test_every_field_has_a_class(name: str) -> None:
 def test_the_reader_says_what_it_keeps(name: str) -> None:
     """The table says what the reader keeps of the fields it reads: the record dispatch, times, and
     the fields it maps (a table with no use texts would render a doc of dashes)."""
-    used = [row for row in field_rows(_format(name)) if row.use != "-"]
+    fmt = _format(name)
+    if legacy_fields(fmt) is not None:
+        pytest.skip(f"{name} still keeps a hand-written FIELDS list (the older shape)")
+    used = [row for row in field_rows(fmt) if row.use != "-"]
     assert len(used) >= 10, [row.location for row in used]
     assert any("dispatch" in row.use for row in used)
 
