@@ -75,13 +75,14 @@ def _switch(spec: Switch, at_root: bool) -> list[_Rel]:
     key = f".{spec.key}"
     if spec.use and not any(rel == key and not q for _, rows in layouts for rel, q, _, _ in rows):
         out.append((key, (), "switch", spec.use))
-    grouped: dict[_Rel, list[str]] = {}
-    for case, rows in layouts:
+    grouped: dict[_Rel, list[str]] = {}  # the rows every layout has first, then each layout's own
+    for _, rows in layouts:
         for row in rows:
             if row in common:
-                if row not in grouped:
-                    grouped[row] = []
-            else:
+                grouped.setdefault(row, [])
+    for case, rows in layouts:
+        for row in rows:
+            if row not in common:
                 grouped.setdefault(row, []).append(case)
     for (rel, q, c, u), cases in grouped.items():
         if rel == key and not q and spec.use:
