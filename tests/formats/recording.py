@@ -27,6 +27,7 @@ class Log:
     unclassified: set[str] = field(default_factory=set)  # paths read that no node classifies
     inside_leaf: set[str] = field(default_factory=set)  # paths read inside a leaf (a blob the reader opens)
     read: set[str] = field(default_factory=set)  # every path read and classified
+    parsed: int = 0  # JSON documents (records, lines) parsed from bytes while recording
 
 
 def _layout(spec: Spec | None, data: dict[str, Any], log: Log, keys: set[str] | None = None) -> Spec | None:
@@ -112,6 +113,8 @@ def _wrap(value: Any, spec: Spec | None, path: str, log: Log) -> Any:
             item = spec.item
         elif isinstance(spec, ByType) and isinstance(spec.items, Many):
             item = spec.items.item
+        elif isinstance(spec, ByType) and isinstance(spec.items, Leaf):
+            item = spec.items  # a list the table takes whole (its shape): reads inside it are inside a leaf
         elif isinstance(spec, Leaf):
             item = spec
         return RecordedList(value, item, path + "[]", log)
@@ -206,7 +209,12 @@ def recording(table: Table) -> Iterator[Log]:
             value = real(str(raw))
             return _wrap(value, raw.inner, raw.path, log) if isinstance(value, dict) else value
         value = real(raw)
-        if isinstance(raw, str) or not isinstance(value, dict):
+        if isinstance(raw, str):
+            return value
+        log.parsed += 1
+        if isinstance(value, list) and not table.jsonl:  # a one-document format whose root is a list
+            return _wrap(value, table.root, "", log)
+        if not isinstance(value, dict):
             return value
         spec: Spec = table.root
         if table.document is not None and table.document_key in value:

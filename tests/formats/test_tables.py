@@ -1,8 +1,10 @@
 """Each raw format has one executable table (its native tree) and everything reads it.
 
-- every key a format's reader reads, over the format's fixtures, is a field its table classifies.
+- every key a format's reader reads, over the format's fixtures (tests/formats/table_inputs.py) and
+  the shared corpus, is a field its table classifies;
+- every field its native scrubber writes is one the table classifies (the native scan proves it).
 
-Both iterate the registry, so a format added later is covered without editing this file.
+They iterate the registry, so a format added later is covered without editing this file.
 """
 from __future__ import annotations
 
@@ -10,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from redact.errors import BadInput
+from redact.errors import BadInput, UsageError
 from redact.formats.fieldtable import legacy_fields
 from redact.formats.registry import Format, formats
+from redact.native.spec import DROP
 from redact.report import RedactionReport
 from tests.formats.recording import recording
+from tests.formats.table_inputs import CORPUS_FOLDERS, GENERATED, store_sessions
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -34,56 +38,50 @@ def _inputs(name: str) -> list[tuple[Path, bytes]]:
     return [(p, p.read_bytes()) for p in found if p.is_file()]
 
 
-def _word() -> str:
-    return "quill"
-
-
 def _generated(name: str) -> list[tuple[Path, bytes]]:
-    """Inputs the fixture generators of tests/formats/ and tests/native/ build (the richer sessions:
-    every slot filled; the native ones put a word in every text slot)."""
-    if name == "claude-code":
-        from tests.formats import notesfix
-        from tests.native.test_claude_code_native import session
+    """The sessions the format's fixture generators build (tests/formats/table_inputs.py)."""
+    return GENERATED[name]()
 
-        return [(Path("notes.jsonl"), notesfix.transcript()), (Path("native.jsonl"), session().bytes())]
-    if name == "codex":
-        from tests.formats import make_codex
-        from tests.native import codexfix
 
-        return [(Path("modern.jsonl"), make_codex.modern()), (Path("legacy.jsonl"), make_codex.legacy()),
-                (Path("legacy.json"), make_codex.legacy_json()), (Path("native.jsonl"), codexfix.rollout(_word)),
-                (Path("native-legacy.jsonl"), codexfix.legacy(_word)),
-                (Path("native.json"), codexfix.document(_word))]
-    if name == "session-record":
-        from tests.native import srfix
+def test_every_format_has_inputs() -> None:
+    """A format added to the registry needs its generated inputs here (it is not skipped), and the
+    corpus map names only registered formats."""
+    assert set(GENERATED) == set(NAMES)
+    assert set(CORPUS_FOLDERS) <= set(NAMES)
 
-        return [(Path("native.jsonl"), srfix.stream(_word))]
-    if name == "teaagent":
-        from tests.native import teafix
 
-        return [(Path("native.jsonl"), teafix.log(_word))]
-    if name == "agent-replay":
-        from tests.native import arfix
+def _read_all(fmt: Format, inputs: list[tuple[Path, bytes]]) -> int:
+    """Read each input; the number read without BadInput."""
+    done = 0
+    for path, data in inputs:
+        try:
+            fmt.read(data, path.name, report=RedactionReport(source=path.name),
+                     companions=fmt.discover(path) if path.is_file() else [], skip_bad_lines=True,
+                     file_stem=path.stem)
+        except BadInput:
+            continue
+        done += 1
+    return done
 
-        return [(Path(f"native-{layout}.json"), arfix.trace(_word, layout=layout)) for layout in ("nested", "flat", "lines")]
-    return []
+
+#: Formats whose reader parses no JSON at all: Aider's history is Markdown, read line by line.
+TEXT_ONLY = {fmt.name for fmt in formats() if fmt.text}
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_reader_reads_only_classified_fields(name: str) -> None:
     fmt = _format(name)
-    table = fmt.table()
     inputs = _inputs(name) + _generated(name)
-    if not inputs:
-        pytest.skip(f"no fixtures for {name} under tests/fixtures/{name}/")
-    with recording(table) as log:
-        for path, data in inputs:
-            try:
-                fmt.read(data, path.name, report=RedactionReport(source=path.name),
-                         companions=fmt.discover(path) if path.is_file() else [], skip_bad_lines=True,
-                         file_stem=path.stem)
-            except BadInput:
-                continue
+    assert inputs, f"{name}: no inputs (tests/formats/table_inputs.py)"
+    with recording(fmt.table()) as log:
+        done = _read_all(fmt, inputs)
+    assert done, f"{name}: every input was refused"
+    if name in TEXT_ONLY:
+        # The reader reads Markdown lines, never a JSON record: nothing is parsed, so no field is
+        # read, and the table classifies no field (it drops every record: no native output).
+        assert not log.parsed and not log.read and not log.unclassified and not log.inside_leaf
+        assert fmt.table().root == DROP and not fmt.table().named and fmt.table().document is None
+        return
     assert log.read, f"{name}: the reader read nothing through the recorder"
     assert not log.unclassified, f"{name}: the reader reads fields its table does not classify: " \
         f"{sorted(log.unclassified)}"
@@ -101,23 +99,28 @@ def test_no_hand_written_field_list(name: str) -> None:
 def test_native_scrubber_writes_only_classified_fields(name: str) -> None:
     """The other direction: what `--to native` writes from the same fixtures is proven field by field
     against the same table by the native scan (audit/native.py: a field the table does not classify
-    is `grammar.unknown-field`); its grammar layer finds nothing."""
+    is `grammar.unknown-field`); its grammar layer finds nothing. A format without native output
+    (a SQLite store, a Markdown history) refuses every input: it passes no field at all."""
     from audit.native import scan_native
     from redact.native import scrub_unproven
     from redact.policy.load import load_policy
 
     fmt = _format(name)
-    inputs = [(p, d) for p, d in _inputs(name) + _generated(name)]
-    if not inputs:
-        pytest.skip(f"no fixtures for {name} under tests/fixtures/{name}/")
+    inputs = _inputs(name) + _generated(name)
+    assert inputs, f"{name}: no inputs (tests/formats/table_inputs.py)"
     scanned = 0
     for path, data in inputs:
         report = RedactionReport(source=path.name)
         try:
             out = scrub_unproven(data, fmt.name, name=path.name, policy=load_policy("default"), key=None,
                                  mode=None, report=report, skip_bad_lines=True)
+        except UsageError:
+            assert not fmt.native, f"{name}: --to native is offered but refused {path.name}"
+            scanned += 1
+            continue
         except BadInput:
             continue
+        assert fmt.native, f"{name}: --to native is not offered, yet the scrubber wrote {path.name}"
         kept = {cat: sorted(vals) for cat, vals in report.idents.kept.items()}
         result = scan_native(out, fmt.name, path_mode=report.path_mode, kept_identifiers=kept)
         grammar = [f for f in result.findings if f.layer == "grammar"]
@@ -126,22 +129,41 @@ def test_native_scrubber_writes_only_classified_fields(name: str) -> None:
     assert scanned
 
 
-@pytest.mark.corpus
-@pytest.mark.parametrize("name", NAMES)
-def test_reader_reads_only_classified_fields_of_real_sessions(name: str) -> None:
-    """The same over the shared corpus of real sessions (../shared/corpus/<format>/, when present)."""
-    from tests.conftest import CORPUS
+def _corpus_inputs(fmt: Format, folder: Path) -> list[tuple[Path, bytes]]:
+    """The sessions of `fmt` in its corpus folder, found as the tool finds them: each session of a
+    SQLite store as its export, any other file when detection names this format."""
+    from redact.detect import detect
+    from redact.io.store import is_sqlite
 
-    folder = CORPUS / name
-    if not folder.is_dir():
-        pytest.skip(f"../shared/corpus/{name} is not present")
+    found: list[tuple[Path, bytes]] = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        if is_sqlite(path):
+            found += store_sessions(path) if fmt.store() is not None else []
+            continue
+        data = path.read_bytes()
+        try:
+            if detect(data, path.name) == fmt.name:
+                found.append((path, data))
+        except BadInput:
+            continue
+    return found
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", sorted(CORPUS_FOLDERS))
+def test_reader_reads_only_classified_fields_of_real_sessions(name: str) -> None:
+    """The same over the shared corpus of real sessions (../shared/corpus/<folder>/, when present)."""
+    from tests.conftest import corpus_dir
+
     fmt = _format(name)
+    inputs = _corpus_inputs(fmt, corpus_dir(CORPUS_FOLDERS[name]))
+    assert inputs, f"{name}: no session of the format in its corpus folder"
     with recording(fmt.table()) as log:
-        for path in sorted(p for p in folder.iterdir() if p.suffix in (".jsonl", ".json")):
-            try:
-                fmt.read(path.read_bytes(), path.name, report=RedactionReport(source=path.name), companions=[],
-                         skip_bad_lines=True, file_stem=path.stem)
-            except BadInput:
-                continue
+        done = _read_all(fmt, inputs)
+    assert done
+    if name in TEXT_ONLY:
+        assert not log.parsed and not log.read and not log.unclassified
+        return
+    assert log.read, f"{name}: the reader read nothing through the recorder"
     assert not log.unclassified, f"{name}: the reader reads fields its table does not classify: " \
         f"{sorted(log.unclassified)}"

@@ -107,6 +107,7 @@ DOCUMENT = obj(
 )
 
 #: The edit log (`chatSessions/<uuid>.jsonl`) is written back replayed, as one initial entry.
-LINE = obj(kind=NUMBER, v=DOCUMENT)
+#: Its entries' `k` (the path an entry sets) and `i` (where a list is cut) are read only to replay it.
+LINE = obj(kind=NUMBER, v=DOCUMENT, k=DROP, i=DROP)
 
 TABLE = Table(FORMAT, LINE, {}, document=DOCUMENT, document_key="requests")
