@@ -49,7 +49,7 @@ def _model_names(out: set[str]) -> None:
 
 def _native_names(out: set[str]) -> None:
     from redact.native import spec as sp
-    from redact.native.tables import formats, table
+    from redact.formats.registry import formats
 
     def walk(node: Any, seen: set[int]) -> None:
         if node is None or id(node) in seen:
@@ -77,10 +77,8 @@ def _native_names(out: set[str]) -> None:
             walk(node.inner, seen)
             walk(node.text, seen)
 
-    for fmt in formats():
-        tab = table(fmt)
-        if tab is None:  # pragma: no cover - formats() lists only tables that exist
-            continue
+    for fmt in formats():  # every format's one table, with or without native output
+        tab = fmt.table()
         seen: set[int] = set()
         walk(tab.root, seen)
         walk(tab.document, seen)

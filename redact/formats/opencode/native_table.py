@@ -66,7 +66,8 @@ _STATE = obj(
     time=obj(start=used("call time", TIMESTAMP), end=used("result time", TIMESTAMP)),
     title=DROP,
 )
-_TEXT: dict[str, Spec] = {"type": DROP, "text": SHAPE, "synthetic": BOOL, "ignored": BOOL, "time": DROP,
+_TYPE = enum(*PART_TYPES)
+_TEXT: dict[str, Spec] = {"type": _TYPE, "text": SHAPE, "synthetic": BOOL, "ignored": BOOL, "time": DROP,
                           "id": ID, "sessionID": ID, "messageID": ID}
 PART_DATA = Switch("type", {
     "text": used("a prompt's chars, a reply's textChars", Obj({
@@ -76,14 +77,14 @@ PART_DATA = Switch("type", {
     "reasoning": used("thinking", Obj({**_TEXT, "text": used("presence only (thinking)", SHAPE)})),
     "tool": used("a tool call and its result", obj(
         tool=used("event kind (the shared tool table)", ident("tool")),
-        callID=used("pairs call and result", ID), state=_STATE, type=DROP, id=ID, sessionID=ID,
+        callID=used("pairs call and result", ID), state=_STATE, type=_TYPE, id=ID, sessionID=ID,
         messageID=ID)),
-    "file": used("images counted on a prompt", obj(mime=used("images counted", SHAPE), type=DROP, id=ID,
+    "file": used("images counted on a prompt", obj(mime=used("images counted", SHAPE), type=_TYPE, id=ID,
                                                    filename=DROP, url=DROP, source=DROP)),
-    "compaction": used("a compaction", obj(auto=used("trigger (auto or manual)", BOOL), type=DROP, id=ID)),
-    "retry": used("an API error that was retried", obj(type=DROP, id=ID, error=DROP, attempt=NUMBER)),
-    **{kind: obj(type=DROP) for kind, how in PART_TYPES.items() if how == "skipped"},
-}, default=obj(type=DROP))
+    "compaction": used("a compaction", obj(auto=used("trigger (auto or manual)", BOOL), type=_TYPE, id=ID)),
+    "retry": used("an API error that was retried", obj(type=_TYPE, id=ID, error=DROP, attempt=NUMBER)),
+    **{kind: obj(type=_TYPE) for kind, how in PART_TYPES.items() if how == "skipped"},
+}, default=obj(type=_TYPE))
 PART = obj(opencode=used("record dispatch", enum("session", "message", "part")), id=ID,
            message_id=used("the message the part belongs to", ID), time_created=TIMESTAMP,
            data=used("part dispatch (`type`)", PART_DATA))
