@@ -20,7 +20,8 @@ listing the formats costs nothing at start-up):
                      (redact/io/store.py opens the store read-only and hands the export to the reader)
     reader.py        read_session(data, where, *, report, companions, skip_bad_lines, file_stem);
                      it reads only fields TABLE classifies (tests/formats/test_tables.py runs it
-                     over tests/fixtures/<name>/ with every read logged)
+                     over tests/fixtures/<name>/, the inputs tests/formats/table_inputs.py builds
+                     for the format and its corpus folder, with every read logged)
     native.py        scrub(data, *, name, policy, key, mode, report, skip_bad_lines, **options) -> bytes
 
 docs/formats.md shows each format's tables between `<!-- <name>-tables:begin/end -->` markers,
