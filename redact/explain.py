@@ -9,7 +9,9 @@ then walked with the field table (redact/model/table.py), and each value's rule 
 class, the effective policy and the report. Values are never part of an explanation, neither the
 original (which the output does not hold) nor the output's: only pointers, classes, policy keys and
 the kind of outcome ("hashed", "kept in clear", "bucket label", ...). Dropped values are explained
-from the report's pointer patterns and counts.
+from the report's pointer patterns and counts. For a raw log, `input_fields` lists the fields of the
+input the reader read and what it kept of each, from the format's one table (the same rows as
+docs/formats.md).
 """
 from __future__ import annotations
 
@@ -55,6 +57,18 @@ class DroppedExplanation:
         return {"pattern": self.pattern, "count": self.count, "rule": self.rule}
 
 
+@dataclass(frozen=True)
+class InputField:
+    """A field of the raw input format that the reader reads, from the format's one table."""
+
+    location: str  # as in docs/formats.md: `assistant.message.usage.input_tokens`
+    field_class: str  # the native class: `shape`, `id`, `ident:model`, ...
+    use: str  # what the reader keeps of it
+
+    def as_dict(self) -> dict[str, str]:
+        return {"location": self.location, "fieldClass": self.field_class, "use": self.use}
+
+
 @dataclass
 class Explanation:
     policy_name: str
@@ -66,6 +80,8 @@ class Explanation:
     fields: list[FieldExplanation] = field(default_factory=list)
     dropped: list[DroppedExplanation] = field(default_factory=list)
     link_scope: str | None = None
+    input_format: str | None = None  # the raw format read (None: the input was a map)
+    input_fields: list[InputField] = field(default_factory=list)
 
     def select(self, pointer: str) -> list[FieldExplanation]:
         """The fields at `pointer`, or under it; `*` in a pointer matches any one array index."""
@@ -288,4 +304,17 @@ def explain_file(path: str | Path, *, policy: str | EffectivePolicy = "default",
     eff = policy if isinstance(policy, EffectivePolicy) else load_policy(policy, mode=mode)
     eff = eff.with_link_scope(scope)
     result = api.redact_file(path, None, policy=eff, mode=mode, **options)
-    return explain_map(result.session_map, result.report, eff, explicit_mode=mode)
+    exp = explain_map(result.session_map, result.report, eff, explicit_mode=mode)
+    exp.input_format, exp.input_fields = _input_fields(result.report.input_format)
+    return exp
+
+
+def _input_fields(name: str | None) -> tuple[str | None, list[InputField]]:
+    """The fields the raw format's reader reads (its table's rows with a use), or none for a map."""
+    from redact.formats.fieldtable import field_rows
+    from redact.formats.registry import raw_format
+
+    fmt = raw_format(name) if name else None
+    if fmt is None:
+        return None, []
+    return fmt.name, [InputField(r.location, r.cls, r.use) for r in field_rows(fmt) if r.use not in ("", "-")]

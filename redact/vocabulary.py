@@ -6,9 +6,11 @@ these (redact/names.py): the input chooses its keys and its `type` values, and a
 describe each format, so there is no second hand-written list:
 
 - the agentplay/v1 map model (redact/model/table.py): every field name and every closed enum value;
-- the native tables (redact/native/tables/): every object key, switch key and case, enum value;
-- the raw formats' tables (redact/formats/*_table.py): the keys of their record-type, subtype,
-  status and kind tables, and the field names their `FIELDS` tables list.
+- each raw format's one table (`redact/formats/<name>/native_table.py`, through the registry): every
+  object key, switch key and case, enum value;
+- the raw formats' name tables (`redact/formats/<name>/table.py`): the keys of their record-type,
+  subtype, status and kind tables (and, for a folder still in the older shape, the field names its
+  hand-written `FIELDS` list).
 
 Built on first use and cached; pure (no input is involved).
 """
@@ -47,7 +49,7 @@ def _model_names(out: set[str]) -> None:
 
 def _native_names(out: set[str]) -> None:
     from redact.native import spec as sp
-    from redact.native.tables import formats, table
+    from redact.formats.registry import formats
 
     def walk(node: Any, seen: set[int]) -> None:
         if node is None or id(node) in seen:
@@ -75,10 +77,8 @@ def _native_names(out: set[str]) -> None:
             walk(node.inner, seen)
             walk(node.text, seen)
 
-    for fmt in formats():
-        tab = table(fmt)
-        if tab is None:  # pragma: no cover - formats() lists only tables that exist
-            continue
+    for fmt in formats():  # every format's one table, with or without native output
+        tab = fmt.table()
         seen: set[int] = set()
         walk(tab.root, seen)
         walk(tab.document, seen)
@@ -94,7 +94,7 @@ def _raw_names(out: set[str]) -> None:
         for attr, value in vars(module).items():
             if not attr.isupper() or attr.startswith("_"):
                 continue
-            if attr == "FIELDS":  # (location, class, use): the names in the location column
+            if attr == "FIELDS":  # an older folder's (location, class, use) list: its location names
                 for location, _cls, _use in value:
                     out.update(_NAME.findall(location.split("(")[0]))
             elif isinstance(value, (dict, frozenset)):

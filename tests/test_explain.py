@@ -124,3 +124,25 @@ def test_explain_of_the_dropped_and_the_absent(tmp_path: Path, capsys: pytest.Ca
     assert body["policy"]["name"] == "default"
     assert {"pointer", "fieldClass", "rule", "outcome"} == set(body["fields"][0])
     assert any(d["pattern"].startswith("/session/") for d in body["dropped"])  # the unknown field
+
+
+def test_explain_lists_the_input_fields_the_reader_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """For a raw log, explain names the input fields its reader read, from the format's one table
+    (the rows docs/formats.md shows with a use); a map input has none."""
+    from redact.formats.fieldtable import field_rows
+    from redact.formats.registry import raw_format
+
+    src = tmp_path / "6f1e4c2a-1b2c-4d3e-8f4a-5b6c7d8e9f00.jsonl"
+    src.write_bytes(canary_transcript())
+    exp = explain_file(src)
+    fmt = raw_format("claude-code")
+    assert fmt is not None and exp.input_format == "claude-code"
+    wanted = [(r.location, r.cls, r.use) for r in field_rows(fmt) if r.use != "-"]
+    assert [(i.location, i.field_class, i.use) for i in exp.input_fields] == wanted
+    assert any(i.location == "assistant.message.usage.input_tokens" and i.use == "in" for i in exp.input_fields)
+    code = main(["explain", str(src), "--json"])
+    body = json.loads(capsys.readouterr().out)
+    assert code == 0 and len(body["inputFields"]) == len(wanted)
+    as_map = tmp_path / "in.json"
+    as_map.write_text(json.dumps(canary_map()))
+    assert explain_file(as_map).input_fields == []

@@ -2,7 +2,8 @@
 
 Runs the redaction as `redact` would (nothing is written) and prints, per output field (grouped by
 pointer pattern, or for one `--field`), its field class, the policy key or contract rule that decided
-it, and the outcome. Never a value. Exit 0; 1 when the scanner blocks the redaction; 2 on bad input,
+it, and the outcome; for a raw log, the input fields its reader read (from the format's table).
+Never a value. Exit 0; 1 when the scanner blocks the redaction; 2 on bad input,
 or when `--field` names no field of the output and nothing was dropped there.
 """
 from __future__ import annotations
@@ -38,6 +39,10 @@ def _text(exp: Explanation, pointer: str | None) -> list[str]:
         lines.append("not in the output:")
         for d in exp.dropped:
             lines.append(f"  {d.pattern}  dropped x{d.count}  {d.rule}")
+    if exp.input_fields:
+        lines.append(f"read from the {exp.input_format} input (its table, as in docs/formats.md):")
+        for i in exp.input_fields:
+            lines.append(f"  {i.location}  [{i.field_class}]  {i.use}")
     return lines
 
 
@@ -73,6 +78,8 @@ def explain(
         dropped = exp.dropped_at(pointer) if pointer is not None else exp.dropped
         body = {**exp.header(), "fields": [f.as_dict() for f in fields],
                 "dropped": [d.as_dict() for d in dropped]}
+        if pointer is None and exp.input_fields:
+            body["inputFields"] = [i.as_dict() for i in exp.input_fields]
         sys.stdout.write(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
         return
     for line in _text(exp, pointer):

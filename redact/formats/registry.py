@@ -9,13 +9,26 @@ taint source reader (`audit/source_text.py`) all iterate `formats()`; none keeps
 The folder's modules, by convention (`FormatFolder` finds them there, imported on first use, so
 listing the formats costs nothing at start-up):
 
-    table.py         sniff(records) -> bool, and sniff_doc(doc) -> bool for a one-document format,
-                     sniff_bytes(head) -> bool for a format that is not JSON (Markdown)
+    native_table.py  TABLE: the format's one table (redact/native/spec.py): every field with its
+                     class, and on each node the reader reads, `use` (what it keeps of it, via
+                     `used(...)`); a record type the reader maps says so on its layout's node, and
+                     name sets such as RECORD_TYPES are read off the tree (`handling(switch)`)
+    table.py         sniff(records) -> bool, sniff_doc(doc) -> bool for a one-document format,
+                     sniff_bytes(head) -> bool for a format that is not JSON (Markdown), and
+                     optionally markdown() -> its name tables (record types, tools) for the docs
     store.py         for a SQLite store: sniff(db), sessions(db), export(db, session) -> JSONL bytes
-                     (redact/io/store.py opens the store read-only; redact/formats/stores.py hands the export to the reader)
-    reader.py        read_session(data, where, *, report, companions, skip_bad_lines, file_stem)
-    native_table.py  TABLE: the native table (redact/native/spec.py)
+                     (redact/io/store.py opens the store read-only; redact/formats/stores.py hands the
+                     export to the reader)
+    reader.py        read_session(data, where, *, report, companions, skip_bad_lines, file_stem);
+                     it reads only fields TABLE classifies (tests/formats/test_tables.py runs it
+                     over tests/fixtures/<name>/, the inputs tests/formats/table_inputs.py builds
+                     for the format and its corpus folder, with every read logged)
     native.py        scrub(data, *, name, policy, key, mode, report, skip_bad_lines, **options) -> bytes
+
+docs/formats.md shows each format's tables between `<!-- <name>-tables:begin/end -->` markers,
+written by scripts/gen_format_docs.py from the table (redact/formats/fieldtable.py). A folder in the
+older shape, with a hand-written `table.FIELDS` list and a `table.markdown()` that renders it, is
+still read as it is (its FIELDS are the docs' rows) until it moves its use texts onto its tree.
 
 A format whose modules differ subclasses `FormatFolder` in its `__init__.py` (see claude_code/).
 """
@@ -53,8 +66,8 @@ class Format(Protocol):
 
     @property
     def package(self) -> str:
-        """The folder's module (`redact.formats.claude_code`): its `table` module holds the field
-        tables the closed list of known names (redact/vocabulary.py) is read from."""
+        """The folder's module (`redact.formats.claude_code`): its `table` module's name tables add to
+        the closed list of known names (redact/vocabulary.py), beside the names of its one table."""
 
     @property
     def jsonl(self) -> bool:
@@ -86,7 +99,7 @@ class Format(Protocol):
         the bytes the reader reads, assembled from them; None when `path` is a whole session."""
 
     def table(self) -> Table:
-        """The native table: every field of the format with its class."""
+        """The format's one table: every field with its class and what the reader keeps of it."""
 
     def read(self, data: bytes | BinaryIO, name: str, *, report: RedactionReport,
              companions: list[Any] | None, skip_bad_lines: bool, file_stem: str | None) -> SessionFacts:

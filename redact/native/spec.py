@@ -45,11 +45,18 @@ Nodes:
   written back as compact JSON text. A string that is not JSON is scrubbed by `text` when given,
   else becomes `"{}"`.
 - `Ref(name)`: the table's node of that name (a record inside a record).
+
+Every node also carries `use`: what the format's reader keeps of the field, in words (`""`: the
+reader never reads it). It changes nothing the walkers do (it is not compared either); the field
+table of docs/formats.md is rendered from the tree with it (`redact/native/doc.py`), so the tree is
+the format's one table: the scrubber, the native scan, the docs and the known-names list all read it,
+and a test proves the reader reads no field the tree does not classify (tests/formats/test_tables.py).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 CLASSES: frozenset[str] = frozenset({
     "enum", "id", "timestamp", "number", "bool", "version", "path", "cwd", "verb", "ident", "shape",
@@ -64,6 +71,7 @@ class Leaf:
     category: str | None = None  # ident
     keep: frozenset[str] = frozenset()  # shape: fixed harness wordings kept as written
     patterns: tuple[str, ...] = ()  # lines: the line grammars (regexes; a `path` group is a path)
+    use: str = field(default="", compare=False)  # what the reader keeps of it ("": never read)
 
     def __post_init__(self) -> None:
         if self.cls not in CLASSES:
@@ -81,11 +89,13 @@ class Leaf:
 @dataclass(frozen=True, slots=True)
 class Obj:
     fields: Mapping[str, Spec]
+    use: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Many:
     item: Spec
+    use: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +103,7 @@ class Switch:
     key: str
     cases: Mapping[str, Spec]
     default: Spec | None = None
+    use: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,17 +112,20 @@ class ByType:
     items: Spec | None = None
     obj: Spec | None = None
     scalar: Spec | None = None
+    use: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class JsonText:
     inner: Spec
     text: Spec | None = None
+    use: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Ref:
     name: str
+    use: str = field(default="", compare=False)
 
 
 Spec = Leaf | Obj | Many | Switch | ByType | JsonText | Ref
@@ -141,6 +155,16 @@ class Table:
 
 
 # -- constructors, so tables read like the format they describe ----------------------------------
+
+_S = TypeVar("_S", bound=Spec)
+
+
+def used(text: str, spec: _S) -> _S:
+    """`spec` with what the reader keeps of the field (the `use` column of the docs' field table)."""
+    if not text:
+        raise ValueError("say what the reader keeps of the field")
+    return replace(spec, use=text)
+
 
 def enum(*values: str) -> Leaf:
     return Leaf("enum", frozenset(values))
@@ -197,6 +221,14 @@ def fields_of(*parts: Mapping[str, Spec], **more: Spec) -> dict[str, Spec]:
         out.update(part)
     out.update(more)
     return out
+
+
+def handling(switch: Spec) -> dict[str, str]:
+    """A record switch read as the reader's record-type table: `mapped` for each layout whose node
+    says what the reader keeps of it (`use`), `skipped` for the others (counted by name, never read)."""
+    if not isinstance(switch, Switch):
+        raise TypeError("handling() reads a Switch")
+    return {case: "mapped" if node.use else "skipped" for case, node in switch.cases.items()}
 
 
 def walk_leaves(table: Table) -> list[tuple[str, Leaf]]:

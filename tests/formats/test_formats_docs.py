@@ -1,57 +1,102 @@
-"""docs/formats.md shows each raw format's tables exactly as its reader declares them."""
+"""docs/formats.md shows each raw format's tables exactly as its one table declares them.
+
+The field table of each format is rendered from its native table (redact/native/doc.py) with the
+`use` text of each node; scripts/gen_format_docs.py writes the blocks. Every format of the registry
+is checked, so a format added later must have its markers in the doc.
+"""
 from __future__ import annotations
 
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from redact.formats.agent_replay import table as agent_replay_table
-from redact.formats.aider import table as aider_table
-from redact.formats.amp import table as amp_table
-from redact.formats.codex import table as codex_table
-from redact.formats.continue_dev import table as continue_table
-from redact.formats.crush import table as crush_table
-from redact.formats.cursor import table as cursor_table
-from redact.formats.opencode import table as opencode_table
-from redact.formats.openhands import table as openhands_table
-from redact.formats.cline import table as cline_table
-from redact.formats.copilot_cli import table as copilot_cli_table
-from redact.formats.copilot_vscode import table as copilot_vscode_table
-from redact.formats.gemini_cli import table as gemini_cli_table
-from redact.formats.session_record import table as session_record_table
-from redact.formats.teaagent import table as teaagent_table
+from redact.formats.fieldtable import doc_block, field_rows, legacy_fields
+from redact.formats.registry import Format, formats
+from redact.native.spec import CLASSES
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "formats.md"
-TABLES: dict[str, ModuleType] = {
-    "codex": codex_table, "session-record": session_record_table, "teaagent": teaagent_table,
-    "agent-replay": agent_replay_table,
-    "opencode": opencode_table,
-    "crush": crush_table,
-    "cursor": cursor_table,
-    "aider": aider_table,
-    "openhands": openhands_table,
-    "amp": amp_table,
-    "continue-dev": continue_table,
-    "gemini-cli": gemini_cli_table,
-    "copilot-cli": copilot_cli_table, "copilot-vscode": copilot_vscode_table,
-    "cline": cline_table,
-}
-CLASSES = {"text", "blob", "path", "command", "id", "number", "bool", "enum", "timestamp", "version"}
+NAMES = [fmt.name for fmt in formats()]
+#: Rows for inner nodes that carry a use: what kind of node the field is.
+NODE_KINDS = {"object", "list", "by JSON type", "JSON text", "switch"}
+#: The classes of the older hand-written FIELDS lists (a format merged in that shape).
+LEGACY = {"text", "blob", "path", "command", "id", "number", "bool", "enum", "timestamp", "version"}
 
 
-@pytest.mark.parametrize("name", sorted(TABLES))
+def _format(name: str) -> Format:
+    return next(fmt for fmt in formats() if fmt.name == name)
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_docs_tables_match_the_code(name: str) -> None:
     text = DOC.read_text(encoding="utf-8")
     begin, end = f"<!-- {name}-tables:begin -->\n", f"<!-- {name}-tables:end -->"
+    assert begin in text and end in text, f"add the {name} markers to docs/formats.md"
     block = text[text.index(begin) + len(begin): text.index(end)]
-    assert block == TABLES[name].markdown(), f"regenerate the block from {TABLES[name].__name__}.markdown()"
+    assert block == doc_block(_format(name)), "run: python scripts/gen_format_docs.py"
 
 
-@pytest.mark.parametrize("name", sorted(TABLES))
-def test_every_field_has_a_class_and_a_use(name: str) -> None:
-    for where, cls, use in TABLES[name].FIELDS:
-        parts = [p.strip() for p in cls.replace("(", "/").replace(")", "").split("/")]
-        assert all(p.split(":")[0] in CLASSES | {"ident", "JSON in a string"} or p.startswith("ident:")
-                   for p in parts if p), (where, cls)
-        assert use, where
+@pytest.mark.parametrize("name", NAMES)
+def test_every_field_has_a_class(name: str) -> None:
+    fmt = _format(name)
+    legacy = legacy_fields(fmt) is not None
+    for row in field_rows(fmt):
+        parts = [p.strip() for p in row.cls.replace("(", "/").replace(")", "").split("/")] if legacy else [row.cls]
+        for part in filter(None, parts):
+            base = part.split(":")[0]
+            ok = base in LEGACY | {"ident", "JSON in a string"} if legacy else \
+                base in CLASSES | NODE_KINDS or part.startswith("record (")
+            assert ok, (row.location, row.cls)
+        assert row.use, row.location
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_reader_says_what_it_keeps(name: str) -> None:
+    """The table says what the reader keeps of the fields it reads: the record dispatch, times, and
+    the fields it maps (a table with no use texts would render a doc of dashes)."""
+    fmt = _format(name)
+    if legacy_fields(fmt) is not None:
+        pytest.skip(f"{name} still keeps a hand-written FIELDS list (the older shape)")
+    used = [row for row in field_rows(fmt) if row.use != "-"]
+    assert len(used) >= 10, [row.location for row in used]
+    assert any("dispatch" in row.use for row in used)
+
+
+def test_the_generator_leaves_the_doc_as_it_is() -> None:
+    """scripts/gen_format_docs.py (what a contributor runs) writes exactly what is committed."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_format_docs", DOC.parents[1] / "scripts" / "gen_format_docs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = DOC.read_text(encoding="utf-8")
+    assert module.render(text) == text, "run: python scripts/gen_format_docs.py"
+
+
+def test_a_folder_in_the_older_shape_is_read_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A format merged with a hand-written `table.FIELDS` and a `markdown()` that renders it keeps
+    working: its rows are its FIELDS and its block is its markdown(); one in the new shape gets its
+    rows from its tree and its name tables from its markdown()."""
+    import sys
+    import types
+
+    from redact.formats.registry import FormatFolder
+    from redact.native.spec import ID, Switch, Table, const, obj, used
+
+    old = types.ModuleType("redact.formats.old_shape.table")
+    old.FIELDS = (("*.type", "enum", "record dispatch"), ("x.id", "id", "session.id"))  # type: ignore[attr-defined]
+    old.markdown = lambda: "| field | class | what the reader keeps |\n"  # type: ignore[attr-defined]
+    new = types.ModuleType("redact.formats.new_shape.table")
+    new.markdown = lambda: "| record type | handling |\n"  # type: ignore[attr-defined]
+    tree = types.ModuleType("redact.formats.new_shape.native_table")
+    tree.TABLE = Table("new-shape", used("record dispatch", Switch("type", {  # type: ignore[attr-defined]
+        "x": obj(type=const("x"), id=used("session.id", ID))})))
+    for module in (old, new, tree):
+        monkeypatch.setitem(sys.modules, module.__name__, module)
+    old_fmt = FormatFolder("old-shape", "", "redact.formats.old_shape")
+    new_fmt = FormatFolder("new-shape", "", "redact.formats.new_shape")
+    assert [(r.location, r.cls, r.use) for r in field_rows(old_fmt)] == list(old.FIELDS)  # type: ignore[attr-defined]
+    assert doc_block(old_fmt) == old.markdown()  # type: ignore[attr-defined]
+    assert [(r.location, r.cls, r.use) for r in field_rows(new_fmt)] == [("type", "const", "record dispatch"),
+                                                                          ("id", "id", "session.id")]
+    assert doc_block(new_fmt).startswith("| record type | handling |\n\n| field | class |")

@@ -11,12 +11,12 @@ from typing import Any
 
 import orjson
 
-from redact.formats.agent_replay.table import STEP_TYPES, sniff_doc
+from redact.formats.agent_replay.native_table import DOCUMENT, RUN, STEP, STEP_TYPES, TABLE
+from redact.formats.agent_replay.table import sniff_doc
 from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.keys import Key
 from redact.native.scrub import DROP, Scrubber
-from redact.formats.agent_replay.native_table import DOCUMENT, RUN, STEP, TABLE
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 

@@ -23,7 +23,8 @@ from redact.build.facts import (
     MAIN, ErrorFact, Fact, Lane, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats import toolnames
-from redact.formats.agent_replay.table import STEP_TYPES, USAGE_KEYS, _run_like, _step_like, sniff_doc
+from redact.formats.agent_replay.native_table import STEP_TYPES, USAGE_KEYS
+from redact.formats.agent_replay.table import _run_like, _step_like, sniff_doc
 from redact.formats.claude_code.tools import error_class, lane_id
 from redact.formats.common import (
     as_float, byte_len, epoch_ms, is_model_name, label, native_id, positive_int,

@@ -1,58 +1,23 @@
-"""Agent Replay traces (seed 004), declared: step types and the class of every field.
+"""Agent Replay traces (seed 004): the layouts a trace may take, and the sniffers.
 
 `agent-replay export --format json` writes one JSON document: a Run and its Steps. The seed fixes
 the fields, not the envelope, so these layouts are read: `{"run": {...}, "steps": [...]}`,
 `{<run fields>, "steps": [...]}`, and JSON Lines holding the Run on one line and one Step per line.
-`agent_replay.py` (the reader) reads only what these tables mark as used; docs/formats.md renders
-them.
+`agent_replay.py` (the reader) reads only fields its native table
+(`native_table.py`) classifies; docs/formats.md renders both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
 from typing import Any
 
-#: Step types -> handling.
-STEP_TYPES: dict[str, str] = {
-    "llm_call": "mapped",  # -> llm event (model, usage, latency, output length)
-    "tool_call": "mapped",  # -> tool event (the shared tool table); with child steps: a subagent
-    "retrieval": "mapped",  # -> tool event, tool `retrieval`
-    "memory_read": "mapped",  # -> tool event, tool `memory_read`
-    "memory_write": "mapped",  # -> tool event, tool `memory_write`
-}
-#: Usage keys read from `usage` (aliases of the same number).
-USAGE_KEYS: dict[str, tuple[str, ...]] = {
-    "in": ("input_tokens", "prompt_tokens"),
-    "cr": ("cache_read_input_tokens", "cached_tokens", "cache_read_tokens"),
-    "cw": ("cache_creation_input_tokens", "cache_write_tokens"),
-    "out": ("output_tokens", "completion_tokens"),
-    "latency": ("latency_ms", "duration_ms"),
-}
+def __getattr__(name: str) -> Any:
+    """`STEP_TYPES` (read off the native table) and `USAGE_KEYS` (the usage aliases it is built from)
+    live in `native_table.py`, the format's one table; imported on first use."""
+    if name in ("STEP_TYPES", "USAGE_KEYS"):
+        from redact.formats.agent_replay import native_table
 
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("run.run_id", "id", "session.id (`run_` + 12 hex: the hex; else hashed)"),
-    ("run.agent_name", "text", "- (a name the developer chose: never written)"),
-    ("run.task", "text", "length only (a user turn)"),
-    ("run.started_at / ended_at", "timestamp", "event times of steps without a timestamp"),
-    ("run.status", "enum", "failed -> error (orchestration) when no step failed"),
-    ("run.cost_usd / latency_ms", "number", "- (per-step usage is used, never both)"),
-    ("run.metadata / schema_version", "blob/version", "-"),
-    ("step.step_id / parent_step_id", "id", "order and nesting: a tool_call with child steps is a "
-     "subagent; its children are that subagent's lane"),
-    ("step.run_id", "id", "-"),
-    ("step.type", "enum", "see STEP_TYPES"),
-    ("step.name (tool_call)", "ident:tool", "event kind (the shared tool table), tool"),
-    ("step.name (other types)", "text", "-"),
-    ("step.input (tool_call)", "blob", "path, command, URL host (the shared tool table)"),
-    ("step.input.model / metadata.model / usage.model (llm_call)", "ident:model", "llm model"),
-    ("step.input / output / state_before / state_after (everything else)", "blob/text", "output: "
-     "length (llm textChars) or byte count (outBytes)"),
-    ("step.error", "text", "err; errClass from the wording"),
-    ("step.usage.input_tokens / prompt_tokens / output_tokens / completion_tokens / cache_*", "number",
-     "in, cr, cw, out"),
-    ("step.usage.latency_ms", "number", "latency or dur"),
-    ("step.usage.cost*", "number", "-"),
-    ("step.timestamp", "timestamp", "event time"),
-    ("step.metadata", "blob", "model only (llm_call)"),
-)
+        return getattr(native_table, name)
+    raise AttributeError(name)
 
 
 def _run_like(record: object) -> bool:
@@ -64,6 +29,8 @@ def _run_like(record: object) -> bool:
 def _step_like(record: object) -> bool:
     if not isinstance(record, dict) or not isinstance(record.get("step_id"), str):
         return False
+    from redact.formats.agent_replay.native_table import STEP_TYPES
+
     kind = record.get("type")
     return isinstance(kind, str) and kind in STEP_TYPES
 
@@ -83,11 +50,10 @@ def sniff(records: list[dict[str, Any]]) -> bool:
 
 
 def markdown() -> str:
+    from redact.formats.agent_replay.native_table import STEP
+
     lines = ["| step type | handling |", "|---|---|"]
-    for kind, how in STEP_TYPES.items():
-        lines.append(f"| `{kind}` | {how} |")
+    for kind, node in STEP.cases.items():
+        lines.append(f"| `{kind}` | {'mapped: ' + node.use if node.use else 'skipped'} |")
     lines.append("| any other type | skipped, counted by name when it has a safe shape |")
-    lines += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    for where, cls, use in FIELDS:
-        lines.append(f"| `{where}` | {cls} | {use} |")
     return "\n".join(lines) + "\n"

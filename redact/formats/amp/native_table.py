@@ -26,6 +26,7 @@ from redact.native.spec import (
     enum,
     ident,
     tool,
+    used,
 )
 from redact.native.tables.tools import inputs_of
 
@@ -34,7 +35,9 @@ _TOOL = tool(*ALIASES)
 
 
 def _tool_use(name: Spec, inputs: dict[str, Spec]) -> Obj:
-    return Obj({"type": const("tool_use"), "id": ID, "name": name, "input": Obj(inputs)})
+    return Obj({"type": const("tool_use"), "id": used("pairs call and result", ID),
+                "name": used("event kind (the shared tool table, after the aliases)", name),
+                "input": used("command (cmd), path, url host", Obj(inputs))})
 
 
 def _kind(name: str) -> str:
@@ -44,37 +47,45 @@ def _kind(name: str) -> str:
 
 TOOL_USE = Switch("name", {name: _tool_use(const(name), inputs_of(_kind(name))) for name in ALIASES},
                   default=_tool_use(_TOOL, {}))
-BLOCK = Switch("type", {
-    "text": Obj({"type": const("text"), "text": SHAPE}),
-    "thinking": Obj({"type": const("thinking"), "thinking": SHAPE, "signature": DROP}),
+BLOCK = used("content dispatch", Switch("type", {
+    "text": Obj({"type": const("text"), "text": used("length only", SHAPE)}),
+    "thinking": Obj({"type": const("thinking"), "thinking": used("presence only (thinking)", SHAPE),
+                     "signature": DROP}),
     "redacted_thinking": Obj({"type": const("redacted_thinking"), "data": DROP}),
     "image": Obj({"type": const("image"), "source": DROP}),
     "tool_use": TOOL_USE,
-    "tool_result": Obj({"type": const("tool_result"), "toolUseID": ID,
-                        "run": Obj({"status": enum(*STATUS, "in-progress", "queued"), "result": SHAPE,
-                                    "error": SHAPE, "progress": DROP})}),
-})
-_USAGE = Obj({"model": ident("model"), "maxInputTokens": NUMBER, "inputTokens": NUMBER, "outputTokens": NUMBER,
-              "cacheCreationInputTokens": NUMBER, "cacheReadInputTokens": NUMBER, "totalInputTokens": NUMBER,
+    "tool_result": Obj({"type": const("tool_result"), "toolUseID": used("pairs call and result", ID),
+                        "run": Obj({"status": used("done / error / cancelled / rejected-by-user",
+                                                   enum(*STATUS, "in-progress", "queued")),
+                                    "result": used("byte count; exitCode of a Bash result", SHAPE),
+                                    "error": used("byte count", SHAPE), "progress": DROP})}),
+}))
+_USAGE = Obj({"model": used("llm model", ident("model")), "maxInputTokens": NUMBER,
+              "inputTokens": used("in", NUMBER), "outputTokens": used("out", NUMBER),
+              "cacheCreationInputTokens": used("cw", NUMBER), "cacheReadInputTokens": used("cr", NUMBER), "totalInputTokens": NUMBER,
               "credits": NUMBER, "creditsSinceLastUserMessage": NUMBER, "thinkingBudget": NUMBER})
 MESSAGE = Obj({
-    "role": enum("user", "assistant", "info"), "messageId": NUMBER, "content": Many(BLOCK),
+    "role": used("dispatch: user, assistant", enum("user", "assistant", "info")), "messageId": NUMBER,
+    "content": Many(BLOCK),
     "state": Obj({"type": enum("complete", "streaming", "cancelled", "error"),
-                  "stopReason": enum("end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal")}),
+                  "stopReason": used("stop", enum("end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal"))}),
     "usage": _USAGE, "userState": DROP, "agentMode": enum("smart", "rush", "free", "fast"),
-    "meta": Obj({"sentAt": NUMBER}), "fileMentions": DROP,
+    "meta": Obj({"sentAt": used("a user message's time (epoch ms)", NUMBER)}), "fileMentions": DROP,
 })
-_LEDGER = Obj({"id": ID, "timestamp": TIMESTAMP, "model": ident("model"), "credits": NUMBER,
+_LEDGER = Obj({"id": ID, "timestamp": used("the time of an assistant message", TIMESTAMP), "model": ident("model"), "credits": NUMBER,
                "tokens": Obj({"input": NUMBER, "output": NUMBER}),
                "operationType": enum("inference", "title-generation", "summarization", "oracle"),
-               "fromMessageId": NUMBER, "toMessageId": NUMBER})
+               "fromMessageId": NUMBER, "toMessageId": used("the time of an assistant message", NUMBER)})
 _PLATFORM = Obj({"os": enum("linux", "darwin", "windows"), "osVersion": DROP, "cpuArchitecture": enum("x64", "arm64"),
                  "webBrowser": BOOL, "client": enum("CLI", "VS Code", "Cursor", "Windsurf", "JetBrains"),
                  "clientVersion": VERSION, "clientType": enum("cli", "vscode", "jetbrains")})
 THREAD = Obj({
-    "v": NUMBER, "id": ID, "created": NUMBER, "nextMessageId": NUMBER, "title": SHAPE,
+    "v": NUMBER, "id": used("session.id (the uuid of T-<uuid>)", ID),
+    "created": used("first time seen (epoch ms)", NUMBER), "nextMessageId": NUMBER, "title": SHAPE,
     "agentMode": enum("smart", "rush", "free", "fast"), "messages": Many(MESSAGE),
-    "env": Obj({"initial": Obj({"trees": Many(Obj({"displayName": DROP, "uri": DROP, "repository": DROP})),
+    "env": Obj({"initial": Obj({"trees": Many(Obj({
+        "displayName": DROP, "uri": used("the first tree's: repository root (never written)", DROP),
+        "repository": DROP})),
                                 "platform": _PLATFORM, "tags": DROP})}),
     "usageLedger": Obj({"events": Many(_LEDGER)}), "~debug": DROP, "meta": DROP,
 })

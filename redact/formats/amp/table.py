@@ -1,5 +1,6 @@
-"""Amp threads (`~/.local/share/amp/threads/T-<uuid>.json`), declared: content blocks, tools and the
-class of every field. Only what these tables mark as used is read; docs/formats.md renders them."""
+"""Amp threads (`~/.local/share/amp/threads/T-<uuid>.json`), declared: content blocks, tools, the
+sniffer. The class of every field, and what the reader keeps of it, is the format's one table
+(`native_table.py`); docs/formats.md renders both (scripts/gen_format_docs.py)."""
 from __future__ import annotations
 
 import re
@@ -25,34 +26,6 @@ STATUS: dict[str, tuple[bool, str | None]] = {
     "rejected-by-user": (True, "permission_denied"),
 }
 
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("id", "id", "session.id (the uuid of T-<uuid>)"),
-    ("v / nextMessageId", "number", "-"),
-    ("created", "timestamp", "first time seen (epoch ms)"),
-    ("title", "text", "-"),
-    ("env.initial.trees[0].uri", "path", "repository root (never written)"),
-    ("env.initial.trees[].repository / displayName", "text", "-"),
-    ("env.initial.platform.clientVersion", "version", "-"),
-    ("usageLedger.events[].timestamp / toMessageId", "timestamp/number", "the time of an assistant message"),
-    ("usageLedger.events[].model / tokens / credits", "ident:model/number", "- (the messages' usage is used)"),
-    ("~debug", "blob", "never read"),
-    ("messages[].role", "enum", "dispatch"),
-    ("messages[].meta.sentAt", "timestamp", "a user message's time (epoch ms)"),
-    ("messages[].usage.model", "ident:model", "llm model"),
-    ("messages[].usage.inputTokens / outputTokens / cacheCreationInputTokens / cacheReadInputTokens",
-     "number", "in, out, cw, cr"),
-    ("messages[].state.stopReason", "enum", "stop"),
-    ("messages[].content[].text", "text", "length only"),
-    ("messages[].content[].thinking / signature", "text", "presence only (thinking)"),
-    ("messages[].content[].id / toolUseID", "id", "pairs call and result"),
-    ("messages[].content[].name", "ident:tool", "event kind (the shared tool table, after the aliases)"),
-    ("messages[].content[].input", "blob", "command (cmd), path, url host"),
-    ("messages[].content[].run.status", "enum", "done / error / cancelled / rejected-by-user"),
-    ("messages[].content[].run.result / error", "text", "byte count; exitCode of a Bash result"),
-    ("messages[].userState / agentMode", "blob/enum", "-"),
-)
-
-
 def sniff(records: list[dict[str, Any]]) -> bool:
     return False  # one JSON document
 
@@ -75,7 +48,4 @@ def markdown() -> str:
     for name, alias in ALIASES.items():
         lines.append(f"| `{name}` | `{alias}` |")
     lines.append("| anything else (`todo_write`, `mermaid`, `oracle`...) | a `tool` event |")
-    lines += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    for where, cls, use in FIELDS:
-        lines.append(f"| `{where}` | {cls} | {use} |")
     return "\n".join(lines) + "\n"

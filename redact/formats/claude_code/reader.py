@@ -1,16 +1,17 @@
 """Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`) -> facts.
 
 One session is its main transcript plus its subagent transcripts (`<session>/subagents/agent-*.jsonl`,
-or the older flat `agent-*.jsonl` beside it); `claude_code_files.py` finds them. The format's tables
-live in `table.py` (re-exported here):
+or the older flat `agent-*.jsonl` beside it); `files.py` finds them. The format's one table is
+`native_table.py` (these names are re-exported here):
 
 - `RECORD_TYPES`: which record types are mapped (read for facts) and which are skipped (counted by
   type in the report, never read). Unknown types are skipped and counted too.
-- `FIELDS`: the class of every record field the format has (text, path, identifier, command, id,
-  blob...), and `TOOL_KINDS`/`PATH_INPUTS`, the tool table. The reader reads only the fields the
-  tables say it uses and reduces each on the spot: text to its length, a command to a verb (in the
-  builder), a path to a repo-relative path or a bucket label (in the builder), a tool input or
-  output to the facts in `claude_code_tools.py`. A field not in the tables is never read.
+- the class of every field, and what this reader keeps of it: the native table (`native_table.py`),
+  with `TOOL_KINDS`/`PATH_INPUTS`, the tool table. The reader reads only fields that table
+  classifies (tests/formats/test_tables.py runs it over the fixtures with every read logged) and
+  reduces each on the spot: text to its length, a command to a verb (in the builder), a path to a
+  repo-relative path or a bucket label (in the builder), a tool input or output to the facts in
+  `tools.py`.
   `source_strings` walks a record the other way round, yielding every string that may carry
   content, for the scanner's taint layer and for tests.
 
@@ -32,9 +33,8 @@ from redact.build.facts import (
     MAIN, Compaction, ErrorFact, Fact, Lane, LlmResponse, SessionFacts, ToolCall, UserTurn,
 )
 from redact.formats.claude_code import tools
-from redact.formats.claude_code.table import (
-    FIELDS, HOOK_ATTACHMENTS, HOOK_EVENTS, RECORD_TYPES, SYSTEM_SUBTYPES, label, source_strings,
-)
+from redact.formats.claude_code.native_table import HOOK_ATTACHMENTS, HOOK_EVENTS, RECORD_TYPES, SYSTEM_SUBTYPES
+from redact.formats.claude_code.table import label, source_strings
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
 
@@ -485,6 +485,6 @@ _HANDLERS: dict[str, Any] = {
 
 
 __all__ = [
-    "AGENT_TOOL", "FIELDS", "FORMAT", "HOOK_ATTACHMENTS", "HOOK_EVENTS", "RECORD_TYPES", "SYSTEM_SUBTYPES",
+    "AGENT_TOOL", "FORMAT", "HOOK_ATTACHMENTS", "HOOK_EVENTS", "RECORD_TYPES", "SYSTEM_SUBTYPES",
     "ClaudeCodeReader", "label", "source_strings",
 ]

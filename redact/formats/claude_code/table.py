@@ -1,8 +1,10 @@
-"""The Claude Code transcript format, declared: record types and the class of every field.
+"""The Claude Code transcript format, declared: record types, the tool table, the sniffer.
 
-`claude_code.py` (the reader) reads only what these tables mark as used, and `source_strings` walks
-a record the other way round, yielding every string that may carry content (for the scanner's taint
-layer and for the canary tests). docs/formats.md renders the same tables for people.
+The class of every field, and what the reader keeps of it, is the native table (`native_table.py`,
+built on the tool table here); the reader (`reader.py`) reads only fields it classifies (a test
+proves it over the fixtures), and `source_strings` walks a record the other way round, yielding
+every string that may carry content (for the scanner's taint layer and for the canary tests).
+docs/formats.md renders both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
@@ -11,32 +13,6 @@ from typing import Any
 
 from redact.names import shown
 
-#: Record types. "mapped": read for facts; "skipped": counted by type in the report, never read.
-RECORD_TYPES: dict[str, str] = {
-    "user": "mapped",  # prompts (shape only), tool results (shape only), interruptions
-    "assistant": "mapped",  # model responses (usage, stop reason, block kinds), tool calls
-    "system": "mapped",  # see SYSTEM_SUBTYPES
-    "progress": "mapped",  # agent_progress only (a subagent without its own transcript)
-    "attachment": "mapped",  # hook errors only
-    "summary": "skipped",  # a session title (text)
-    "file-history-snapshot": "skipped",  # backups of edited files (paths and contents)
-    "queue-operation": "skipped",  # prompts queued while the agent works (text)
-    "last-prompt": "skipped",  # text
-    "permission-mode": "skipped",
-    "custom-title": "skipped",  # text
-    "ai-title": "skipped",  # text
-    "agent-name": "skipped",  # text
-    "pr-link": "skipped",  # a PR the client linked; PRs are taken from confirmed tool results only
-    "tag": "skipped",
-}
-SYSTEM_SUBTYPES: dict[str, str] = {
-    "api_error": "mapped",  # -> error (source llm), retried
-    "compact_boundary": "mapped",  # -> compaction
-    "stop_hook_summary": "mapped",  # -> error (source hook) when a Stop hook failed or blocked
-    "informational": "mapped",  # -> error (source hook) for "... operation blocked by hook"
-    "turn_duration": "skipped",
-    "local_command": "skipped",
-}
 #: Helper transcripts (`agent-<name>-<hex>.jsonl`) are not subagents the model launched, but the
 #: seed's `agents[].kind` is only main or subagent: each becomes a subagent lane whose subagentType
 #: says which helper it is, from this closed list (any other non-hex agent name: HELPER_OTHER).
@@ -45,104 +21,22 @@ HELPER_AGENTS: dict[str, str] = {
     "acompact": "compaction",  # the model call that writes a compaction summary
 }
 HELPER_OTHER = "helper"
-HOOK_ATTACHMENTS: dict[str, str] = {
-    "hook_blocking_error": "hook_blocking",
-    "hook_stopped_continuation": "hook_blocking",
-    "hook_non_blocking_error": "hook_error",
-    "hook_error_during_execution": "hook_error",
-}
-HOOK_EVENTS = frozenset({
-    "PreToolUse", "PostToolUse", "PostToolUseFailure", "Notification", "UserPromptSubmit", "SessionStart",
-    "SessionEnd", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PermissionRequest",
-})
 
-#: The field table: location -> class. Locations use `.` for nesting and `[]` for list items.
-#: Classes: text, blob (structured content), path, command, ident:<category>, id, number, bool,
-#: enum, timestamp, version. The `use` column says what the reader keeps of it ("-" = never read).
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("*.type", "enum", "record dispatch"),
-    ("*.uuid", "id", "de-duplication; srcUuid of error events"),
-    ("*.parentUuid / logicalParentUuid", "id", "sidechain lanes without agentId"),
-    ("*.sessionId", "id", "session.id"),
-    ("*.agentId", "id", "lane id (sa- + hex, hashed when not hex)"),
-    ("*.promptId / requestId / messageId / leafUuid / toolUseID / parentToolUseID", "id",
-     "requestId: response de-duplication; parentToolUseID: subagent launch"),
-    ("*.sourceToolAssistantUUID", "id", "-"),
-    ("*.timestamp", "timestamp", "event times"),
-    ("*.isSidechain / isMeta / isCompactSummary / isVisibleInTranscriptOnly / isApiErrorMessage",
-     "bool", "lanes; which user records are prompts; API errors"),
-    ("*.cwd / originalCwd", "path", "repository root (never written)"),
-    ("*.gitBranch", "text", "-"),
-    ("*.slug", "text", "-"),
-    ("*.version", "version", "-"),
-    ("*.userType / entrypoint / permissionMode / level", "enum", "-"),
-    ("*.todos / thinkingMetadata / origin", "blob", "-"),
-    ("assistant.message.id", "id", "one llm event per response"),
-    ("assistant.message.model / *.model", "ident:model", "llm model"),
-    ("assistant.message.usage.*_tokens", "number", "in, cw, cr, out"),
-    ("assistant.message.stop_reason", "enum", "stop"),
-    ("assistant.message.stop_sequence", "text", "-"),
-    ("assistant.message.content[].text", "text", "length only (textChars)"),
-    ("assistant.message.content[].thinking / signature / data", "text", "presence only (thinking)"),
-    ("assistant.message.content[].id (tool_use)", "id", "pairs call and result"),
-    ("assistant.message.content[].name (tool_use)", "ident:tool", "event kind; tool, mcp server/tool"),
-    ("assistant.message.content[].input", "blob", "see the tool table"),
-    ("assistant.message.content[].input.command (Bash)", "command", "verb (verb engine)"),
-    ("assistant.message.content[].input.file_path / notebook_path", "path", "targets (see the tool table)"),
-    ("assistant.message.content[].input.url (WebFetch)", "blob", "host only"),
-    ("assistant.message.content[].input.subagent_type (Task/Agent)", "ident:subagent_type",
-     "subagentType"),
-    ("assistant.message.content[].input.skill (Skill)", "ident:skill", "skill"),
-    ("assistant.message.content[].input.model (Task/Agent)", "ident:model", "only a full model name"),
-    ("assistant.message.content[].input.id (mcp `save_issue`)", "id", "presence only: an update"),
-    ("assistant.message.content[].input.invocations[].tool_name (Batch)", "ident:tool",
-     "one event per invocation, as if that tool had been called"),
-    ("assistant.message.content[].input.invocations[].input (Batch)", "blob", "read as that tool's input"),
-    ("assistant.message.content[].input.* (everything else)", "text", "-"),
-    ("assistant.costUSD / durationMs", "number", "durationMs: latency (client 0.2.x)"),
-    ("assistant.error", "enum", "errClass of an API error"),
-    ("user.message.content (string) / content[].text", "text", "length and URL count (chars, urls)"),
-    ("user.message.content[] (image)", "blob", "count only (images)"),
-    ("user.message.content[].tool_use_id", "id", "pairs call and result"),
-    ("user.message.content[].content (tool_result)", "text", "byte count; errClass and exit code "
-     "from the harness's wording; confirmations (outputs.py)"),
-    ("user.message.content[].is_error", "bool", "err"),
-    ("user.toolUseResult", "blob", "filenames (search hits), type (Write create), agentId and "
-     "status (Task), interrupted (Bash); nothing else"),
-    ("user.toolUseResult.orderedToolResults[].message (Batch)", "blob",
-     "each invocation's tool_result and toolUseResult, read as above; its timestamp"),
-    ("user.toolUseResult.orderedToolResults[].key (Batch)", "text", "-"),
-    ("system.subtype", "enum", "see SYSTEM_SUBTYPES"),
-    ("system.content / hookErrors / stopReason", "text", "informational: the hook event name only"),
-    ("system.hookInfos", "blob", "-"),
-    ("system.compactMetadata.trigger / preTokens / postTokens / durationMs", "enum/number", "compaction"),
-    ("system.error / cause", "blob", "status code only (errClass)"),
-    ("system.retryAttempt / maxRetries / retryInMs / durationMs / messageCount / hookCount", "number",
-     "-"),
-    ("system.preventedContinuation", "bool", "hook_blocking"),
-    ("progress.data", "blob", "agent_progress: data.message is a record of the subagent's lane"),
-    ("attachment.attachment", "blob", "hook errors: hookName (ident:hook), hookEvent, toolUseID"),
-    ("summary.summary / custom-title.customTitle / ai-title.aiTitle / agent-name.agentName / "
-     "last-prompt.lastPrompt / queue-operation.content", "text", "-"),
-    ("file-history-snapshot.snapshot", "blob", "-"),
-)
+#: Names the format's one table (`native_table.py`) holds: the record types and system subtypes the
+#: reader maps (read off the tree), and the tool and hook tables the tree is built from. Importable
+#: from here as before, on first use.
+_MOVED = frozenset({"RECORD_TYPES", "SYSTEM_SUBTYPES", "HOOK_ATTACHMENTS", "HOOK_EVENTS", "TOOL_KINDS",
+                    "PATH_INPUTS"})
 
-#: tool name -> event kind. Names not here: `mcp__server__tool` -> mcp; anything else -> tool.
-TOOL_KINDS: dict[str, str] = {
-    "Read": "read", "NotebookRead": "read",
-    "Grep": "search", "Glob": "search", "LS": "search",
-    "Edit": "edit", "MultiEdit": "edit", "Write": "edit", "NotebookEdit": "edit",
-    "Bash": "exec",
-    "Skill": "skill",
-    "Task": "subagent", "Agent": "subagent",
-    "WebFetch": "web", "WebSearch": "web",
-}
-#: tool name -> the input fields that hold a path (every other input field is content).
-PATH_INPUTS: dict[str, tuple[str, ...]] = {
-    "Read": ("file_path",), "NotebookRead": ("notebook_path",),
-    "Edit": ("file_path",), "MultiEdit": ("file_path",), "Write": ("file_path",),
-    "NotebookEdit": ("notebook_path",),
-}
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        from redact.formats.claude_code import native_table
+
+        return getattr(native_table, name)
+    raise AttributeError(name)
+
+
 #: Tools whose duration is the user's (a question, a plan approval): never a delay.
 WAITS_ON_USER = frozenset({"AskUserQuestion", "ExitPlanMode", "EnterPlanMode"})
 
@@ -197,6 +91,8 @@ _ENVELOPE = ("sessionId", "uuid", "leafUuid", "messageId")
 
 def sniff(records: list[dict[str, Any]]) -> bool:
     """Whether the first records of a JSONL input look like a Claude Code transcript."""
+    from redact.formats.claude_code.native_table import RECORD_TYPES
+
     for record in records:
         kind = record.get("type")
         if isinstance(kind, str) and kind in RECORD_TYPES and any(key in record for key in _ENVELOPE):
@@ -205,12 +101,16 @@ def sniff(records: list[dict[str, Any]]) -> bool:
 
 
 def markdown() -> str:
-    """The two tables as Markdown, for docs/formats.md (a test keeps the doc in step)."""
+    """The name tables as Markdown, for docs/formats.md (a test keeps the doc in step)."""
+    from redact.formats.claude_code.native_table import (
+        HOOK_ATTACHMENTS, PATH_INPUTS, RECORD, SYSTEM, TOOL_KINDS,
+    )
+
     lines = ["| record type | handling |", "|---|---|"]
-    for kind, how in RECORD_TYPES.items():
-        lines.append(f"| `{kind}` | {how} |")
-    for sub, how in SYSTEM_SUBTYPES.items():
-        lines.append(f"| `system` / `{sub}` | {how} |")
+    for kind, node in RECORD.cases.items():
+        lines.append(f"| `{kind}` | {'mapped: ' + node.use if node.use else 'skipped'} |")
+    for sub, node in SYSTEM.cases.items():
+        lines.append(f"| `system` / `{sub}` | {'mapped: ' + node.use if node.use else 'skipped'} |")
     for sub, cls in HOOK_ATTACHMENTS.items():
         lines.append(f"| `attachment` / `{sub}` | mapped (error event, {cls}) |")
     lines.append("| any other type or subtype | skipped, counted by name when it has a safe shape |")
@@ -225,7 +125,4 @@ def markdown() -> str:
     lines.append("| `Batch` (0.2.x) | one event per invocation, each as its own tool | as its tool |")
     lines.append(f"| anything else ({', '.join(f'`{n}`' for n in sorted(WAITS_ON_USER))}, `TodoWrite`, ...) "
                  "| tool | - |")
-    lines += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    for where, cls, use in FIELDS:
-        lines.append(f"| `{where}` | {cls} | {use} |")
     return "\n".join(lines) + "\n"

@@ -16,9 +16,8 @@ from urllib.parse import urlsplit
 
 from redact.build import outputs
 from redact.build.facts import ToolCall, ToolResult
-from redact.formats.claude_code.table import (
-    HELPER_AGENTS, HELPER_OTHER, PATH_INPUTS, TOOL_KINDS, WAITS_ON_USER,
-)
+from redact.formats.claude_code.native_table import PATH_INPUTS, TOOL_KINDS
+from redact.formats.claude_code.table import HELPER_AGENTS, HELPER_OTHER, WAITS_ON_USER
 
 DEFAULT_SUBAGENT = "general-purpose"
 

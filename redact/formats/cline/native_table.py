@@ -27,41 +27,71 @@ from redact.native.spec import (
     ident,
     obj,
     tool,
+    used,
 )
 
 FORMAT = "cline"
 
 _COMMON: dict[str, Spec] = {
-    "ts": NUMBER, "partial": BOOL, "images": SHAPE, "files": SHAPE, "conversationHistoryIndex": NUMBER,
+    "ts": used("event times (epoch ms)", NUMBER), "partial": BOOL, "images": used("images counted", SHAPE),
+    "files": SHAPE, "conversationHistoryIndex": NUMBER,
     "conversationHistoryDeletedRange": Many(NUMBER), "lastCheckpointHash": ID, "isCheckpointCheckedOut": BOOL,
     "commandCompleted": BOOL, "isOperationOutsideWorkspace": BOOL,
     "modelInfo": obj(providerId=enum("anthropic", "openai", "openrouter", "cline", "gemini", "vertex", "bedrock",
                                      "deepseek", "ollama", "lmstudio", "xai", "mistral", "groq", "litellm",
                                      "vscode-lm", "requesty", "openai-native", "claude-code"),
-                     modelId=ident("model"), mode=enum("act", "plan")),
+                     modelId=used("llm model", ident("model")), mode=enum("act", "plan")),
 }
-API_REQ = JsonText(obj(tokensIn=NUMBER, tokensOut=NUMBER, cacheWrites=NUMBER, cacheReads=NUMBER, cost=NUMBER,
-                       cancelReason=enum("user_cancelled", "streaming_failed"), streamingFailedMessage=SHAPE,
-                       request=SHAPE), text=SHAPE)
-TOOL = JsonText(obj(tool=tool(*TOOLS), path=PATH, content=SHAPE, regex=SHAPE, filePattern=SHAPE, diff=SHAPE,
+API_REQ = JsonText(obj(tokensIn=used("in", NUMBER), tokensOut=used("out", NUMBER),
+                       cacheWrites=used("cw", NUMBER), cacheReads=used("cr", NUMBER), cost=NUMBER,
+                       cancelReason=used("an error", enum("user_cancelled", "streaming_failed")),
+                       streamingFailedMessage=SHAPE,
+                       request=used("the working directory (`# Current Working Directory (...)`)", SHAPE)),
+                   text=SHAPE)
+TOOL = JsonText(obj(tool=used("event kind (see the tool table)", tool(*TOOLS)), path=used("target", PATH), content=SHAPE, regex=SHAPE, filePattern=SHAPE, diff=SHAPE,
                     operationIsLocatedInWorkspace=BOOL, startLineNumbers=Many(NUMBER), url=SHAPE,
                     operationIsOutsideWorkspace=BOOL), text=SHAPE)
-MCP = JsonText(obj(type=enum("use_mcp_tool", "access_mcp_resource"), serverName=ident("mcp_server"),
-                   toolName=ident("mcp_tool"), arguments=SHAPE, uri=SHAPE, response=SHAPE), text=SHAPE)
-RETRY = JsonText(obj(attempt=NUMBER, maxAttempts=NUMBER, delaySeconds=NUMBER, errorMessage=SHAPE), text=SHAPE)
+MCP = JsonText(obj(type=enum("use_mcp_tool", "access_mcp_resource"),
+                   serverName=used("mcp server", ident("mcp_server")), toolName=used("mcp tool", ident("mcp_tool")), arguments=SHAPE, uri=SHAPE, response=SHAPE), text=SHAPE)
+RETRY = JsonText(obj(attempt=NUMBER, maxAttempts=NUMBER, delaySeconds=NUMBER,
+                     errorMessage=used("errClass from the wording", SHAPE)), text=SHAPE)
 #: the class of `text` by subtype (any other subtype: its shape)
-TEXT_SAY: dict[str, Spec] = {"api_req_started": API_REQ, "deleted_api_reqs": API_REQ, "tool": TOOL,
-                             "command": VERB, "error_retry": RETRY}
-TEXT_ASK: dict[str, Spec] = {"tool": TOOL, "command": VERB, "use_mcp_server": MCP}
+_VERB = used("verb (verb engine); a trailing REQ_APP marker dropped", VERB)
+TEXT_SAY: dict[str, Spec] = {"api_req_started": used("JSON in a string: token counts, errors, the cwd", API_REQ),
+                             "deleted_api_reqs": API_REQ, "tool": used("JSON in a string: the tool call", TOOL),
+                             "command": _VERB, "error_retry": RETRY}
+TEXT_ASK: dict[str, Spec] = {"tool": used("JSON in a string: the tool call", TOOL), "command": _VERB,
+                             "use_mcp_server": used("JSON in a string: the MCP call", MCP)}
+#: what the reader keeps of a shape `text`, by subtype (a subtype not here: never read)
+_TEXT_USE: dict[str, str] = {
+    "task": "a prompt: length and URL count", "user_feedback": "a prompt: length and URL count",
+    "text": "length only", "reasoning": "presence only", "followup": "presence only",
+    "command_output": "byte count; commits and PRs it confirms", "mcp_server_response": "byte count",
+    "error": "errClass from the wording", "api_req_failed": "errClass from the wording",
+}
+
+
+def _text(sub: str, given: dict[str, Spec]) -> Spec:
+    found = given.get(sub)
+    if found is not None:
+        return found
+    return used(_TEXT_USE[sub], SHAPE) if sub in _TEXT_USE else SHAPE
 
 
 def _message(kind: str, sub: str, text: Spec) -> Obj:
     return Obj({**_COMMON, "type": const(kind), kind: const(sub), "text": text})
 
 
-SAY = Switch("say", {sub: _message("say", sub, TEXT_SAY.get(sub, SHAPE)) for sub in SAYS})
-ASK = Switch("ask", {sub: _message("ask", sub, TEXT_ASK.get(sub, SHAPE)) for sub in ASKS})
-MESSAGE = Switch("type", {"say": SAY, "ask": ASK})
+def _case(kind: str, sub: str, how: str, given: dict[str, Spec]) -> Obj:
+    found = _message(kind, sub, _text(sub, given))
+    return used(how, found) if how.startswith("mapped") else found
+
+
+SAY = used("dispatch (see the message tables)", Switch("say", {sub: _case("say", sub, how, TEXT_SAY)
+                                                               for sub, how in SAYS.items()}))
+ASK = used("dispatch (see the message tables)", Switch("ask", {sub: _case("ask", sub, how, TEXT_ASK)
+                                                               for sub, how in ASKS.items()}))
+MESSAGE = used("dispatch: say or ask", Switch("type", {"say": SAY, "ask": ASK}))
 DOCUMENT = Many(MESSAGE)
 
 TABLE = Table(FORMAT, DOCUMENT, {}, jsonl=False)

@@ -1,4 +1,4 @@
-"""Cline task logs, declared: message types, tools, and the class of every field.
+"""Cline task logs, declared: message types, tools, the sniffer and the task folder's other files.
 
 Cline (VS Code extension `saoudrizwan.claude-dev`) keeps each task in
 `globalStorage/<extension id>/tasks/<task id>/`: `ui_messages.json` (what the chat view showed: a
@@ -8,7 +8,9 @@ messages sent to the model) and `task_metadata.json`. Its forks Roo Code
 is `ui_messages.json`: it holds the prompts, each API request's tokens and cost
 (`api_req_started`, whose `text` is JSON), the tools (`tool`: JSON), the shell commands (`command`,
 with their `command_output`) and the errors. The other files of a task folder repeat that content
-as model messages or hold settings: batch mode skips them by name and says so.
+as model messages or hold settings: batch mode skips them by name and says so. The class of every
+field, and what the reader keeps of it, is the format's one table (`native_table.py`); docs/formats.md
+renders both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
@@ -78,27 +80,6 @@ TOOLS: dict[str, tuple[str, str | None]] = {
 }
 REQ_APP = "REQ_APP"  # the marker Cline appends to a command that asked for approval
 
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("ts", "timestamp", "event times (epoch ms)"),
-    ("type / say / ask", "enum", "dispatch (see the message tables)"),
-    ("text (task, user_feedback)", "text", "a prompt: length and URL count"),
-    ("images / files", "blob", "images counted"),
-    ("text (api_req_started)", "JSON in a string",
-     ("tokensIn, tokensOut, cacheWrites, cacheReads: in, out, cw, cr; cancelReason: an error; request: the "
-      "working directory (`# Current Working Directory (...)`)")),
-    ("text (text, reasoning, completion_result, followup, ...)", "text", "length / presence only"),
-    ("text (tool)", "JSON in a string", "tool: event kind; path: target; content, regex, diff: -"),
-    ("text (command)", "command", "verb (verb engine); a trailing REQ_APP marker dropped"),
-    ("text (command_output, mcp_server_response)", "text", "byte count; commits and PRs it confirms"),
-    ("text (use_mcp_server)", "JSON in a string", "serverName, toolName: mcp server and tool; arguments: -"),
-    ("text (error_retry, api_req_failed, error)", "text", "errClass from the wording"),
-    ("modelInfo.modelId", "ident:model", "llm model"),
-    ("modelInfo.providerId / mode", "enum", "-"),
-    ("partial / commandCompleted / isCheckpointCheckedOut", "bool", "-"),
-    ("conversationHistoryIndex / conversationHistoryDeletedRange", "number", "-"),
-    ("lastCheckpointHash", "id", "-"),
-)
-
 _TASK_FILES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"api_conversation_history\.json"),
      "Cline API history (the model's messages; the task is read from ui_messages.json)"),
@@ -148,6 +129,4 @@ def markdown() -> str:
     out += ["", "| tool (`tool` JSON) | event kind |", "|---|---|"]
     out += [f"| `{name}` | {kind}{f' ({op})' if op else ''} |" for name, (kind, op) in TOOLS.items()]
     out.append("| anything else | tool |")
-    out += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    out += [f"| `{where}` | {cls} | {use} |" for where, cls, use in FIELDS]
     return "\n".join(out) + "\n"

@@ -38,9 +38,11 @@ from redact.native.spec import (
     Table,
     const,
     enum,
+    handling,
     ident,
     lines,
     obj,
+    used,
 )
 
 FORMAT = "codex"
@@ -52,6 +54,7 @@ OUTPUT_LINES = lines(r"Exit code: -?\d{1,5}", r"Wall time: \d{1,9}(?:\.\d{1,9})?
 PATCH = lines(r"\*\*\* Begin Patch", r"\*\*\* End Patch",
               r"\*\*\* (?:Add|Update|Delete) File: ?(?P<path>.+)", r"\*\*\* Move to: ?(?P<path>.+)")
 
+_PATCH_READ = used("file header paths and ops only", PATCH)
 _STATUS = enum("completed", "in_progress", "incomplete", "failed", "cancelled", "searching", "declined")
 _EFFORT = enum("minimal", "low", "medium", "high", "xhigh", "none")
 _PLAN = Many(obj(status=enum("pending", "in_progress", "completed"), step=DROP))
@@ -59,36 +62,44 @@ _ERROR_INFO = ("context_window_exceeded", "usage_limit_exceeded", "internal_serv
                "bad_request", "http_connection_failed", "response_stream_connection_failed",
                "response_stream_disconnected", "response_too_many_failed_attempts", "sandbox_error",
                "server_overloaded", "other")
-ERROR_INFO = ByType(text=enum(*_ERROR_INFO),
-                    obj=Obj({k: obj(http_status_code=NUMBER) for k in _ERROR_INFO}))
+ERROR_INFO = used("errClass", ByType(text=enum(*_ERROR_INFO),
+                                     obj=Obj({k: obj(http_status_code=NUMBER) for k in _ERROR_INFO})))
+_PAIRS = used("pairs call and result", ID)
+_VERB = used("verb (verb engine)", VERB)
 
 # -- tools -----------------------------------------------------------------------------------------
 _EXEC: dict[str, Spec] = {
-    "workdir": CWD, "timeout": NUMBER, "timeout_ms": NUMBER, "with_escalated_permissions": BOOL,
+    "workdir": used("the working directory relative paths start from", CWD), "timeout": NUMBER, "timeout_ms": NUMBER, "with_escalated_permissions": BOOL,
     "sandbox_permissions": enum("use_default", "require_escalated"), "justification": DROP, "prefix_rule": DROP,
     "login": BOOL, "tty": BOOL, "yield_time_ms": NUMBER, "max_output_tokens": NUMBER,
     "shell": enum("bash", "zsh", "sh", "powershell", "pwsh", "cmd"),
 }
 #: Built-in tools (codex_table.TOOLS): the arguments that stay; every other argument is content.
 ARGUMENTS: dict[str, dict[str, Spec]] = {
-    "shell": {"command": VERB, **_EXEC},
-    "container.exec": {"cmd": VERB, **_EXEC},
-    "local_shell": {"command": VERB, **_EXEC},
-    "shell_command": {"command": VERB, **_EXEC},
-    "exec_command": {"cmd": VERB, **_EXEC},
-    "apply_patch": {"input": PATCH, "patch": PATCH},
-    "view_image": {"path": PATH},
-    "read_file": {"file_path": PATH, "path": PATH, "offset": NUMBER, "limit": NUMBER},
+    "shell": {"command": _VERB, **_EXEC},
+    "container.exec": {"cmd": _VERB, **_EXEC},
+    "local_shell": {"command": _VERB, **_EXEC},
+    "shell_command": {"command": _VERB, **_EXEC},
+    "exec_command": {"cmd": _VERB, **_EXEC},
+    "apply_patch": {"input": _PATCH_READ, "patch": _PATCH_READ},
+    "view_image": {"path": used("read target", PATH)},
+    "read_file": {"file_path": used("read target", PATH), "path": used("read target", PATH), "offset": NUMBER,
+                  "limit": NUMBER},
     "list_dir": {"offset": NUMBER, "limit": NUMBER, "depth": NUMBER},
     "grep_files": {"limit": NUMBER},
-    "spawn_agent": {"agent_type": ident("subagent_type"), "model": ident("model"), "message": DROP},
+    "spawn_agent": {"agent_type": used("subagentType", ident("subagent_type")), "model": used("model", ident("model")),
+                    "message": DROP},
     "update_plan": {"plan": _PLAN, "explanation": DROP},
     "write_stdin": {"session_id": NUMBER, "chars": DROP, "yield_time_ms": NUMBER, "max_output_tokens": NUMBER},
     "web_search": {},
     "request_permissions": {"scope": enum("turn", "session"), "reason": DROP, "permissions": DROP},
 }
-OUTPUT = JsonText(obj(output=RESULT, metadata=obj(exit_code=NUMBER, duration_seconds=NUMBER)), text=OUTPUT_LINES)
-OUTPUT_FIELD = ByType(
+OUTPUT = JsonText(obj(output=RESULT, metadata=obj(exit_code=NUMBER, duration_seconds=NUMBER),
+                      agent_id=used("the spawned agent's thread (spawn_agent)", DROP)), text=OUTPUT_LINES)
+_OUTPUT_USE = ("byte count; metadata.exit_code, metadata.duration_seconds; the header lines `Exit code: N`, "
+               "`Process exited with code N`, `Wall time: X seconds`; errClass from the harness's wording; "
+               "confirmations (outputs.py)")
+OUTPUT_FIELD = used(_OUTPUT_USE, ByType(
     text=OUTPUT,
     obj=obj(content=ByType(text=OUTPUT, items=Many(obj(type=enum("input_text", "output_text", "text"),
                                                        text=SHAPE))), success=BOOL),
@@ -97,62 +108,110 @@ OUTPUT_FIELD = ByType(
         "output_text": obj(type=const("output_text"), text=SHAPE),
         "input_image": obj(type=const("input_image"), image_url=DROP, detail=enum("auto", "low", "high")),
     })),
-)
+))
+_ARGUMENTS_USE = ("see the tool table; every other argument (justification, workdir, timeouts, chars, plan, "
+                  "message...) is never read")
+_NAME_USE = "event kind (the tool table); tool, mcp server/tool"
+
+
+def _reads(layouts: dict[str, Spec], what: dict[str, str]) -> dict[str, Spec]:
+    """`layouts` with what the reader makes of each type it maps (`use` on its node)."""
+    assert set(what) <= set(layouts)
+    return {kind: used(what[kind], node) if kind in what else node for kind, node in layouts.items()}
 
 
 def _function_call(extra: dict[str, Spec]) -> Spec:
     """A call of a built-in tool keeps its (closed) name; any other name is an identifier."""
     return Switch("name", {
-        name: Obj({**extra, "name": const(name), "arguments": JsonText(Obj(args))})
+        name: Obj({**extra, "name": used(_NAME_USE, const(name)),
+                   "arguments": used(_ARGUMENTS_USE, JsonText(Obj(args | {"workdir": args.get("workdir", _WORKDIR)})))})
         for name, args in ARGUMENTS.items()
-    }, default=Obj({**extra, "name": TOOL, "arguments": JsonText(obj())}))
+    }, default=Obj({**extra, "name": used(_NAME_USE, TOOL),
+                    "arguments": used(_ARGUMENTS_USE, JsonText(obj(workdir=_WORKDIR)))}))
 
 
-_CALL_ENVELOPE: dict[str, Spec] = {"type": const("function_call"), "id": ID, "call_id": ID,
-                                   "namespace": ident("mcp_server"), "status": _STATUS}
+#: The reader reads any call's `workdir` (relative paths start there); only a shell call writes it.
+_WORKDIR = used("the working directory relative paths start from (read, not written)", DROP)
+
+
+_CALL_ENVELOPE: dict[str, Spec] = {"type": const("function_call"), "id": _PAIRS, "call_id": _PAIRS,
+                                   "namespace": used("the MCP server", ident("mcp_server")), "status": _STATUS}
+#: A custom tool call's `namespace`: the reader reads it as a function call's; not written here (yet).
+_CUSTOM_NAMESPACE = used("the MCP server", DROP)
 CUSTOM_TOOL_CALL = Switch("name", {
-    "apply_patch": obj(type=const("custom_tool_call"), id=ID, call_id=ID, name=const("apply_patch"), input=PATCH,
-                       status=_STATUS),
-}, default=obj(type=const("custom_tool_call"), id=ID, call_id=ID, name=TOOL, input=DROP, status=_STATUS))
+    "apply_patch": obj(type=const("custom_tool_call"), id=_PAIRS, call_id=_PAIRS,
+                       name=used(_NAME_USE, const("apply_patch")), input=_PATCH_READ, status=_STATUS,
+                       namespace=_CUSTOM_NAMESPACE),
+}, default=obj(type=const("custom_tool_call"), id=_PAIRS, call_id=_PAIRS, name=used(_NAME_USE, TOOL), input=DROP,
+               status=_STATUS,
+               namespace=_CUSTOM_NAMESPACE))
 
 # -- response items --------------------------------------------------------------------------------
-_CONTENT = ByType(text=SHAPE, items=Many(Switch("type", {
-    "input_text": obj(type=const("input_text"), text=SHAPE),
-    "output_text": obj(type=const("output_text"), text=SHAPE, annotations=DROP, logprobs=DROP),
-    "input_image": obj(type=const("input_image"), image_url=DROP, detail=enum("auto", "low", "high")),
+_TEXT = used("length only (chars, textChars); the August-2025 layout: the <environment_context> cwd is the "
+             "root when nothing else names one", SHAPE)
+_CONTENT = ByType(text=_TEXT, items=Many(Switch("type", {
+    "input_text": obj(type=const("input_text"), text=_TEXT),
+    "output_text": obj(type=const("output_text"), text=_TEXT, annotations=DROP, logprobs=DROP),
+    "input_image": used("count only (images)", obj(type=const("input_image"), image_url=DROP,
+                                                   detail=enum("auto", "low", "high"))),
     "refusal": obj(type=const("refusal"), refusal=SHAPE),
     "text": obj(type=const("text"), text=SHAPE),
 })))
 RESPONSE_ITEMS: dict[str, Spec] = {
-    "message": obj(type=const("message"), id=ID, role=enum("user", "assistant", "developer", "system"),
+    "message": obj(type=const("message"), id=ID, role=used("user / assistant / developer", enum(
+        "user", "assistant", "developer", "system")),
                    content=_CONTENT, phase=enum("commentary", "final_answer"), end_turn=BOOL, status=_STATUS),
-    "reasoning": obj(type=const("reasoning"), id=ID, summary=Many(obj(type=enum("summary_text"), text=SHAPE)),
+    "reasoning": used("presence only (thinking)", obj(type=const("reasoning"), id=ID, summary=Many(obj(type=enum("summary_text"), text=SHAPE)),
                      content=ByType(text=SHAPE, items=Many(obj(type=enum("reasoning_text", "text"), text=SHAPE))),
-                     encrypted_content=DROP),
+                     encrypted_content=DROP)),
     "function_call": _function_call(_CALL_ENVELOPE),
-    "function_call_output": obj(type=const("function_call_output"), call_id=ID, output=OUTPUT_FIELD),
+    "function_call_output": obj(type=const("function_call_output"), call_id=_PAIRS, output=OUTPUT_FIELD),
     "custom_tool_call": CUSTOM_TOOL_CALL,
-    "custom_tool_call_output": obj(type=const("custom_tool_call_output"), call_id=ID, output=OUTPUT_FIELD),
-    "local_shell_call": obj(type=const("local_shell_call"), id=ID, call_id=ID, status=_STATUS, action=obj(
-        type=enum("exec"), command=VERB, timeout_ms=NUMBER, working_directory=CWD, env=DROP, user=DROP)),
-    "web_search_call": obj(type=const("web_search_call"), id=ID, status=_STATUS, action=obj(
-        type=enum("search", "open_page", "find_in_page"), query=DROP, queries=DROP, url=URL_HOST, pattern=DROP,
+    "custom_tool_call_output": obj(type=const("custom_tool_call_output"), call_id=_PAIRS, output=OUTPUT_FIELD),
+    "local_shell_call": obj(type=const("local_shell_call"), id=_PAIRS, call_id=_PAIRS, status=_STATUS, action=obj(
+        type=enum("exec"), command=_VERB, timeout_ms=NUMBER, working_directory=CWD, env=DROP, user=DROP)),
+    "web_search_call": obj(type=const("web_search_call"), id=ID, status=used("err when failed", _STATUS), action=obj(
+        type=enum("search", "open_page", "find_in_page"), query=DROP, queries=DROP, url=used("host only", URL_HOST), pattern=DROP,
         sources=DROP)),
     "compaction": obj(type=const("compaction"), id=ID, encrypted_content=DROP),
     "compaction_summary": obj(type=const("compaction_summary"), id=ID, encrypted_content=DROP, summary=DROP),
     "ghost_snapshot": obj(type=const("ghost_snapshot"), ghost_commit=DROP),
-    "tool_search_call": obj(type=const("tool_search_call"), id=ID, call_id=ID, status=_STATUS,
+    "tool_search_call": obj(type=const("tool_search_call"), id=ID, call_id=_PAIRS, status=_STATUS,
                             execution=enum("client", "server"), arguments=DROP),
-    "tool_search_output": obj(type=const("tool_search_output"), call_id=ID, status=_STATUS,
-                              execution=enum("client", "server"), tools=DROP),
+    "tool_search_output": obj(type=const("tool_search_output"), call_id=_PAIRS, status=used("err when failed", _STATUS),
+                              execution=used("a client-side search is the input of a new request",
+                                             enum("client", "server")), tools=DROP),
 }
 
+#: What the reader makes of each response item it maps (the others are skipped, counted by name).
+RESPONSE_ITEMS = _reads(RESPONSE_ITEMS, {
+    "message": "user: a prompt when no user_message events exist; assistant: textChars",
+    "reasoning": "thinking: true (presence only)",
+    "function_call": "a tool call (see the tool table); arguments is JSON inside a string",
+    "function_call_output": "its result: exit code, duration, byte count, confirmations",
+    "custom_tool_call": "apply_patch (edit targets from the patch's file headers), others",
+    "custom_tool_call_output": "its result",
+    "local_shell_call": "exec (argv)",
+    "web_search_call": "web (host: search, or the page's host)",
+    "tool_search_call": "tool (`tool_search`): the model searching loadable tools",
+    "tool_search_output": "its result (failed or not), paired by call_id",
+    "compaction": "-> compaction",
+    "compaction_summary": "-> compaction",
+    # ghost_snapshot: the harness's own undo snapshot commit, not the session's work
+})
+#: Response item types: "mapped" (read for facts) or "skipped".
+RESPONSE_ITEM_TYPES: dict[str, str] = handling(Switch("type", RESPONSE_ITEMS))
+
 # -- events ----------------------------------------------------------------------------------------
-TOKENS = obj(input_tokens=NUMBER, cached_input_tokens=NUMBER, output_tokens=NUMBER,
-             reasoning_output_tokens=NUMBER, total_tokens=NUMBER)
+TOKENS = obj(input_tokens=used("in (input - cached)", NUMBER), cached_input_tokens=used("cr (cached)", NUMBER),
+             output_tokens=used("out", NUMBER), reasoning_output_tokens=NUMBER, total_tokens=NUMBER)
+_TOTALS = used("repeat detection; usage when last_token_usage is absent", obj(
+    input_tokens=NUMBER, cached_input_tokens=NUMBER, output_tokens=NUMBER, reasoning_output_tokens=NUMBER,
+    total_tokens=NUMBER))
 _WINDOW = obj(used_percent=NUMBER, window_minutes=NUMBER, resets_at=NUMBER, resets_in_seconds=NUMBER)
-_INVOCATION = obj(server=ident("mcp_server"), tool=ident("mcp_tool"), arguments=DROP)
+_INVOCATION = obj(server=used("server", ident("mcp_server")), tool=used("tool", ident("mcp_tool")), arguments=DROP)
 _DURATION = ByType(obj=obj(secs=NUMBER, nanos=NUMBER), scalar=NUMBER)
+_IMAGES = used("count only (images)", DROP)
 
 
 def event(event_type: str, **fields: Spec) -> Obj:
@@ -160,38 +219,44 @@ def event(event_type: str, **fields: Spec) -> Obj:
 
 
 EVENT_MSGS: dict[str, Spec] = {
-    "user_message": event("user_message", message=SHAPE, kind=enum("plain"), images=DROP, local_images=DROP,
+    "user_message": event("user_message", message=used("length and URL count (chars, urls)", SHAPE),
+                          kind=enum("plain"), images=_IMAGES, local_images=_IMAGES,
                           text_elements=DROP),
-    "token_count": event("token_count", info=obj(last_token_usage=TOKENS, total_token_usage=TOKENS,
+    "token_count": event("token_count", info=obj(last_token_usage=TOKENS, total_token_usage=_TOTALS,
                                                  model_context_window=NUMBER),
                          rate_limits=obj(primary=_WINDOW, secondary=_WINDOW, credits=obj(
                              has_credits=BOOL, unlimited=BOOL, balance=DROP),
                              plan_type=enum("free", "plus", "pro", "team", "business", "enterprise", "edu"),
                              limit_id=DROP, limit_name=DROP)),
-    "exec_command_end": event("exec_command_end", call_id=ID, turn_id=ID, process_id=ID, exit_code=NUMBER,
-                              duration=_DURATION, command=VERB, cwd=CWD, parsed_cmd=DROP, stdout=SHAPE,
+    "exec_command_end": event("exec_command_end", call_id=_PAIRS, turn_id=ID, process_id=ID,
+                              exit_code=used("exitCode", NUMBER), duration=used("dur", _DURATION), command=VERB, cwd=CWD, parsed_cmd=DROP, stdout=SHAPE,
                               stderr=SHAPE, aggregated_output=SHAPE, formatted_output=SHAPE,
                               source=enum("agent", "user_shell", "unified_exec_startup", "unified_exec_interaction"),
                               status=enum("completed", "failed", "declined")),
-    "patch_apply_end": event("patch_apply_end", call_id=ID, turn_id=ID, success=BOOL, stdout=SHAPE, stderr=SHAPE,
+    "patch_apply_end": event("patch_apply_end", call_id=_PAIRS, turn_id=ID, success=used("err", BOOL), stdout=SHAPE, stderr=SHAPE,
                              changes=DROP, status=enum("completed", "failed", "declined")),
-    "mcp_tool_call_end": event("mcp_tool_call_end", call_id=ID, invocation=_INVOCATION, duration=_DURATION,
-                               result=obj(Ok=obj(isError=BOOL, content=DROP, structuredContent=DROP), Err=SHAPE)),
+    "mcp_tool_call_end": event("mcp_tool_call_end", call_id=_PAIRS, invocation=_INVOCATION, duration=_DURATION,
+                               result=used("error or not only", obj(Ok=obj(isError=BOOL, is_error=used("error or not", DROP), content=DROP,
+                                                 structuredContent=DROP), Err=SHAPE))),
     "collab_agent_spawn_end": event("collab_agent_spawn_end", call_id=ID, sender_thread_id=ID, new_thread_id=ID,
-                                    new_agent_role=ident("subagent_type"), model=ident("model"),
-                                    status=ByType(text=enum("pending_init", "running", "completed", "errored",
-                                                            "shutdown", "not_found")),
+                                    new_agent_role=used("subagentType", ident("subagent_type")),
+                                    model=used("model", ident("model")),
+                                    status=used("subagent_failed when errored", ByType(text=enum("pending_init", "running", "completed", "errored",
+                                                            "shutdown", "not_found"))),
                                     prompt=DROP, new_agent_nickname=DROP),
     "guardian_assessment": event("guardian_assessment", id=ID, target_item_id=ID, turn_id=ID,
-                                 started_at_ms=NUMBER, completed_at_ms=NUMBER,
-                                 status=enum("in_progress", "approved", "denied", "timed_out", "aborted"),
+                                 started_at_ms=used("dur", NUMBER), completed_at_ms=used("dur", NUMBER),
+                                 status=used("approved / blocked / timeout / interrupted", enum(
+                                     "in_progress", "approved", "denied", "timed_out", "aborted")),
                                  risk_level=enum("low", "medium", "high", "critical"),
                                  user_authorization=DROP, decision_source=DROP, rationale=DROP, action=DROP),
     "request_permissions": event("request_permissions", call_id=ID, turn_id=ID, reason=DROP, permissions=DROP,
                                  suggested_scope=enum("turn", "session")),
-    "turn_aborted": event("turn_aborted", reason=enum("interrupted", "replaced", "review_ended"), turn_id=ID),
-    "error": event("error", message=SHAPE, codex_error_info=ERROR_INFO),
-    "stream_error": event("stream_error", message=SHAPE, codex_error_info=ERROR_INFO, additional_details=DROP),
+    "turn_aborted": event("turn_aborted", reason=used("interrupted", enum("interrupted", "replaced", "review_ended")),
+                          turn_id=ID),
+    "error": event("error", message=used("errClass only", SHAPE), codex_error_info=ERROR_INFO),
+    "stream_error": event("stream_error", message=used("errClass only", SHAPE), codex_error_info=ERROR_INFO,
+                          additional_details=DROP),
     "context_compacted": event("context_compacted"),
     "agent_message": event("agent_message", message=SHAPE, phase=enum("commentary", "final_answer"),
                            memory_citation=DROP),
@@ -224,20 +289,42 @@ EVENT_MSGS: dict[str, Spec] = {
     "exited_review_mode": event("exited_review_mode", review_output=DROP),
 }
 
+#: What the reader makes of each event it maps. Events that repeat a response item are skipped
+#: (agent_message, web_search_end, plan_update, ...), so nothing is counted twice.
+EVENT_MSGS = _reads(EVENT_MSGS, {
+    "user_message": "the prompt (shape only): the source of user turns when present",
+    "token_count": "usage of one model request (repeats of the same total are ignored)",
+    "exec_command_end": "exit code and duration of a shell call",
+    "patch_apply_end": "success of apply_patch",
+    "mcp_tool_call_end": "MCP server and tool, success, duration",
+    "collab_agent_spawn_end": "the spawned agent's role, model and status",
+    "guardian_assessment": "-> tool `guardian_assessment`: approved, or blocked (err)",
+    "turn_aborted": "-> error (orchestration, interrupted)",
+    "error": "-> error (llm)",
+    "stream_error": "-> error (llm), retried",
+    "context_compacted": "-> compaction (merged with an adjacent compacted record)",
+})
+#: Event types: "mapped" (read for facts) or "skipped".
+EVENT_MSG_TYPES: dict[str, str] = handling(Switch("type", EVENT_MSGS))
+
 # -- records ---------------------------------------------------------------------------------------
-GIT = obj(commit_hash=ID, branch=BRANCH, repository_url=ident("remote"))
+GIT = obj(commit_hash=ID, branch=BRANCH, repository_url=used("repos[].remote", ident("remote")))
+_SESSION_ID = used("session.id", ID)
 SESSION_META = obj(
-    id=ID, timestamp=TIMESTAMP, cwd=CWD, cli_version=VERSION, instructions=DROP, base_instructions=DROP,
+    id=_SESSION_ID, timestamp=used("startedAt of an empty session", TIMESTAMP),
+    cwd=used("repository root (never written)", CWD), cli_version=VERSION, instructions=DROP, base_instructions=DROP,
     originator=enum("codex_cli_rs", "codex-tui", "codex_vscode", "codex_exec", "codex_sdk_ts", "codex_mcp"),
     model_provider=enum("openai", "azure", "ollama", "lmstudio", "openrouter", "anthropic", "gemini", "mistral"),
-    source=ByType(text=enum("cli", "vscode", "exec", "mcp", "unknown"), obj=obj(
+    source=used("role: a thread_spawn subagent, or a helper (review, compact)", ByType(
+        text=enum("cli", "vscode", "exec", "mcp", "unknown"), obj=obj(
         subagent=ByType(text=enum("review", "compact", "other"), obj=obj(
-            thread_spawn=obj(parent_thread_id=ID, depth=NUMBER, agent_role=ident("subagent_type"),
-                             agent_nickname=DROP))))),
+            thread_spawn=obj(parent_thread_id=used("parentSessionId", ID), depth=NUMBER,
+                             agent_role=ident("subagent_type"), agent_nickname=DROP)))))),
     git=GIT, forked_from_id=ID, dynamic_tools=DROP, agent_nickname=DROP, agent_role=ident("subagent_type"),
 )
 TURN_CONTEXT = obj(
-    turn_id=ID, cwd=CWD, model=ident("model"), effort=_EFFORT, summary=enum("auto", "concise", "detailed", "none"),
+    turn_id=ID, cwd=used("working directory of relative paths; the root when session_meta has none", CWD),
+    model=used("the model of later requests", ident("model")), effort=_EFFORT, summary=enum("auto", "concise", "detailed", "none"),
     approval_policy=enum("untrusted", "on-failure", "on-request", "never"),
     sandbox_policy=obj(type=enum("workspace-write", "read-only", "danger-full-access", "external-sandbox"),
                        network_access=BOOL, exclude_tmpdir_env_var=BOOL, exclude_slash_tmp=BOOL,
@@ -252,19 +339,33 @@ TURN_CONTEXT = obj(
 
 
 def _line(kind: str, payload: Spec) -> Obj:
-    return Obj({"timestamp": TIMESTAMP, "type": const(kind), "payload": payload})
+    return Obj({"timestamp": used("event times", TIMESTAMP), "type": const(kind), "payload": payload})
 
 
-RECORD = Switch("type", {
+#: The `{"timestamp", "type", "payload"}` lines, and what the reader makes of each.
+LINES: dict[str, Spec] = _reads({
     "session_meta": _line("session_meta", SESSION_META),
     "turn_context": _line("turn_context", TURN_CONTEXT),
-    "response_item": _line("response_item", Switch("type", RESPONSE_ITEMS)),
-    "event_msg": _line("event_msg", Switch("type", EVENT_MSGS)),
+    "response_item": _line("response_item", used("RESPONSE_ITEMS", Switch("type", RESPONSE_ITEMS))),
+    "event_msg": _line("event_msg", used("EVENT_MSGS", Switch("type", EVENT_MSGS))),
     "compacted": _line("compacted", obj(message=SHAPE, replacement_history=DROP)),
+}, {
+    "session_meta": "session id, working directory (root), git remote; role of a subagent",
+    "turn_context": "the model and working directory of the turn",
+    "response_item": "see the response items",
+    "event_msg": "see the events",
+    "compacted": "-> compaction (merged with an adjacent context_compacted)",
+})
+#: Top-level record types (`type` of a rollout line): "mapped" (read for facts) or "skipped".
+RECORD_TYPES: dict[str, str] = handling(Switch("type", LINES))
+
+RECORD = used("record dispatch", Switch("type", {
+    **LINES,
     # the August-2025 layout: response items written bare, without an envelope or a time
     **RESPONSE_ITEMS,
 }, default=Switch("record_type", {"state": obj(record_type=const("state"))},
-                  default=obj(id=ID, timestamp=TIMESTAMP, instructions=DROP, git=GIT)))  # its header line
+                  default=obj(id=_SESSION_ID, timestamp=TIMESTAMP, instructions=DROP, git=GIT,  # its header line
+                              payload=used("the type of an unknown record's payload, for the report", DROP)))))
 
 # The single-JSON rollout: `session`, then chat-completions items.
 _CHAT_CALL = obj(id=ID, index=NUMBER, type=enum("function"),
@@ -276,6 +377,6 @@ CHAT_ITEM = Switch("role", {
     "system": obj(role=const("system"), content=_CONTENT),
     "developer": obj(role=const("developer"), content=_CONTENT),
 })
-DOCUMENT = obj(session=obj(id=ID, timestamp=TIMESTAMP, instructions=DROP, git=GIT), items=Many(CHAT_ITEM))
+DOCUMENT = obj(session=obj(id=_SESSION_ID, timestamp=TIMESTAMP, instructions=DROP, git=GIT), items=Many(CHAT_ITEM))
 
 TABLE = Table(FORMAT, RECORD, {}, document=DOCUMENT, document_key="items")

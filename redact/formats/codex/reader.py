@@ -32,7 +32,10 @@ from redact.build.facts import (
 from redact.formats.codex import calls
 from redact.formats.codex import events
 from redact.formats.codex import layouts
-from redact.formats.codex.table import EVENT_MSGS, RECORD_TYPES, RESPONSE_ITEMS, sniff_doc
+from redact.formats.codex.native_table import EVENT_MSG_TYPES as EVENT_MSGS
+from redact.formats.codex.native_table import RECORD_TYPES
+from redact.formats.codex.native_table import RESPONSE_ITEM_TYPES as RESPONSE_ITEMS
+from redact.formats.codex.table import sniff_doc
 from redact.formats.common import (
     as_int, count_urls, epoch_ms, is_model_name, label, native_id, positive_int, text_chars,
 )

@@ -24,24 +24,33 @@ from redact.native.spec import (
     enum,
     ident,
     tool,
+    used,
 )
 
 FORMAT = "continue-dev"
-_TOOL_CALL = Obj({"id": ID, "type": const("function"),
-                  "function": Obj({"name": tool(*ALIASES), "arguments": DROP})})
+_TOOL_CALL = Obj({"id": used("pairs call and state", ID), "type": const("function"),
+                  "function": Obj({"name": used("event kind (after the aliases)", tool(*ALIASES)),
+                                   "arguments": used("command, filepath / file_path, url host", DROP)})})
 #: parsed arguments: what the shared tool table reads (a command as its verb, a path, a URL's host)
-_ARGS = Obj({"command": VERB, "filepath": PATH, "file_path": PATH, "filePath": PATH, "dirPath": PATH,
-             "url": URL_HOST, "waitForCompletion": BOOL})
-_STATE = Obj({"toolCallId": ID, "toolCall": _TOOL_CALL, "status": enum(*STATUS, "generating", "generated", "calling"),
-              "parsedArgs": _ARGS, "processedArgs": DROP, "output": SHAPE, "tool": DROP})
-_USAGE = Obj({"prompt_tokens": NUMBER, "completion_tokens": NUMBER, "total_tokens": NUMBER, "model": ident("model"),
-              "cost_cents": NUMBER})
-MESSAGE = Obj({"role": enum("user", "assistant", "thinking", "system", "tool"), "id": ID, "content": SHAPE,
+_ARGS = used("command, filepath / file_path, url host", Obj({
+    "command": VERB, "filepath": PATH, "file_path": PATH, "filePath": PATH, "dirPath": PATH, "url": URL_HOST,
+    "waitForCompletion": BOOL}))
+_STATE = Obj({"toolCallId": used("pairs call and state", ID), "toolCall": _TOOL_CALL,
+              "status": used("done / errored / canceled: a result",
+                             enum(*STATUS, "generating", "generated", "calling")),
+              "parsedArgs": _ARGS, "processedArgs": DROP, "output": used("byte count (output[].content)", SHAPE),
+              "tool": DROP})
+_USAGE = Obj({"prompt_tokens": used("in", NUMBER), "completion_tokens": used("out", NUMBER), "total_tokens": NUMBER,
+              "model": used("llm model", ident("model")), "cost_cents": NUMBER})
+MESSAGE = Obj({"role": used("dispatch: user a prompt, assistant an llm event",
+                            enum("user", "assistant", "thinking", "system", "tool")),
+               "id": ID, "content": used("length only", SHAPE),
                "toolCalls": Many(_TOOL_CALL), "usage": _USAGE, "toolCallId": ID, "reasoning_details": DROP})
 ITEM = Obj({"message": MESSAGE, "contextItems": DROP, "editorState": SHAPE, "appliedRules": DROP,
             "promptLogs": DROP, "isGatheringContext": BOOL, "toolCallStates": Many(_STATE), "reasoning": SHAPE,
             "conversationSummary": SHAPE})
-SESSION = Obj({"sessionId": ID, "title": SHAPE, "workspaceDirectory": DROP, "history": Many(ITEM),
+SESSION = Obj({"sessionId": used("session.id", ID), "title": SHAPE,
+               "workspaceDirectory": used("repository root (a file:// URI or a path; never written)", DROP), "history": Many(ITEM),
                "mode": enum("chat", "agent", "plan", "edit"), "chatModelTitle": DROP,
                "usage": Obj({"totalCost": NUMBER, "promptTokens": NUMBER, "completionTokens": NUMBER,
                              "promptTokensDetails": Obj({"cachedTokens": NUMBER, "cacheWriteTokens": NUMBER})})})

@@ -1,9 +1,11 @@
-"""Continue sessions (`~/.continue/sessions/<uuid>.json`), declared: tools and the class of every field.
+"""Continue sessions (`~/.continue/sessions/<uuid>.json`), declared: tools, statuses, the sniffer.
 
 `{sessionId, title, workspaceDirectory, history[], usage?, mode?, chatModelTitle?}`; each history
 item holds a `message` (user or assistant, with `toolCalls`) and, for an assistant message,
 `toolCallStates` (status, parsed arguments, output). The session index `sessions.json` and the
-`dev_data/` usage logs are not sessions (redact/formats/auxiliary.py skips them by name).
+`dev_data/` usage logs are not sessions (redact/formats/auxiliary.py skips them by name). The class
+of every field, and what the reader keeps of it, is the format's one table (`native_table.py`);
+docs/formats.md renders both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
@@ -25,26 +27,6 @@ ALIASES: dict[str, str] = {
 STATUS: dict[str, tuple[bool, str | None]] = {
     "done": (False, None), "errored": (True, None), "canceled": (True, "interrupted"),
 }
-
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("sessionId", "id", "session.id"),
-    ("workspaceDirectory", "path", "repository root (a file:// URI or a path; never written)"),
-    ("title / chatModelTitle / mode", "text/enum", "-"),
-    ("usage.promptTokens / completionTokens / totalCost", "number",
-     "- (session totals: the messages' usage is used)"),
-    ("history[].message.role", "enum", "user: a prompt; assistant: an llm event"),
-    ("history[].message.content", "text", "length only"),
-    ("history[].message.usage.model", "ident:model", "llm model"),
-    ("history[].message.usage.prompt_tokens / completion_tokens", "number", "in, out"),
-    ("history[].message.toolCalls[].id", "id", "pairs call and state"),
-    ("history[].message.toolCalls[].function.name", "ident:tool", "event kind (after the aliases)"),
-    ("history[].message.toolCalls[].function.arguments / toolCallStates[].parsedArgs", "blob",
-     "command, filepath / file_path, url host"),
-    ("history[].toolCallStates[].status", "enum", "done / errored / canceled: a result"),
-    ("history[].toolCallStates[].output[].content", "text", "byte count"),
-    ("history[].contextItems / editorState / promptLogs / appliedRules", "text/blob", "-"),
-)
-
 
 def sniff(records: list[dict[str, Any]]) -> bool:
     return False  # one JSON document
@@ -68,7 +50,4 @@ def markdown() -> str:
     for name, alias in ALIASES.items():
         lines.append(f"| `{name}` | `{alias}` |")
     lines.append("| anything else | a `tool` event |")
-    lines += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    for where, cls, use in FIELDS:
-        lines.append(f"| `{where}` | {cls} | {use} |")
     return "\n".join(lines) + "\n"

@@ -33,53 +33,63 @@ from redact.native.spec import (
     ident,
     obj,
     tool,
+    used,
 )
 
 FORMAT = "copilot-cli"
 
-_SHELL: dict[str, Spec] = {"command": VERB, "description": SHAPE, "initial_wait": NUMBER, "timeout": NUMBER,
+_SHELL: dict[str, Spec] = {"command": used("verb (verb engine)", VERB), "description": SHAPE, "initial_wait": NUMBER, "timeout": NUMBER,
                            "async": BOOL, "mode": enum("sync", "async"), "sessionId": ID, "shellId": ID}
 _SHELL_IO: dict[str, Spec] = {"sessionId": ID, "shellId": ID, "delay": NUMBER, "input": SHAPE}
 _SEARCH: dict[str, Spec] = {"pattern": SHAPE, "path": PATH, "glob": SHAPE, "type": SHAPE, "head_limit": NUMBER,
                             "output_mode": enum("content", "files_with_matches", "count"),
                             "-n": BOOL, "-i": BOOL, "-A": NUMBER, "-B": NUMBER, "-C": NUMBER,
                             "multiline": BOOL}
+_TARGET = used("targets (read, edit)", PATH)
+_HOST = used("host only", URL_HOST)
 ARGS: dict[str, dict[str, Spec]] = {
     "bash": _SHELL, "powershell": _SHELL, "shell": _SHELL,
     "read_bash": _SHELL_IO, "write_bash": _SHELL_IO, "stop_bash": _SHELL_IO,
     "read_powershell": _SHELL_IO, "write_powershell": _SHELL_IO, "stop_powershell": _SHELL_IO,
-    "view": {"path": PATH, "view_range": Many(NUMBER)},
-    "read": {"path": PATH, "view_range": Many(NUMBER)},
-    "read_file": {"path": PATH, "view_range": Many(NUMBER)},
-    "edit": {"path": PATH, "old_str": SHAPE, "new_str": SHAPE},
-    "create": {"path": PATH, "file_text": SHAPE},
-    "write": {"path": PATH, "file_text": SHAPE, "content": SHAPE},
+    "view": {"path": _TARGET, "view_range": Many(NUMBER)},
+    "read": {"path": _TARGET, "view_range": Many(NUMBER)},
+    "read_file": {"path": _TARGET, "view_range": Many(NUMBER)},
+    "edit": {"path": _TARGET, "old_str": SHAPE, "new_str": SHAPE},
+    "create": {"path": _TARGET, "file_text": SHAPE},
+    "write": {"path": _TARGET, "file_text": SHAPE, "content": SHAPE},
     "str_replace_editor": {"command": enum("view", "create", "str_replace", "insert", "undo_edit"),
-                           "path": PATH, "file_text": SHAPE, "old_str": SHAPE, "new_str": SHAPE,
+                           "path": _TARGET, "file_text": SHAPE, "old_str": SHAPE, "new_str": SHAPE,
                            "view_range": Many(NUMBER), "insert_line": NUMBER},
     "grep": _SEARCH, "rg": _SEARCH, "glob": {"pattern": SHAPE, "path": PATH},
-    "web_fetch": {"url": URL_HOST, "max_length": NUMBER, "start_index": NUMBER, "raw": BOOL},
-    "fetch": {"url": URL_HOST, "max_length": NUMBER, "start_index": NUMBER, "raw": BOOL},
-    "task": {"agent_type": ident("subagent_type"), "name": SHAPE, "prompt": SHAPE, "description": SHAPE,
+    "web_fetch": {"url": _HOST, "max_length": NUMBER, "start_index": NUMBER, "raw": BOOL},
+    "fetch": {"url": _HOST, "max_length": NUMBER, "start_index": NUMBER, "raw": BOOL},
+    "task": {"agent_type": used("subagentType", ident("subagent_type")), "name": SHAPE, "prompt": SHAPE, "description": SHAPE,
              "mode": enum("sync", "background")},
-    "skill": {"skill": ident("skill")},
+    "skill": {"skill": used("skill", ident("skill"))},
     "read_agent": {"agent_id": ID, "timeout": NUMBER, "wait": BOOL},
     "report_intent": {"intent": SHAPE},
     "task_complete": {"summary": SHAPE},
     "ask_user": {"question": SHAPE, "choices": SHAPE, "allow_freeform": BOOL},
 }
-_TOOL_NAME = tool(*TOOLS)
+_TOOL_NAME = used("event kind (see the tool table)", tool(*TOOLS))
 
 
 def _calls(key: str, fields: dict[str, Spec]) -> Switch:
     """A tool call (its name under `key`) with its arguments by the tool table."""
     cases: dict[str, Spec] = {
         name: Obj({**fields, key: const(name), "arguments": Obj(ARGS.get(name, {}))}) for name in TOOLS}
-    return Switch(key, cases, default=Obj({**fields, key: _TOOL_NAME, "arguments": SHAPE}))
+    return used("event kind (see the tool table)",
+                Switch(key, cases, default=Obj({**fields, key: _TOOL_NAME, "arguments": SHAPE})))
 
 
-_REQUEST = _calls("name", {"toolCallId": ID, "type": enum("function"), "intentionSummary": SHAPE})
-_CONTEXT = obj(cwd=CWD, gitRoot=CWD, branch=BRANCH, headCommit=ID, baseCommit=ID, repository=ident("repo"),
+_LANE = used("subagent lane", ID)
+_PAIRS = used("pairs call and result", ID)
+_REQUEST = used("calls whose start was not logged", _calls(
+    "name", {"toolCallId": used("calls whose start was not logged", ID), "type": enum("function"),
+             "intentionSummary": SHAPE}))
+_ROOT = used("repository root (never written)", CWD)
+_CONTEXT = obj(cwd=_ROOT, gitRoot=_ROOT, branch=BRANCH, headCommit=ID, baseCommit=ID,
+               repository=used("remote (github only)", ident("repo")),
                hostType=enum("github", "ado", "gitlab", "bitbucket", "other"))
 _EFFORT = enum("low", "medium", "high", "xhigh", "minimal", "none")
 _MODE = enum("interactive", "plan", "autopilot")
@@ -87,34 +97,46 @@ _HOOK = enum("preToolUse", "postToolUse", "userPromptSubmitted", "sessionStart",
              "agentStop", "subagentStop")
 
 DATA: dict[str, Spec] = {
-    "session.start": obj(sessionId=ID, version=NUMBER, producer=enum("copilot-agent"), copilotVersion=VERSION,
+    "session.start": obj(sessionId=used("session.id", ID), version=NUMBER,
+                         producer=used("detection", enum("copilot-agent")), copilotVersion=VERSION,
                          startTime=TIMESTAMP, reasoningEffort=_EFFORT, context=_CONTEXT, alreadyInUse=BOOL,
                          selectedModel=ident("model")),
     "session.resume": obj(resumeTime=TIMESTAMP, eventCount=NUMBER, context=_CONTEXT, alreadyInUse=BOOL),
-    "user.message": obj(content=SHAPE, transformedContent=SHAPE, agentMode=_MODE, interactionId=ID, source=SHAPE,
-                        attachments=Many(obj(type=enum("file", "image", "directory", "selection"), path=PATH,
-                                             displayName=DROP, mentionIndex=NUMBER))),
+    "user.message": obj(content=used("length and URL count", SHAPE), transformedContent=SHAPE, agentMode=_MODE, interactionId=ID, source=SHAPE,
+                        attachments=used("images counted", Many(obj(type=enum("file", "image", "directory", "selection"), path=PATH,
+                                             displayName=DROP, mentionIndex=NUMBER)))),
     "system.message": obj(content=SHAPE, role=enum("system", "developer")),
     "assistant.turn_start": obj(turnId=ID, interactionId=ID),
     "assistant.turn_end": obj(turnId=ID, interactionId=ID),
-    "assistant.message": obj(messageId=ID, content=SHAPE, toolRequests=Many(_REQUEST), interactionId=ID,
-                             reasoningOpaque=DROP, reasoningText=SHAPE, encryptedContent=DROP,
-                             outputTokens=NUMBER, parentToolCallId=ID),
-    "assistant.reasoning": obj(reasoningId=ID, content=SHAPE, parentToolCallId=ID),
-    "tool.execution_start": _calls("toolName", {"toolCallId": ID, "mcpServerName": ident("mcp_server"),
-                                                "mcpToolName": ident("mcp_tool"), "parentToolCallId": ID}),
-    "tool.execution_complete": obj(toolCallId=ID, model=ident("model"), interactionId=ID, success=BOOL,
-                                   result=obj(content=SHAPE, detailedContent=SHAPE),
-                                   error=obj(message=SHAPE, code=enum("failure", "denied", "rejected", "error")),
-                                   toolTelemetry=DROP, parentToolCallId=ID, isUserRequested=BOOL),
+    "assistant.message": obj(messageId=ID, content=used("length only (textChars)", SHAPE),
+                             toolRequests=Many(_REQUEST), interactionId=ID,
+                             reasoningOpaque=used("presence only (thinking)", DROP),
+                             reasoningText=used("presence only (thinking)", SHAPE), encryptedContent=DROP,
+                             outputTokens=used("out (no input tokens are recorded per request)", NUMBER),
+                             parentToolCallId=_LANE),
+    "assistant.reasoning": obj(reasoningId=ID, content=SHAPE, parentToolCallId=_LANE),
+    "tool.execution_start": _calls("toolName", {
+        "toolCallId": _PAIRS, "mcpServerName": used("mcp server", ident("mcp_server")),
+        "mcpToolName": used("mcp tool", ident("mcp_tool")), "parentToolCallId": _LANE}),
+    "tool.execution_complete": obj(
+        toolCallId=_PAIRS, model=used("the model of the response that asked", ident("model")), interactionId=ID,
+        success=used("err", BOOL),
+        result=obj(content=used("byte count; exit code (`<exited with exit code N>`); commits and PRs it "
+                                "confirms", SHAPE), detailedContent=SHAPE),
+        error=obj(message=used("errClass from the wording", SHAPE),
+                  code=enum("failure", "denied", "rejected", "error")),
+        toolTelemetry=DROP, parentToolCallId=_LANE, isUserRequested=BOOL),
     "hook.start": obj(hookInvocationId=ID, hookType=_HOOK, input=DROP),
-    "hook.end": obj(hookInvocationId=ID, hookType=_HOOK, success=BOOL, error=SHAPE),
-    "session.error": obj(errorType=enum("model_call", "query", "mcp", "system_enotconn", "authentication",
-                                        "rate_limit", "context_limit"), message=SHAPE, stack=DROP,
+    "hook.end": obj(hookInvocationId=ID, hookType=used("a failed hook is an error event", _HOOK),
+                    success=used("a failed hook is an error event", BOOL), error=SHAPE),
+    "session.error": obj(errorType=used("source (model_call: llm)", enum(
+        "model_call", "query", "mcp", "system_enotconn", "authentication", "rate_limit", "context_limit")),
+                         message=used("errClass from the wording", SHAPE),
+                         stack=used("errClass from the wording", DROP),
                          statusCode=NUMBER),
     "session.info": obj(infoType=enum("model", "mcp", "auth", "session", "configuration"), message=SHAPE),
     "session.warning": obj(warningType=enum("mcp", "model", "auth", "session", "configuration"), message=SHAPE),
-    "session.model_change": obj(previousModel=ident("model"), newModel=ident("model"),
+    "session.model_change": obj(previousModel=ident("model"), newModel=used("llm model", ident("model")),
                                 previousReasoningEffort=_EFFORT, reasoningEffort=_EFFORT),
     "session.mode_changed": obj(previousMode=_MODE, newMode=_MODE),
     "session.task_complete": obj(summary=SHAPE, success=BOOL),
@@ -124,11 +146,11 @@ DATA: dict[str, Spec] = {
                             currentModel=ident("model"), currentTokens=NUMBER, systemTokens=NUMBER,
                             conversationTokens=NUMBER, toolDefinitionsTokens=NUMBER),
     "session.compaction_start": obj(systemTokens=NUMBER, conversationTokens=NUMBER, toolDefinitionsTokens=NUMBER),
-    "session.compaction_complete": obj(success=BOOL, preCompactionTokens=NUMBER, preCompactionMessagesLength=NUMBER,
+    "session.compaction_complete": obj(success=BOOL, preCompactionTokens=used("compaction preTokens", NUMBER), preCompactionMessagesLength=NUMBER,
                                        summaryContent=SHAPE, checkpointNumber=NUMBER, checkpointPath=PATH,
                                        compactionTokensUsed=obj(input=NUMBER, output=NUMBER, cachedInput=NUMBER),
                                        requestId=ID, error=SHAPE),
-    "subagent.started": obj(toolCallId=ID, agentName=ident("subagent_type"), agentDisplayName=DROP,
+    "subagent.started": obj(toolCallId=ID, agentName=used("lane subagentType", ident("subagent_type")), agentDisplayName=DROP,
                             agentDescription=SHAPE),
     "subagent.completed": obj(toolCallId=ID, agentName=ident("subagent_type"), agentDisplayName=DROP),
     "system.notification": obj(content=SHAPE, kind=DROP),
@@ -136,7 +158,8 @@ DATA: dict[str, Spec] = {
     "abort": obj(reason=SHAPE),
 }
 
-LINE = Switch("type", {kind: Obj({"type": const(kind), "id": ID, "parentId": ID, "timestamp": TIMESTAMP,
-                                  "data": spec}) for kind, spec in DATA.items()})
+LINE = used("event dispatch", Switch("type", {
+    kind: Obj({"type": const(kind), "id": ID, "parentId": ID, "timestamp": used("event times", TIMESTAMP),
+               "data": spec}) for kind, spec in DATA.items()}))
 
 TABLE = Table(FORMAT, LINE, {})

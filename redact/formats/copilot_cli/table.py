@@ -1,4 +1,4 @@
-"""GitHub Copilot CLI session logs, declared: event types, tools, and the class of every field.
+"""GitHub Copilot CLI session logs, declared: event types, tools, the sniffer and the session folder.
 
 Copilot CLI writes one JSONL event log per session, each line `{type, data, id, parentId,
 timestamp}`. Current clients keep a folder per session, `~/.copilot/session-state/<id>/`, holding
@@ -7,6 +7,8 @@ timestamp}`. Current clients keep a folder per session, `~/.copilot/session-stat
 wrote a flat `~/.copilot/session-state/<id>.jsonl` (`copilotVersion: "unknown"`). The session is its
 event log; from the folder only `workspace.yaml`'s `cwd` is read (when the log names none), and the
 other files are skipped by name in batch mode (they hold text: summaries, prompts, file copies).
+The class of every field, and what the reader keeps of it, is the format's one table
+(`native_table.py`); docs/formats.md renders both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
@@ -65,53 +67,6 @@ EDITOR_COMMANDS: dict[str, tuple[str, str | None]] = {
     "view": ("read", None), "create": ("edit", "create"), "str_replace": ("edit", "modify"),
     "insert": ("edit", "modify"), "undo_edit": ("edit", "modify"),
 }
-
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("type", "enum", "event dispatch"),
-    ("id / parentId", "id", "-"),
-    ("timestamp", "timestamp", "event times"),
-    ("session.start.data.sessionId", "id", "session.id"),
-    ("session.start.data.copilotVersion / version", "version", "-"),
-    ("session.start.data.producer", "enum", "detection"),
-    ("session.start.data.context.cwd / gitRoot", "path", "repository root (never written)"),
-    ("session.start.data.context.repository", "ident:repo", "remote (github only)"),
-    ("session.start.data.context.branch", "text", "-"),
-    ("session.start.data.context.headCommit / baseCommit", "id", "-"),
-    ("user.message.data.content", "text", "length and URL count"),
-    ("user.message.data.transformedContent", "text", "-"),
-    ("user.message.data.attachments[]", "blob", "images counted"),
-    ("assistant.message.data.content", "text", "length only (textChars)"),
-    ("assistant.message.data.reasoningText / reasoningOpaque", "text", "presence only (thinking)"),
-    ("assistant.message.data.outputTokens", "number", "out (no input tokens are recorded per request)"),
-    ("assistant.message.data.toolRequests[].toolCallId / name", "id / ident:tool",
-     "calls whose start was not logged"),
-    ("assistant.message.data.toolRequests[].arguments / intentionSummary", "blob / text", "-"),
-    ("*.data.parentToolCallId", "id", "subagent lane"),
-    ("tool.execution_start.data.toolName", "ident:tool", "event kind (see the tool table)"),
-    ("tool.execution_start.data.arguments.command (bash, powershell)", "command", "verb (verb engine)"),
-    ("tool.execution_start.data.arguments.path", "path", "targets (read, edit)"),
-    ("tool.execution_start.data.arguments.url", "blob", "host only"),
-    ("tool.execution_start.data.arguments.agent_type (task) / skill (skill)",
-     "ident:subagent_type / ident:skill", "subagentType, skill"),
-    ("tool.execution_start.data.arguments.* (everything else)", "text", "-"),
-    ("tool.execution_start.data.mcpServerName / mcpToolName", "ident:mcp_server / ident:mcp_tool",
-     "mcp server and tool"),
-    ("tool.execution_complete.data.success", "bool", "err"),
-    ("tool.execution_complete.data.result.content", "text",
-     "byte count; exit code (`<exited with exit code N>`); commits and PRs it confirms"),
-    ("tool.execution_complete.data.result.detailedContent", "text", "-"),
-    ("tool.execution_complete.data.error.message", "text", "errClass from the wording"),
-    ("tool.execution_complete.data.model", "ident:model", "the model of the response that asked"),
-    ("tool.execution_complete.data.toolTelemetry", "blob", "-"),
-    ("session.model_change.data.newModel", "ident:model", "llm model"),
-    ("session.error.data.errorType", "enum", "source (model_call: llm)"),
-    ("session.error.data.message / stack", "text", "errClass from the wording"),
-    ("session.compaction_complete.data.preCompactionTokens", "number", "compaction preTokens"),
-    ("session.compaction_complete.data.summaryContent", "text", "-"),
-    ("subagent.started.data.agentName", "ident:subagent_type", "lane subagentType"),
-    ("hook.end.data.hookType / success", "enum / bool", "a failed hook is an error event"),
-    ("everything else", "text / blob", "-"),
-)
 
 _HEX_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 #: files of a session folder that are not the event log -> why they are skipped
@@ -193,6 +148,4 @@ def markdown() -> str:
     out += [f"| `{name}` | {kind} |" for name, kind in TOOLS.items()]
     out.append("| a tool with `mcpServerName` | mcp |")
     out.append("| anything else | tool |")
-    out += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    out += [f"| `{where}` | {cls} | {use} |" for where, cls, use in FIELDS]
     return "\n".join(out) + "\n"

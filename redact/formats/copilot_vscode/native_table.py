@@ -30,6 +30,7 @@ from redact.native.spec import (
     ident,
     obj,
     tool,
+    used,
 )
 
 FORMAT = "copilot-vscode"
@@ -56,13 +57,15 @@ def _part(kind: str, **fields: Spec) -> Obj:
 
 
 PART = Switch("kind", {
-    "markdownContent": _part("markdownContent", content=SHAPE),
-    "toolInvocationSerialized": _part(
-        "toolInvocationSerialized", toolCallId=ID, toolId=_TOOL, isComplete=BOOL, isConfirmed=DROP,
+    "markdownContent": _part("markdownContent", content=used("length, when a request has no rounds", SHAPE)),
+    "toolInvocationSerialized": used("calls a request's rounds do not list", _part(
+        "toolInvocationSerialized", toolCallId=used("call id", ID),
+        toolId=used("event kind (see the tool table)", _TOOL), isComplete=BOOL, isConfirmed=DROP,
         invocationMessage=DROP, pastTenseMessage=DROP, originMessage=DROP, presentation=DROP,
-        source=obj(type=enum("mcp", "internal", "extension"), label=ident("mcp_server"), serverLabel=DROP,
+        source=obj(type=used("an MCP tool", enum("mcp", "internal", "extension")),
+                   label=used("mcp server", ident("mcp_server")), serverLabel=DROP,
                    collectionId=DROP, definitionId=DROP, extensionId=DROP),
-        resultDetails=obj(isError=BOOL, input=SHAPE, output=SHAPE), toolSpecificData=TOOL_DATA),
+        resultDetails=obj(isError=used("err", BOOL), input=SHAPE, output=SHAPE), toolSpecificData=TOOL_DATA)),
     "prepareToolInvocation": _part("prepareToolInvocation", toolName=_TOOL),
     "progressTaskSerialized": _part("progressTaskSerialized", content=SHAPE, progress=SHAPE),
     "progressMessage": _part("progressMessage", content=SHAPE),
@@ -76,37 +79,50 @@ PART = Switch("kind", {
     "warning": _part("warning", content=SHAPE),
     "elicitationSerialized": _part("elicitationSerialized", title=SHAPE, message=SHAPE, state=DROP),
     "mcpServersStarting": _part("mcpServersStarting", didStartServerIds=DROP),
-}, default=Obj(_MARKDOWN))  # a markdown part has no `kind`
+}, default=Obj({**_MARKDOWN, "value": used("length, when a request has no rounds", SHAPE)}))  # no `kind`
 
-ROUND = obj(response=SHAPE, toolInputRetry=NUMBER, id=ID, thinking=SHAPE, statefulMarker=DROP,
-            toolCalls=Many(obj(name=_TOOL, arguments=SHAPE, id=ID)))
+ROUND = used("one llm event per round", obj(
+    response=used("length", SHAPE), toolInputRetry=NUMBER, id=ID, thinking=SHAPE, statefulMarker=DROP,
+    toolCalls=Many(obj(name=used("tool calls (see the tool table)", _TOOL),
+                       arguments=used("JSON in a string: paths (filePath, path, dirPath), the terminal command "
+                                      "(verb), a patch's file headers, URL hosts", SHAPE),
+                       id=used("call id", ID)))))
 RESULT = obj(
     timings=obj(firstProgress=NUMBER, totalElapsed=NUMBER),
-    errorDetails=obj(code=enum("failed", "rateLimited", "quotaExceeded", "canceled", "offTopic", "filtered",
+    errorDetails=used("an error event (llm); class from the code and wording", obj(code=enum("failed", "rateLimited", "quotaExceeded", "canceled", "offTopic", "filtered",
                                "responseFiltered", "unknown"),
                      message=SHAPE, responseIsIncomplete=BOOL, responseIsFiltered=BOOL, confirmationButtons=DROP,
-                     level=NUMBER),
+                     level=NUMBER)),
     details=SHAPE,
-    metadata=obj(toolCallRounds=Many(ROUND), toolCallResults=DROP, modelMessageId=ID, responseId=ID,
-                 sessionId=ID, agentId=DROP, codeBlocks=DROP, renderedUserMessage=DROP,
+    metadata=obj(toolCallRounds=Many(ROUND), toolCallResults=used("byte count of each call's output", DROP),
+                 modelMessageId=ID, responseId=ID, sessionId=used("session.id, when the document has none", ID), agentId=DROP, codeBlocks=DROP, renderedUserMessage=DROP,
                  renderedGlobalContext=DROP, cacheKey=DROP, promptTokens=NUMBER, outputTokens=NUMBER,
                  command=DROP, summary=DROP),
 )
 REQUEST = obj(
-    requestId=ID, responseId=ID, timestamp=NUMBER, modelId=ident("model"), isCanceled=BOOL,
-    message=obj(text=SHAPE, parts=SHAPE), variableData=SHAPE, response=Many(PART), result=RESULT,
+    requestId=ID, responseId=ID, timestamp=used("the request's events (epoch ms)", NUMBER),
+    modelId=used("llm model (`copilot/` dropped)", ident("model")),
+    isCanceled=used("an interruption (error event, orchestration)", BOOL),
+    message=obj(text=used("a prompt: length and URL count", SHAPE), parts=SHAPE),
+    variableData=used("images counted", SHAPE), response=Many(PART), result=RESULT,
     followups=DROP, contentReferences=DROP, codeCitations=DROP, responseMarkdownInfo=DROP,
     editedFileEvents=DROP, timeSpentWaiting=NUMBER, agent=obj(extensionVersion=VERSION),
     isHidden=BOOL, isPaused=BOOL, modelState=DROP,
 )
 DOCUMENT = obj(
-    version=NUMBER, sessionId=ID, creationDate=NUMBER, lastMessageDate=NUMBER, isImported=BOOL,
+    version=used("detection", NUMBER),
+    sessionId=used("session.id (else result.metadata.sessionId, else a digest of the name)", ID),
+    creationDate=used("session start when no request is older", NUMBER),
+    lastMessageDate=used("session start when no request is older", NUMBER), isImported=BOOL,
     initialLocation=enum("panel", "editor", "terminal", "notebook", "editing-session"), customTitle=SHAPE,
     requesterUsername=DROP, responderUsername=DROP, requesterAvatarIconUri=DROP, responderAvatarIconUri=DROP,
-    requests=Many(REQUEST),
+    requests=used("dispatch: one request after another", Many(REQUEST)),
 )
 
 #: The edit log (`chatSessions/<uuid>.jsonl`) is written back replayed, as one initial entry.
-LINE = obj(kind=NUMBER, v=DOCUMENT)
+#: Its entries' `k` (the path an entry sets) and `i` (where a list is cut) are read only to replay it.
+LINE = obj(kind=used("replayed: 0 the whole document, 1 sets `k`, 2 appends to the list at `k`, 3 deletes `k`", NUMBER),
+           v=used("the value the entry sets", DOCUMENT), k=used("replayed: the path the entry sets", DROP),
+           i=used("replayed: where a list is cut", DROP))
 
 TABLE = Table(FORMAT, LINE, {}, document=DOCUMENT, document_key="requests")

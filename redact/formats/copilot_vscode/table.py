@@ -1,4 +1,4 @@
-"""VS Code Copilot Chat sessions, declared: the document's layout, tools, and the class of every field.
+"""VS Code Copilot Chat sessions, declared: the document's layout, tools, the sniffers and the replay.
 
 VS Code keeps each chat of a workspace in `workspaceStorage/<hash>/chatSessions/<uuid>.json` (chats
 of a window without a folder in `globalStorage/emptyWindowChatSessions/`): one JSON document,
@@ -11,7 +11,8 @@ the session's repository root. Newer VS Code builds write `chatSessions/<uuid>.j
 of edits to that document (VS Code's object mutation log), each line `{kind, k, v, i}`: kind 0 the
 whole document `v` (the first line), 1 sets the value at the key path `k`, 2 appends `v`'s items to
 the list at `k` (after cutting it to length `i` when given), 3 deletes `k`. It is replayed into the
-document, which is then read as above.
+document, which is then read as above. The class of every field, and what the reader keeps of it,
+is the format's one table (`native_table.py`); docs/formats.md renders both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
@@ -43,33 +44,8 @@ PATCHES = frozenset({"copilot_applyPatch", "apply_patch"})
 PATH_ARGS = ("filePath", "path", "file_path", "dirPath")
 COMMAND_ARGS = ("command",)
 
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("version", "number", "detection"),
-    ("sessionId", "id", "session.id (else result.metadata.sessionId, else a digest of the name)"),
-    ("creationDate / lastMessageDate", "timestamp", "session start when no request is older"),
-    ("requesterUsername / responderUsername / *AvatarIconUri", "text", "- (account names: never read)"),
-    ("initialLocation / isImported / customTitle", "enum / bool / text", "-"),
-    ("requests[].timestamp", "timestamp", "the request's events (epoch ms)"),
-    ("requests[].message.text / parts", "text", "a prompt: length and URL count"),
-    ("requests[].variableData.variables[]", "blob", "images counted"),
-    ("requests[].modelId", "ident:model", "llm model (`copilot/` dropped)"),
-    ("requests[].isCanceled", "bool", "an interruption (error event, orchestration)"),
-    ("requests[].result.errorDetails.code / message", "enum / text",
-     "an error event (llm); class from the code and wording"),
-    ("requests[].result.timings", "number", "-"),
-    ("requests[].result.metadata.toolCallRounds[].response", "text", "one llm event per round: length"),
-    ("requests[].result.metadata.toolCallRounds[].toolCalls[].name / id", "ident:tool / id",
-     "tool calls (see the tool table)"),
-    ("requests[].result.metadata.toolCallRounds[].toolCalls[].arguments", "JSON in a string",
-     "paths (filePath, path, dirPath), the terminal command (verb), a patch's file headers, URL hosts"),
-    ("requests[].result.metadata.toolCallResults", "text", "byte count of each call's output"),
-    ("requests[].response[] (markdown)", "text", "length, when a request has no rounds"),
-    ("requests[].response[] (toolInvocationSerialized).toolId / toolCallId / source",
-     "ident:tool / id / ident:mcp_server", "calls a request's rounds do not list; resultDetails.isError: err"),
-    ("requests[].response[] (other kinds) / followups / contentReferences / codeCitations / agent",
-     "text / blob", "-"),
-)
-
+#: the keys the reader opens inside a request's `variableData` (a shape in the one table): images counted
+VARIABLE_KEYS = frozenset({"variables", "kind", "isImage"})
 _SESSION_DIRS = ("chatSessions", "emptyWindowChatSessions")
 
 
@@ -171,6 +147,4 @@ def markdown() -> str:
     out += [f"| `{name}` | {kind} |" for name, kind in TOOLS.items()]
     out.append("| `mcp_<server>_<tool>` (source `mcp`) | mcp |")
     out.append("| anything else | tool |")
-    out += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    out += [f"| `{where}` | {cls} | {use} |" for where, cls, use in FIELDS]
     return "\n".join(out) + "\n"

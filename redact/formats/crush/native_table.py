@@ -1,6 +1,77 @@
-"""crush has no native output (`native.py`): its table drops every record."""
+"""Crush's one table: the JSON Lines export of one session (`store.py`: the `sessions` row, then each
+message with its `parts`, a JSON array of `{type, data}`) that the reader reads, with what it keeps.
+
+Crush has no native output (`native.py` refuses `--to native`): the export is built from the store's
+session tables, never copied. The table classifies every field the reader reads
+(tests/formats/test_tables.py) and renders the field table of docs/formats.md.
+"""
 from __future__ import annotations
 
-from redact.native.spec import DROP, Table
+from redact.formats.crush.table import FINISH_ERRORS, PART_TYPES
+from redact.native.spec import (
+    BOOL,
+    DROP,
+    ID,
+    NUMBER,
+    PATH,
+    SHAPE,
+    TIMESTAMP,
+    Many,
+    Switch,
+    Table,
+    enum,
+    ident,
+    obj,
+    used,
+)
 
-TABLE = Table("crush", DROP)
+FORMAT = "crush"
+_KIND = used("record dispatch", enum("session", "message"))
+
+SESSION = obj(
+    crush=_KIND,
+    id=used("session.id", ID),
+    parent_session_id=used("role subagent, parentSessionId", ID),
+    created_at=used("first time seen", TIMESTAMP), updated_at=TIMESTAMP,
+    title=SHAPE,
+    prompt_tokens=NUMBER, completion_tokens=NUMBER, cost=NUMBER,  # session totals: never spread over calls
+    project=used("repository root: the folder holding .crush/ (never written)", PATH),
+)
+
+_IMAGE = used("images counted", SHAPE)
+_TYPE = enum(*PART_TYPES)
+PART = Switch("type", {
+    "text": used("length only", obj(type=_TYPE, data=obj(text=used("length only", SHAPE)))),
+    "reasoning": used("thinking", obj(type=_TYPE, data=obj(thinking=used("presence only (thinking)", SHAPE),
+                                                                signature=DROP))),
+    "image_url": used("counted on a prompt", obj(type=_TYPE, data=obj(url=DROP, detail=DROP))),
+    "binary": used("counted on a prompt when it is an image", obj(type=_TYPE, data=obj(
+        mime_type=_IMAGE, MIMEType=_IMAGE, path=DROP, data=DROP, Path=DROP, Data=DROP))),
+    "tool_call": used("a tool call", obj(type=_TYPE, data=obj(
+        id=used("pairs call and result", ID),
+        name=used("event kind (the shared tool table, after the aliases)", ident("tool")),
+        input=used("JSON in a string: command (bash), file_path / path, url host", DROP),
+        type=DROP, finished=BOOL, provider_executed=BOOL))),
+    "tool_result": used("its result", obj(type=_TYPE, data=obj(
+        tool_call_id=used("pairs call and result", ID),
+        content=used("byte count; a shell output confirms commits and PRs", SHAPE),
+        is_error=used("err; errClass from the wording", BOOL),
+        name=DROP, metadata=DROP, data=DROP, mime_type=DROP))),
+    "finish": used("stop reason; an error finish is an llm error event", obj(type=_TYPE, data=obj(
+        reason=used(f"stop; {' / '.join(FINISH_ERRORS)}: an llm error event", SHAPE),
+        time=TIMESTAMP, message=SHAPE, details=SHAPE))),
+}, default=obj(type=_TYPE))
+
+MESSAGE = obj(
+    crush=_KIND,
+    id=ID,
+    role=used("dispatch: user, assistant, tool", enum("user", "assistant", "tool")),
+    created_at=used("event time", TIMESTAMP), finished_at=used("llm latency", TIMESTAMP),
+    model=used("llm model", ident("model")),
+    provider=DROP,
+    parts=used("part dispatch (`type`)", Many(PART)),
+)
+
+RECORD = Switch("crush", {"session": SESSION, "message": MESSAGE})
+
+TABLE = Table(FORMAT, RECORD)

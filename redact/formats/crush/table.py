@@ -1,7 +1,8 @@
-"""Crush's session records, declared: message roles, part types and the class of every field.
+"""Crush's name tables (part types, tool aliases, finish reasons) and the sniffer.
 
 The reader reads the JSON Lines export of one session (`store.py`): the `sessions` row, then each
-message with its `parts` (a JSON array of `{type, data}`). Only what these tables mark as used is read.
+message with its `parts` (a JSON array of `{type, data}`). The class of every field, and what the reader keeps of it, is the format's one table
+(`native_table.py`); docs/formats.md renders both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
@@ -24,31 +25,6 @@ ALIASES: dict[str, str] = {"view": "read", "multiedit": "edit", "ls": "list", "s
 FINISH_ERRORS: dict[str, str] = {"error": "api_error", "canceled": "interrupted",
                                  "permission_denied": "interrupted"}
 
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("session.id", "id", "session.id"),
-    ("session.parent_session_id", "id", "role subagent, parentSessionId"),
-    ("session.created_at / updated_at", "timestamp", "first time seen"),
-    ("session.title", "text", "-"),
-    ("session.prompt_tokens / completion_tokens / cost", "number",
-     "- (session totals: never spread over the model calls)"),
-    ("session.project", "path", "repository root: the folder holding .crush/ (never written)"),
-    ("message.role", "enum", "dispatch: user, assistant, tool"),
-    ("message.created_at / finished_at", "timestamp", "event time; llm latency"),
-    ("message.model", "ident:model", "llm model"),
-    ("message.provider", "enum", "-"),
-    ("parts[].type", "enum", "part dispatch"),
-    ("parts[].data.text (text)", "text", "length only"),
-    ("parts[].data.thinking (reasoning)", "text", "presence only (thinking)"),
-    ("parts[].data.id / tool_call_id", "id", "pairs call and result"),
-    ("parts[].data.name (tool_call)", "ident:tool", "event kind (the shared tool table)"),
-    ("parts[].data.input (tool_call)", "blob", "JSON in a string: command (bash), file_path / path, url host"),
-    ("parts[].data.content (tool_result)", "text", "byte count; a shell output confirms commits and PRs"),
-    ("parts[].data.metadata (tool_result)", "blob", "-"),
-    ("parts[].data.is_error (tool_result)", "bool", "err; errClass from the wording"),
-    ("parts[].data.reason (finish)", "enum", "stop; error / canceled: an llm error event"),
-    ("parts[].data.message / details (finish)", "text", "-"),
-    ("parts[].data.mime_type / url / path (binary, image_url)", "text", "images counted"),
-)
 
 
 def sniff(records: list[dict[str, Any]]) -> bool:
@@ -64,7 +40,4 @@ def markdown() -> str:
     lines += ["", "| tool | read as |", "|---|---|"]
     for name, alias in ALIASES.items():
         lines.append(f"| `{name}` | `{alias}` (the shared tool table) |")
-    lines += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    for where, cls, use in FIELDS:
-        lines.append(f"| `{where}` | {cls} | {use} |")
     return "\n".join(lines) + "\n"

@@ -61,17 +61,21 @@ class CursorReader:
                 self.skip(label(kind) if isinstance(kind, str) else "<no record kind>")
 
     def head(self, r: dict[str, Any]) -> None:
+        """A composer's or an aichat tab's head record (a tab has only its id, time and title)."""
+        def field(key: str) -> Any:
+            return r.get(key) if key in r else None
+
         sid = r.get("id")
         self.session_id = sid if isinstance(sid, str) and sid else None
-        root = r.get("root")
+        root = field("root")
         self.s.roots = chatlog.root_of(root if isinstance(root, str) else None)
         self.s.cwd = self.s.roots[0] if self.s.roots else None
-        self.model = r.get("model") if is_model_name(r.get("model")) else None
-        parent = r.get("parent")
+        self.model = field("model") if is_model_name(field("model")) else None
+        parent = field("parent")
         if isinstance(parent, str) and parent:
             self.s.role = "subagent"
             self.s.parent_native_id = native_id(parent)
-        self.time(r.get("createdAt") or r.get("lastSendTime"))
+        self.time(field("createdAt") or field("lastSendTime"))
 
     def bubble(self, r: dict[str, Any]) -> None:
         kind = r.get("type")

@@ -1,7 +1,8 @@
-"""Cursor's chat records, declared: bubble types, tool names and the class of every field.
+"""Cursor's name tables (bubble types, tool aliases, statuses) and the sniffer.
 
 The reader reads the JSON Lines export of one chat (`store.py`): a composer (or an older aichat tab),
-then its bubbles in order. Only what these tables mark as used is read.
+then its bubbles in order. The class of every field, and what the reader keeps of it, is the format's
+one table (`native_table.py`); docs/formats.md renders both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
@@ -23,39 +24,16 @@ ALIASES: dict[str, str] = {
     "web_search": "web_search", "fetch_rules": "fetch_rules", "read_lints": "read_lints",
     "todo_write": "todo_write", "task": "task", "task_v2": "task",
 }
+#: The keys of the store's own JSON values (composerData, bubbles, aichat tabs) that `store.py` reads
+#: or names when building the export the one table describes: known names for reports.
+SOURCE_KEYS: frozenset[str] = frozenset({
+    "composerData", "composerId", "_v", "modelConfig", "modelName", "workspaceIdentifier", "unifiedMode",
+    "subagentComposerIds", "subComposerIds", "richText", "blobEncryptionKey", "EncryptionKey", "bubbleId",
+    "modelType", "rawText", "toolFormerData", "toolCallBinary", "additionalData", "tabId", "chatTitle",
+})
 #: `toolFormerData.status` values that end a call
 DONE = {"completed": False, "error": True, "cancelled": True, "canceled": True, "rejected": True}
 
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("composerData.composerId", "id", "session.id"),
-    ("composerData._v", "version", "-"),
-    ("composerData.createdAt / lastUpdatedAt", "timestamp", "first time seen"),
-    ("composerData.modelConfig.modelName", "ident:model", "llm model"),
-    ("composerData.workspaceIdentifier.uri.fsPath", "path", "repository root (never written)"),
-    ("composerData.unifiedMode", "enum", "-"),
-    ("composerData.subagentComposerIds / subComposerIds", "id", ("a composer listed here is a subagent "
-                                                                 "session (role, parentSessionId)")),
-    ("composerData.name / text / richText", "text", "-"),
-    ("composerData.*EncryptionKey / blobEncryptionKey", "blob", "never read (not even exported)"),
-    ("composerData.* (everything else)", "blob", "never read"),
-    ("bubble.bubbleId", "id", "-"),
-    ("bubble.type", "enum", "1 / user: a prompt; 2 / ai: the agent's turn"),
-    ("bubble.createdAt / timestamp", "timestamp", "event times"),
-    ("bubble.tokenCount.inputTokens / outputTokens", "number", "in, out (summed over a turn)"),
-    ("bubble.modelInfo.modelName / modelType", "ident:model", "llm model"),
-    ("bubble.text / rawText", "text", "length only"),
-    ("bubble.thinking.text", "text", "presence only (thinking)"),
-    ("bubble.toolFormerData.toolCallId", "id", "call id"),
-    ("bubble.toolFormerData.name", "ident:tool", "event kind (the shared tool table, after the aliases)"),
-    ("bubble.toolFormerData.params / rawArgs", "blob", ("JSON in a string: command, targetFile / "
-                                                        "relativeWorkspacePath / path, url host")),
-    ("bubble.toolFormerData.status", "enum", "completed: a result; error / cancelled: a failed result"),
-    ("bubble.toolFormerData.result", "text", "byte count"),
-    ("bubble.toolFormerData.error", "text", "errClass from the wording"),
-    ("bubble.toolFormerData.toolCallBinary / additionalData", "blob", "never read"),
-    ("tab.tabId / lastSendTime (workspaceStorage aichat)", "id/timestamp", "session.id; event times"),
-    ("tab.chatTitle", "text", "-"),
-)
 
 
 def sniff(records: list[dict[str, Any]]) -> bool:
@@ -69,7 +47,4 @@ def markdown() -> str:
     for name, alias in ALIASES.items():
         lines.append(f"| `{name}` | `{alias}` |")
     lines.append("| anything else | a `tool` event (`mcp_*` tools included) |")
-    lines += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    for where, cls, use in FIELDS:
-        lines.append(f"| `{where}` | {cls} | {use} |")
     return "\n".join(lines) + "\n"

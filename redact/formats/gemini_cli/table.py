@@ -1,4 +1,4 @@
-"""Gemini CLI chat recordings, declared: message types, tools, and the class of every field.
+"""Gemini CLI chat recordings, declared: message types, tools, the sniffers and the auxiliary files.
 
 Gemini CLI records each chat under `~/.gemini/tmp/<project>/chats/` (`<project>`: a sha256 of the
 project path in older clients, a slug in newer ones). Two layouts:
@@ -12,8 +12,8 @@ project path in older clients, a slug in newer ones). Two layouts:
 
 Beside the chats the project folder holds files that are not sessions: `checkpoint-<tag>.json`
 (`/chat save`), `logs.json` (the prompt log), `shell_history` and `tool-outputs/`. Batch mode skips
-them by name and says so (`AUXILIARY`). The reader reads only what these tables mark as used;
-docs/formats.md renders them.
+them by name and says so (`AUXILIARY`). The class of every field, and what the reader keeps of it,
+is the format's one table (`native_table.py`); docs/formats.md renders both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
@@ -52,44 +52,14 @@ TOOLS: dict[str, str] = {
     "exit_plan_mode": "tool", "read_background_output": "tool", "list_background_processes": "tool",
     "activate_skill": "skill",
 }
+#: the keys the reader opens inside a tool call's `result` (a shape in the one table):
+#: `result[].functionResponse.response.output / error`
+RESULT_KEYS = frozenset({"functionResponse", "response", "output", "error"})
 PATH_ARGS = ("file_path", "absolute_path", "path")
 SEARCH_DIR_ARGS = ("dir_path", "path")
 WAITS_ON_USER = frozenset({"ask_user"})
 #: `<server>__<tool>`: an MCP tool whose name clashed with another (Gemini CLI qualifies it so)
 MCP_NAME = re.compile(r"([A-Za-z0-9_.-]{1,64})__([A-Za-z0-9_.-]{1,128})")
-
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("sessionId", "id", "session.id"),
-    ("projectHash", "blob", "- (a sha256 of the project path in older clients: never written, not even natively)"),
-    ("startTime / lastUpdated", "timestamp", "session start (when no message is older)"),
-    ("kind", "enum", "`subagent`: session.role"),
-    ("directories[]", "path", "repository roots (never written)"),
-    ("summary", "text", "-"),
-    ("messages[].id", "id", "the last writing of a message wins"),
-    ("messages[].timestamp", "timestamp", "event times"),
-    ("messages[].type", "enum", "see the message types"),
-    ("messages[].content (user)", "text", "length and URL count"),
-    ("messages[].content (gemini)", "text", "length only (textChars)"),
-    ("messages[].content (error)", "text", "errClass from the wording"),
-    ("messages[].content (info / warning)", "text", "`Request cancelled.` only"),
-    ("messages[].thoughts[]", "text", "presence only (thinking)"),
-    ("messages[].tokens.input / cached / output / thoughts", "number", ("in (input - cached), cr, out "
-                                                                            "(output + thoughts)")),
-    ("messages[].tokens.tool / total", "number", "-"),
-    ("messages[].model", "ident:model", "llm model"),
-    ("toolCalls[].id", "id", "call id"),
-    ("toolCalls[].name", "ident:tool", "event kind (see the tool table)"),
-    ("toolCalls[].args.command (run_shell_command)", "command", "verb (verb engine)"),
-    ("toolCalls[].args.file_path / absolute_path / path", "path", "targets (read, edit)"),
-    ("toolCalls[].args.* (everything else)", "text", "-"),
-    ("toolCalls[].status", "enum", "success, error, cancelled: the result's error and errClass"),
-    ("toolCalls[].timestamp", "timestamp", "the result's time"),
-    ("toolCalls[].result[].functionResponse.response.output", "text",
-     "byte count; exit code (`Exit Code: N`); commits and PRs it confirms"),
-    ("toolCalls[].result[].functionResponse.response.error", "text", "errClass from the wording"),
-    ("toolCalls[].displayName / description / resultDisplay", "text", "-"),
-    ("toolCalls[].renderOutputAsMarkdown", "bool", "-"),
-)
 
 #: files of a Gemini CLI project folder that are not sessions -> why they are skipped
 AUXILIARY: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -170,6 +140,4 @@ def markdown() -> str:
     out += [f"| `{name}` | {kind} |" for name, kind in TOOLS.items()]
     out.append("| `<server>__<tool>` | mcp |")
     out.append("| anything else | tool |")
-    out += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    out += [f"| `{where}` | {cls} | {use} |" for where, cls, use in FIELDS]
     return "\n".join(out) + "\n"

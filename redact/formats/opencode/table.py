@@ -1,8 +1,9 @@
-"""opencode's session records, declared: message roles, part types and the class of every field.
+"""opencode's name tables (part types, error names) and the sniffers.
 
 The reader (`reader.py`) reads the JSON Lines export of one session (`store.py` for the 1.x SQLite
 store, `tree.py` for the pre-1.x JSON tree): a `session` row, then each message with its parts.
-Only what these tables mark as used is read; docs/formats.md renders them.
+The class of every field, and what the reader keeps of it, is the format's one table
+(`native_table.py`); docs/formats.md renders both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
@@ -29,40 +30,6 @@ ERRORS: dict[str, str] = {
     "MessageOutputLengthError": "api_error", "UnknownError": "api_error",
 }
 
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("session.id", "id", "session.id"),
-    ("session.parent_id", "id", "role subagent, parentSessionId"),
-    ("session.directory", "path", "repository root (never written)"),
-    ("session.version", "version", "-"),
-    ("session.time_created / time_updated", "timestamp", "first time seen"),
-    ("session.title / project_id / agent / model", "text/id", "-"),
-    ("message.data.role", "enum", "dispatch: user, assistant"),
-    ("message.data.time.created / completed", "timestamp", "event time; llm latency"),
-    ("message.data.modelID / model.modelID", "ident:model", "llm model"),
-    ("message.data.tokens.input / output / reasoning / cache.read / cache.write", "number",
-     "in, out (output + reasoning), cr, cw"),
-    ("message.data.finish", "enum", "stop"),
-    ("message.data.error.name", "enum", "llm error event (errClass)"),
-    ("message.data.error.data / path / system / summary / cost / providerID", "text/number", "-"),
-    ("part.data.type", "enum", "part dispatch"),
-    ("part.data.text (text)", "text", "length only; synthetic parts are skipped"),
-    ("part.data.text (reasoning)", "text", "presence only (thinking)"),
-    ("part.data.tool", "ident:tool", "event kind (the shared tool table)"),
-    ("part.data.callID", "id", "pairs call and result"),
-    ("part.data.state.status", "enum", "completed / error: a result; pending / running: no result"),
-    ("part.data.state.input.command (bash)", "command", "verb (verb engine)"),
-    ("part.data.state.input.filePath / path", "path", "targets of read / edit / write"),
-    ("part.data.state.input.url (webfetch)", "blob", "host only"),
-    ("part.data.state.input.* (everything else)", "text", "-"),
-    ("part.data.state.output", "text", "byte count; a shell output confirms commits and PRs"),
-    ("part.data.state.error", "text", "errClass from the wording"),
-    ("part.data.state.metadata.exit (bash)", "number", "exit code"),
-    ("part.data.state.metadata.exists (write)", "bool", "a write that created its file"),
-    ("part.data.state.metadata.* (everything else)", "blob", "-"),
-    ("part.data.state.time.start / end", "timestamp", "call and result times"),
-    ("part.data.mime (file)", "enum", "images counted"),
-    ("part.data.auto (compaction)", "bool", "trigger"),
-)
 
 
 def sniff(records: list[dict[str, Any]]) -> bool:
@@ -82,7 +49,4 @@ def markdown() -> str:
     for kind, how in PART_TYPES.items():
         lines.append(f"| `{kind}` | {how} |")
     lines.append("| any other type | skipped, counted by name when it has a safe shape |")
-    lines += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    for where, cls, use in FIELDS:
-        lines.append(f"| `{where}` | {cls} | {use} |")
     return "\n".join(lines) + "\n"

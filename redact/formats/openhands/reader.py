@@ -30,7 +30,8 @@ def root_of(events: list[Any]) -> str | None:
     """The working directory of the first terminal observation."""
     for e in events:
         if isinstance(e, dict) and e.get("kind") == "ObservationEvent":
-            wd = _d(_d(e.get("observation")).get("metadata")).get("working_dir")
+            obs = _d(e.get("observation"))
+            wd = _d(obs.get("metadata")).get("working_dir") if "metadata" in obs else None
             if isinstance(wd, str) and wd.startswith("/"):
                 return wd
     return None
@@ -132,12 +133,12 @@ class OpenHandsReader:
         obs = _d(e.get("observation"))
         output = "".join(b.get("text", "") for b in obs.get("content") or [] if isinstance(b, dict)
                          and isinstance(b.get("text"), str)) if isinstance(obs.get("content"), list) else None
-        code = as_int(obs.get("exit_code"))
+        code = as_int(obs.get("exit_code")) if "exit_code" in obs else None  # a terminal's only
         res = chatlog.result(c, max(t, c.t), error=obs.get("is_error") is True, output=output,
                              exit_code=code if code is not None and code >= 0 else None,
                              error_text=output if obs.get("is_error") is True else None,
                              created=(obs.get("prev_exist") is False) if c.op == "create" else None)
-        if obs.get("timeout") is True:
+        if "timeout" in obs and obs.get("timeout") is True:
             res.is_error, res.err_class = True, "timeout"
         self.s.facts.append(res)
 

@@ -1,7 +1,8 @@
-"""OpenHands V1 conversations, declared: event kinds, action kinds and the class of every field.
+"""OpenHands V1 conversations, declared: event kinds, action kinds and the sniffer.
 
-`events.json` is a list of events `{id, timestamp, source, kind, ...}`. Only what these tables mark
-as used is read; docs/formats.md renders them.
+`events.json` is a list of events `{id, timestamp, source, kind, ...}`. The class of every field, and
+what the reader keeps of it, is the format's one table (`native_table.py`); docs/formats.md renders
+both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
@@ -32,35 +33,6 @@ EDITOR: dict[str, tuple[str, str | None]] = {
     "insert": ("edit", "modify"), "undo_edit": ("edit", "modify"),
 }
 
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("*.id", "id", "an ActionEvent's id names its call; an observation's action_id pairs it"),
-    ("*.timestamp", "timestamp", "event times (written without a zone: read as UTC)"),
-    ("*.source", "enum", "user / agent / environment"),
-    ("*.kind", "enum", "dispatch"),
-    ("MessageEvent.llm_message.content[].text", "text", "length only"),
-    ("MessageEvent.llm_message.role / activated_skills / extended_content", "enum/text", "-"),
-    ("ActionEvent.action.kind", "enum", "the tool (see the action table)"),
-    ("ActionEvent.action.command (TerminalAction)", "command", "verb (verb engine)"),
-    ("ActionEvent.action.command (FileEditorAction)", "enum", "read, or an edit (create / modify)"),
-    ("ActionEvent.action.path", "path", "targets"),
-    ("ActionEvent.action.* (everything else)", "text", "-"),
-    ("ActionEvent.tool_name", "ident:tool", "tool"),
-    ("ActionEvent.tool_call_id / tool_call.id", "id", "pairs call and result when action_id is absent"),
-    ("ActionEvent.llm_response_id", "id", "one llm event per response"),
-    ("ActionEvent.thought[].text / reasoning_content / thinking_blocks", "text",
-     "length of the thought (textChars); reasoning: presence only (thinking)"),
-    ("ActionEvent.tool_call.arguments / summary / security_risk", "text/enum", "-"),
-    ("ObservationEvent.tool_call_id / action_id", "id", "the call it answers"),
-    ("ObservationEvent.observation.is_error / exit_code / timeout", "bool/number", "err, exitCode, errClass"),
-    ("ObservationEvent.observation.content[].text", "text", "byte count"),
-    ("ObservationEvent.observation.metadata.working_dir", "path", "the first one is the repository root"),
-    ("ObservationEvent.observation.* (everything else)", "text/blob", "-"),
-    ("AgentErrorEvent.error", "text", "errClass from the wording"),
-    ("Condensation.forgotten_event_ids / summary", "id/text", "a compaction (auto)"),
-    ("SystemPromptEvent.system_prompt / tools", "text", "-"),
-)
-
-
 def _event(e: object) -> bool:
     return isinstance(e, dict) and isinstance(e.get("kind"), str) and "timestamp" in e and "source" in e \
         and "id" in e
@@ -85,7 +57,4 @@ def markdown() -> str:
     lines += ["", "| action kind | read as |", "|---|---|"]
     for kind, name in ACTIONS.items():
         lines.append(f"| `{kind}` | `{name}` (the shared tool table; `file_editor` by its command) |")
-    lines += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    for where, cls, use in FIELDS:
-        lines.append(f"| `{where}` | {cls} | {use} |")
     return "\n".join(lines) + "\n"

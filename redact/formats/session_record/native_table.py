@@ -1,7 +1,7 @@
 """Agent session-record streams (seed 002) under `--to native`: what every field becomes.
 
-Built on the reader's tables (`redact/formats/session_record/table.py` for the record types and call
-kinds, `redact/formats/toolnames.py` for which input fields of which tool are paths, commands, URLs or
+The format's one table: the reader's record types (`RECORD_TYPES`, read off the tree) and value
+tables (call kinds, result statuses, file ops) are here too; `redact/formats/toolnames.py` says which input fields of which tool are paths, commands, URLs or
 identifiers). A tool call's input is reduced by the call's own `kind` when it states one, else by its
 tool name; a `{root, path}` location keeps its root id and has its path in the path mode; each
 `workspace.roots[].path` is `.` (a repository root) or a bucket label.
@@ -12,7 +12,6 @@ removed (`LOSSY_ADDED`).
 """
 from __future__ import annotations
 
-from redact.formats.session_record.table import CALL_KINDS, FILE_OPS, RECORD_TYPES, RESULT_STATUS
 from redact.native.spec import (
     BOOL,
     CWD,
@@ -32,13 +31,37 @@ from redact.native.spec import (
     Table,
     const,
     enum,
+    handling,
     ident,
+    Leaf,
     obj,
     tool,
+    used,
 )
 from redact.native.tables.tools import inputs_of, spellings
 
 FORMAT = "session-record"
+
+#: `tool_call.kind` (the producer's own classification) -> event kind, when the tool's name is not
+#: in the shared tool table (`toolnames.py`).
+CALL_KINDS: dict[str, str] = {
+    "read": "read", "edit": "edit", "delete": "edit", "move": "edit", "search": "search",
+    "execute": "exec", "fetch": "web", "think": "tool", "other": "tool",
+}
+#: `tool_result.status` -> (error, errClass)
+RESULT_STATUS: dict[str, tuple[bool, str | None]] = {
+    "completed": (False, None), "succeeded": (False, None), "success": (False, None), "ok": (False, None),
+    "failed": (True, None), "error": (True, None), "denied": (True, "permission_denied"),
+    "rejected": (True, "permission_denied"), "cancelled": (True, "interrupted"),
+    "canceled": (True, "interrupted"), "interrupted": (True, "interrupted"), "timeout": (True, "timeout"),
+    "timed_out": (True, "timeout"),
+}
+#: `file_change.changes[].op` -> the map's file op
+FILE_OPS: dict[str, str] = {
+    "create": "create", "add": "create", "added": "create", "modify": "modify", "update": "modify",
+    "modified": "modify", "edit": "modify", "delete": "delete", "remove": "delete", "deleted": "delete",
+    "rename": "rename-to", "move": "rename-to",
+}
 
 #: Content levels, least content first. A native stream keeps no content: `metadata`.
 CONTENT_LEVELS: tuple[str, ...] = ("none", "metadata", "redacted", "full")
@@ -61,40 +84,49 @@ _TOOL = tool(*spellings())
 _BY_STATED_KIND = {kind: inputs_of(event) for kind, event in CALL_KINDS.items() if event != "tool"}
 
 _CALL_FIELDS: dict[str, Spec] = {
-    "type": const("tool_call"), "seq": NUMBER, "id": ID, "ts": TIMESTAMP, "callId": ID,
+    "type": const("tool_call"), "seq": NUMBER, "id": ID, "ts": TIMESTAMP,
     "callIdSource": enum("native", "derived", "synthetic"), "inferenceId": ID, "messageId": ID,
-    "parentCallId": ID, "title": DROP,
+    "parentCallId": ID, "title": DROP, "callId": used("pairs call and result", ID),
 }
+_NAME_USE = "event kind (the shared tool table), tool, mcp server/tool"
+_INPUT_USE = "file path, command, URL host, subagent type (the shared tool table); nothing else"
+_KIND_USE = "event kind when the name is not in the tool table"
 
 
 def _name_cases() -> dict[str, Spec]:
     """Tool names of the shared table, in the spellings harnesses use: each keeps its name and the
     input fields of its kind."""
-    return {spelled: Obj({**_CALL_FIELDS, "name": const(spelled), "kind": enum(*CALL_KINDS),
-                          "input": Obj(inputs_of(kind))})
+    return {spelled: Obj({**_CALL_FIELDS, "name": used(_NAME_USE, const(spelled)),
+                          "kind": used(_KIND_USE, enum(*CALL_KINDS)), "input": used(_INPUT_USE, Obj(inputs_of(kind)))})
             for spelled, kind in spellings().items()}
 
 
 TOOL_CALL = Switch(
     "kind",
-    {kind: Obj({**_CALL_FIELDS, "kind": const(kind), "name": _TOOL, "input": Obj(inputs)})
+    {kind: Obj({**_CALL_FIELDS, "kind": used(_KIND_USE, const(kind)), "name": used(_NAME_USE, _TOOL),
+                "input": used(_INPUT_USE, Obj(inputs))})
      for kind, inputs in _BY_STATED_KIND.items()},
     default=Switch("name", _name_cases(),
-                   default=Obj({**_CALL_FIELDS, "kind": enum(*CALL_KINDS), "name": _TOOL, "input": obj()})),
+                   default=Obj({**_CALL_FIELDS, "kind": used(_KIND_USE, enum(*CALL_KINDS)),
+                                "name": used(_NAME_USE, _TOOL), "input": used(_INPUT_USE, obj())})),
 )
 
 _CONTENT = Many(Switch("type", {
-    "text": obj(type=const("text"), text=SHAPE),
-    "reasoning": obj(type=const("reasoning"), visibility=enum("full", "summary", "redacted", "none"),
-                     text=SHAPE, signature=DROP),
-    "image": obj(type=const("image"), mediaType=enum("image/png", "image/jpeg", "image/gif", "image/webp"),
-                 data=SHAPE, blob=DROP, url=DROP),
+    "text": obj(type=const("text"), text=used("length and URL count (chars, urls), or textChars; in a "
+                                              "tool_result: byte count, errClass from the wording, PR "
+                                              "confirmations", SHAPE)),
+    "reasoning": used("presence only (thinking)", obj(type=const("reasoning"), visibility=enum(
+        "full", "summary", "redacted", "none"), text=SHAPE, signature=DROP)),
+    "image": used("count only (images)", obj(type=const("image"), mediaType=enum("image/png", "image/jpeg", "image/gif", "image/webp"),
+                 data=SHAPE, blob=DROP, url=DROP, text=DROP)),  # the reader asks every part for `text`
 }))
-_USAGE = obj(input=obj(uncached=NUMBER, cacheRead=NUMBER, cacheWrite=NUMBER, total=NUMBER),
-             output=obj(total=NUMBER, reasoning=NUMBER))
+_USAGE = obj(input=obj(uncached=used("in", NUMBER), cacheRead=used("cr", NUMBER), cacheWrite=used("cw", NUMBER),
+                       total=NUMBER),
+             output=obj(total=used("out", NUMBER), reasoning=NUMBER))
 _COST = obj(amount=NUMBER, currency=enum("USD", "EUR"), source=enum("harness_estimated", "provider_reported",
                                                                      "converter_estimated"))
-_BASE: dict[str, Spec] = {"seq": NUMBER, "id": ID, "ts": TIMESTAMP}
+_BASE: dict[str, Spec] = {"seq": NUMBER, "id": ID,
+                          "ts": used("event times; a record without one takes the last known time", TIMESTAMP)}
 
 
 def record(kind: str, **fields: Spec) -> Obj:
@@ -102,71 +134,112 @@ def record(kind: str, **fields: Spec) -> Obj:
 
 
 HEADER = record(
-    "session", formatVersion=VERSION, sessionId=ID, agent=obj(name=ident("agent_tool"), version=VERSION),
+    "session", formatVersion=VERSION, sessionId=used("session.id (hashed when not a uuid or hex)", ID),
+    agent=obj(name=used("agentTool when on the public list, else `other`", ident("agent_tool")), version=VERSION),
     producer=obj(name=ident("agent_tool"), version=VERSION,
                  method=enum("native", "converter", "proxy", "hook", "sdk", "import"), instance=DROP,
                  source=obj(format=enum("claude-code-jsonl", "codex-rollout", "codex-jsonl", "gemini-json",
                                         "opencode", "cursor", "aider")),
                  lossy=Many(enum(*LOSSY_KNOWN))),
-    authority=enum("local", "remote", "shared"), startedAt=TIMESTAMP, endedAt=TIMESTAMP,
-    lineage=obj(root=BOOL, parent=ByType(text=ID, obj=obj(sessionId=ID, agent=ident("agent_tool"), callId=ID)),
-                forkedFrom=ID),
+    authority=enum("local", "remote", "shared"), startedAt=used("startedAt of an empty session", TIMESTAMP),
+    endedAt=TIMESTAMP,
+    lineage=used("role (root, subagent; absent: unknown)", obj(root=BOOL, parent=ByType(text=ID, obj=obj(sessionId=ID, agent=ident("agent_tool"), callId=ID)),
+                forkedFrom=ID)),
     scope=enum("primary", "subagent", "helper"),
-    workspace=obj(roots=Many(obj(id=ID, path=CWD, vcs=obj(
-        type=enum("git", "hg", "svn", "jj"), remote=ident("remote"), head=ID, branch=DROP, dirty=BOOL)))),
+    workspace=obj(roots=Many(obj(id=used("resolves {root, path} locations", ID),
+                                 path=used("repository roots (never written)", CWD), vcs=obj(
+        type=enum("git", "hg", "svn", "jj"), remote=used("repos[].remote (first root)", ident("remote")), head=ID,
+        branch=DROP, dirty=BOOL)))),
     environment=obj(os=enum("linux", "macos", "darwin", "windows"), shell=enum("bash", "zsh", "sh", "fish",
                                                                                  "powershell", "pwsh", "cmd")),
-    profiles=Many(enum("core", "coding", "usage", "conversation", "delivery")),
+    profiles=used("`coding` means commits come from vcs records only", Many(enum("core", "coding", "usage", "conversation", "delivery"))),
     contentLevel=enum(*CONTENT_LEVELS[:CONTENT_LEVELS.index(NATIVE_LEVEL) + 1]),
     extensions=DROP,
 )
 
-RECORD = Switch("type", {
-    "session": HEADER,
-    "message": record("message", messageId=ID, inferenceId=ID, role=enum("user", "assistant", "system", "tool"),
-                      author=enum("human", "model", "harness", "tool", "system"),
-                      origin=enum("prompt", "injected", "queued", "hook", "command", "resume"),
-                      audience=enum("both", "model", "human"), status=enum("complete", "partial", "interrupted"),
-                      content=_CONTENT),
-    "inference": record("inference", inferenceId=ID, purpose=enum("turn", "summary", "title", "compaction",
-                                                                  "subagent", "other"),
-                        model=obj(provider=enum("anthropic", "openai", "google", "mistral", "xai", "meta",
-                                                "deepseek", "local"),
-                                  id=ident("model"), requested=ident("model")),
-                        params=obj(effort=enum("minimal", "low", "medium", "high", "xhigh"), temperature=NUMBER,
-                                   maxTokens=NUMBER),
-                        usage=_USAGE, cost=_COST, latency=obj(ttftMs=NUMBER, durationMs=NUMBER),
-                        stopReason=enum("tool_use", "end_turn", "max_tokens", "stop_sequence", "refusal",
-                                        "pause_turn", "error")),
-    "tool_call": TOOL_CALL,
-    "tool_result": record("tool_result", callId=ID, linkage=enum("exact", "derived", "ambiguous"),
-                          status=enum(*sorted(RESULT_STATUS)),
-                          content=_CONTENT,
-                          capture=obj(content=obj(state=enum("complete", "truncated", "omitted", "redacted"),
-                                                  originalBytes=NUMBER, blob=obj(blob=DROP, size=NUMBER))),
-                          exec=obj(command=VERB, cwd=obj(root=ID, path=CWD), exitCode=NUMBER, signal=DROP),
-                          durationMs=NUMBER, error=DROP),
-    "file_change": record("file_change", cause=obj(callId=ID, actor=enum("agent", "human", "tool"),
-                                                   observed=BOOL),
-                          status=enum("applied", "proposed", "rejected", "reverted", "failed"),
-                          changes=Many(obj(op=enum(*FILE_OPS), root=ID, path=PATH, **{"from": PATH},
-                                           linesAdded=NUMBER, linesRemoved=NUMBER, hunks=DROP, before=DROP,
-                                           after=DROP, diff=DROP)),
-                          precision=enum("hunks", "full", "paths", "none")),
-    "vcs": record("vcs", action=enum("commit", "push", "checkout", "merge", "rebase", "reset", "tag",
-                                     "branch"),
-                  root=ID, commit=_SHA_ID, parents=Many(_SHA_ID), branch=DROP, message=DROP,
-                  cause=obj(callId=ID), evidence=enum("parsed_output", "observed", "repository", "hook",
-                                                      "native", "mention")),
-    "state": record("state", state=enum("idle", "running", "waiting", "interrupted", "cancelled", "canceled",
-                                        "aborted", "error", "done", "completed"),
-                    stopReason=enum("end_turn", "tool_use", "max_tokens", "interrupted", "error", "user")),
-    "usage_summary": record("usage_summary", scope=enum("session", "turn", "subagent"), cumulative=BOOL,
-                            includesChildren=BOOL, coverage=enum("complete", "partial", "unknown"),
-                            callCount=NUMBER, usage=_USAGE, cost=_COST),
-    "compaction": record("compaction", trigger=enum("auto", "manual"), summary=DROP, tokensBefore=NUMBER,
-                         tokensAfter=NUMBER),
-    **{kind: record(kind) for kind, how in RECORD_TYPES.items() if how == "skipped"},
-})
+_INFERENCE_OF = used("the inference an assistant message belongs to", ID)
+_TARGET = used("targets", ID)
+_TARGET_PATH = used("targets", PATH)
+
+
+def _reads(what: str, node: Spec) -> Spec:
+    """A record type the reader maps, and what it reads of it."""
+    return used(what, node)
+
+
+def _PROMPTS(spec: Leaf) -> Leaf:
+    return used("which messages are prompts", spec)
+
+
+def _STOP(spec: Leaf) -> Leaf:
+    return used("stop", spec)
+
+
+def _COMMIT(spec: Leaf) -> Leaf:
+    return used("commit", spec)
+
+
+RECORD = used("record dispatch", Switch("type", {
+    "session": _reads("the header: session id, agent, workspace roots (paths), lineage (role)", HEADER),
+    "message": _reads("a human prompt (shape only); assistant text and reasoning -> its inference", record(
+        "message", messageId=_INFERENCE_OF, inferenceId=_INFERENCE_OF,
+        role=_PROMPTS(enum("user", "assistant", "system", "tool")),
+        author=_PROMPTS(enum("human", "model", "harness", "tool", "system")),
+        origin=_PROMPTS(enum("prompt", "injected", "queued", "hook", "command", "resume")),
+        audience=_PROMPTS(enum("both", "model", "human")),
+        status=_PROMPTS(enum("complete", "partial", "interrupted")),
+        content=_CONTENT)),
+    "inference": _reads("one model call -> llm event (usage, latency, stop reason)", record(
+        "inference", inferenceId=used("pairs messages and calls with their inference", ID),
+        purpose=enum("turn", "summary", "title", "compaction", "subagent", "other"),
+        model=obj(provider=enum("anthropic", "openai", "google", "mistral", "xai", "meta", "deepseek", "local"),
+                  id=used("llm model", ident("model")), requested=ident("model")),
+        params=obj(effort=enum("minimal", "low", "medium", "high", "xhigh"), temperature=NUMBER, maxTokens=NUMBER),
+        usage=_USAGE, cost=_COST, latency=obj(ttftMs=NUMBER, durationMs=used("latency", NUMBER)),
+        stopReason=_STOP(enum("tool_use", "end_turn", "max_tokens", "stop_sequence", "refusal", "pause_turn",
+                              "error")))),
+    "tool_call": _reads("a tool call, paired with its tool_result by callId", TOOL_CALL),
+    "tool_result": _reads("status, exit code, duration, byte count; confirmations of PRs", record(
+        "tool_result", callId=ID, linkage=enum("exact", "derived", "ambiguous"),
+        status=used("err, errClass", enum(*sorted(RESULT_STATUS))),
+        content=_CONTENT,
+        capture=obj(content=obj(state=enum("complete", "truncated", "omitted", "redacted"), originalBytes=NUMBER,
+                                blob=obj(blob=DROP, size=NUMBER))),
+        exec=obj(command=used("verb (preferred to the call's input)", VERB), cwd=obj(root=ID, path=CWD),
+                 exitCode=used("exitCode", NUMBER), signal=DROP),
+        durationMs=used("dur", NUMBER), error=DROP)),
+    "file_change": _reads("the edit targets of the call that caused it (cause.callId)", record(
+        "file_change", cause=obj(callId=used("the call whose edit targets these are", ID),
+                                 actor=used("a human's change is skipped", enum("agent", "human", "tool")),
+                                 observed=used("a human's change is skipped", BOOL)),
+        status=used("only `applied` changes are targets", enum("applied", "proposed", "rejected", "reverted",
+                                                               "failed")),
+        changes=Many(obj(op=used("file op", enum(*FILE_OPS)), root=_TARGET, path=_TARGET_PATH,
+                         **{"from": _TARGET_PATH}, linesAdded=NUMBER, linesRemoved=NUMBER, hunks=DROP, before=DROP,
+                         after=DROP, diff=DROP)),
+        precision=enum("hunks", "full", "paths", "none"))),
+    "vcs": _reads("commit, only with its evidence and the call that caused it", record(
+        "vcs", action=_COMMIT(enum("commit", "push", "checkout", "merge", "rebase", "reset", "tag", "branch")),
+        root=ID, commit=used("commit sha", _SHA_ID), parents=Many(_SHA_ID), branch=DROP, message=DROP,
+        cause=obj(callId=used("the call the commit event follows", ID)),
+        evidence=used("a commit needs one (parsed_output, observed, ...)", enum(
+            "parsed_output", "observed", "repository", "hook", "native", "mention")))),
+    "state": _reads("interrupted/cancelled -> error (orchestration); other states skipped", record(
+        "state", state=used("interrupted / cancelled -> error", enum(
+            "idle", "running", "waiting", "interrupted", "cancelled", "canceled", "aborted", "error", "done",
+            "completed")),
+        stopReason=enum("end_turn", "tool_use", "max_tokens", "interrupted", "error", "user"))),
+    "usage_summary": _reads("used only when no inference record carries usage (never both)", record(
+        "usage_summary", scope=used("session only", enum("session", "turn", "subagent")), cumulative=BOOL,
+        includesChildren=BOOL, coverage=enum("complete", "partial", "unknown"), callCount=NUMBER,
+        usage=used("one llm event, only when no inference carries usage", _USAGE), cost=_COST)),
+    "compaction": _reads("-> compaction", record(
+        "compaction", trigger=used("trigger", enum("auto", "manual")), summary=DROP, tokensBefore=NUMBER,
+        tokensAfter=NUMBER)),
+    # skipped: counted by name, never read
+    **{kind: record(kind) for kind in ("subagent", "rewind", "participants", "conversation", "delivery")},
+}))
+#: Record types: "mapped" (read for facts) or "skipped" (counted by name in the report, never read).
+RECORD_TYPES: dict[str, str] = handling(RECORD)
 
 TABLE = Table(FORMAT, RECORD, {})

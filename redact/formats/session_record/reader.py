@@ -32,9 +32,8 @@ from redact.formats.common import (
     safe_name,
 )
 from redact.formats.jsonl import LineStats, iter_objects
-from redact.formats.session_record.table import (
-    CALL_KINDS, COMMIT_EVIDENCE, FILE_OPS, RECORD_TYPES, RESULT_STATUS,
-)
+from redact.formats.session_record.native_table import CALL_KINDS, FILE_OPS, RECORD_TYPES, RESULT_STATUS
+from redact.formats.session_record.table import COMMIT_EVIDENCE
 from redact.report import RedactionReport
 from redact.roots import choose_roots, evidence_in, repo_name
 

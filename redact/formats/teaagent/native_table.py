@@ -9,7 +9,8 @@ by `native.py`, never copied.
 """
 from __future__ import annotations
 
-from redact.formats.teaagent.table import ERROR_TYPES, EVENT_TYPES
+from dataclasses import replace
+
 from redact.native.spec import (
     BOOL,
     ID,
@@ -21,10 +22,13 @@ from redact.native.spec import (
     Table,
     const,
     enum,
+    handling,
+    Leaf,
     ident,
     mask,
     obj,
     tool,
+    used,
 )
 from redact.native.tables.tools import inputs_of, spellings
 
@@ -53,50 +57,90 @@ _EXCEPTIONS = ("PermissionError", "PermissionDenied", "TimeoutError", "TimeoutEx
                "NotFoundError", "IsADirectoryError", "ValueError", "ValidationError", "TypeError", "KeyError",
                "CalledProcessError", "KeyboardInterrupt", "CancelledError", "ApprovalDenied", "BlockedError",
                "RuntimeError", "OSError", "Exception")
-assert {e.lower() for e in _EXCEPTIONS} >= set(ERROR_TYPES)
+EXCEPTIONS = frozenset(e.lower() for e in _EXCEPTIONS)  # reader.py checks its ERROR_TYPES against these
+
+
+_CALL_ID = used("pairs call, result, error and approvals", ID)
+_EXIT = used("exit code", NUMBER)
+_OUT = used("byte count", MASK)
+
+
+def _NAMED(spec: Leaf) -> Leaf:
+    return used("event kind (the shared tool table), tool", spec)
+
+
+def _ARGUMENTS(spec: Obj) -> Obj:
+    return used("path, command, URL host (the shared tool table); placeholders such as [REDACTED] are "
+                "never read as values", spec)
+
+
+def _reads(what: str, payload: Spec) -> Spec:
+    """An event type the reader maps, and what it reads of it."""
+    return used(what, payload)
 
 
 def _with_arguments(**fields: Spec) -> Spec:
     """A payload with a tool's `arguments`: reduced by the tool's kind (shared tool table)."""
     return Switch("tool_name", {
-        name: Obj({**fields, "tool_name": const(name), "arguments": Obj(inputs_of(kind))})
+        name: Obj({**fields, "tool_name": _NAMED(const(name)), "arguments": _ARGUMENTS(Obj(inputs_of(kind)))})
         for name, kind in spellings().items()
-    }, default=Obj({**fields, "tool_name": _TOOL, "arguments": obj()}))
+    }, default=Obj({**fields, "tool_name": _NAMED(_TOOL), "arguments": _ARGUMENTS(obj())}))
 
 
+#: Each event type's payload. An event type the reader maps says what it reads (`_reads`); the
+#: others are skipped, counted by name (EVENT_TYPES below is read off this).
 PAYLOADS: dict[str, Spec] = {
-    "run_start": obj(task=MASK, provider=_PROVIDER, model=ident("model"),
-                     permission_mode=enum("prompt", "allow", "deny", "auto", "workspace-write", "read-only",
-                                          "full-access", "plan"),
-                     max_iterations=NUMBER, max_tool_calls=NUMBER, max_estimated_cost_cents=NUMBER,
-                     git_sandbox=BOOL, allow_destructive=BOOL),
-    "run_end": obj(status=enum("completed", "failed", "approval_denied", "limit_exceeded", "cost_exceeded"),
-                   iterations=NUMBER, tool_calls=NUMBER, cost_cents=NUMBER, input_tokens=NUMBER,
-                   output_tokens=NUMBER, error_message=MASK, final_answer=MASK),
-    "tool_call": _with_arguments(call_id=ID, reasoning=MASK, annotations=_ANNOTATIONS),
-    "tool_result": obj(tool_name=_TOOL, call_id=ID, elapsed_ms=NUMBER, result=obj(
-        success=BOOL, bytes_written=NUMBER, exit_code=NUMBER, returncode=NUMBER, output=MASK, stdout=MASK,
-        stderr=MASK, content=MASK, text=MASK)),
-    "tool_error": obj(tool_name=_TOOL, call_id=ID, error_type=enum(*_EXCEPTIONS), error_message=MASK),
-    "approval_request": _with_arguments(call_id=ID, reason=MASK, annotations=_ANNOTATIONS),
-    "approval_granted": obj(call_id=ID, tool_name=_TOOL, reason=MASK,
-                            granted_by=enum("jit_prompt", "preset", "multi_sig", "pre_approved")),
-    "approval_denied": obj(call_id=ID, tool_name=_TOOL, reason=MASK,
-                           granted_by=enum("jit_prompt", "preset", "multi_sig", "pre_approved")),
-    "model_request": obj(provider=_PROVIDER, model=ident("model"), input_tokens=NUMBER, tool_count=NUMBER,
-                         iteration=NUMBER),
-    "model_response": obj(stop_reason=enum("tool_use", "end_turn", "max_tokens", "stop_sequence"),
-                          output_tokens=NUMBER, cost_cents=NUMBER, tool_calls_requested=NUMBER),
+    "run_start": _reads("the task (shape only: a user turn), the model", obj(
+        task=used("length only (a user turn)", MASK), provider=_PROVIDER, model=used("llm model", ident("model")),
+        permission_mode=enum("prompt", "allow", "deny", "auto", "workspace-write", "read-only", "full-access",
+                             "plan"),
+        max_iterations=NUMBER, max_tool_calls=NUMBER, max_estimated_cost_cents=NUMBER, git_sandbox=BOOL,
+        allow_destructive=BOOL)),
+    "run_end": _reads("failed / cost_exceeded / limit_exceeded -> error (orchestration)", obj(
+        status=used("error event for failed / cost_exceeded / limit_exceeded", enum(
+            "completed", "failed", "approval_denied", "limit_exceeded", "cost_exceeded")),
+        iterations=NUMBER, tool_calls=NUMBER, cost_cents=NUMBER, input_tokens=NUMBER, output_tokens=NUMBER,
+        error_message=MASK, final_answer=MASK)),
+    "tool_call": _reads("a tool call (the shared tool table), paired by call_id", _with_arguments(
+        call_id=_CALL_ID, reasoning=MASK, annotations=_ANNOTATIONS)),
+    "tool_result": _reads("success, duration, byte count", obj(
+        tool_name=_TOOL, call_id=_CALL_ID, elapsed_ms=used("dur", NUMBER), result=obj(
+            success=used("err", BOOL), bytes_written=NUMBER, exit_code=_EXIT, returncode=_EXIT, output=_OUT,
+            stdout=_OUT, stderr=_OUT, content=_OUT, text=_OUT))),
+    "tool_error": _reads("a failed call: errClass from error_type", obj(
+        tool_name=_TOOL, call_id=_CALL_ID, error_type=used("errClass", enum(*_EXCEPTIONS)),
+        error_message=used("errClass from the wording when error_type says nothing", MASK))),
+    "approval_request": _reads("the call waits on the user", _with_arguments(
+        call_id=_CALL_ID, reason=MASK, annotations=_ANNOTATIONS)),
+    "approval_granted": _reads("the wait on the user ends (nothing more)", obj(
+        call_id=_CALL_ID, tool_name=_TOOL, reason=MASK,
+        granted_by=enum("jit_prompt", "preset", "multi_sig", "pre_approved"))),
+    "approval_denied": _reads("the call fails: permission_denied", obj(
+        call_id=_CALL_ID, tool_name=_TOOL, reason=MASK,
+        granted_by=enum("jit_prompt", "preset", "multi_sig", "pre_approved"))),
+    "model_request": _reads("starts an llm event (model, input tokens)", obj(
+        provider=_PROVIDER, model=used("llm model", ident("model")), input_tokens=used("in", NUMBER),
+        tool_count=NUMBER, iteration=NUMBER)),
+    "model_response": _reads("ends it (output tokens, stop reason, tool calls requested)", obj(
+        stop_reason=used("stop", enum("tool_use", "end_turn", "max_tokens", "stop_sequence")),
+        output_tokens=used("out", NUMBER), cost_cents=NUMBER, tool_calls_requested=used("toolCalls", NUMBER))),
+    # cumulative: the per-request records are used, never both
     "cost_checkpoint": obj(cumulative_cost_cents=NUMBER, cumulative_input_tokens=NUMBER,
                            cumulative_output_tokens=NUMBER, cap_cents=NUMBER),
 }
-assert set(PAYLOADS) == set(EVENT_TYPES)
+
+
+_CHAIN = used("the hash chain, verified on read (a break is a report warning)", ID)
 
 
 def _event(kind: str, payload: Spec) -> Obj:
-    return Obj({"event_id": ID, "event_type": const(kind), "run_id": ID, "created_at": TIMESTAMP,
-                "payload": payload, "prev_hash": ID, "hash": ID, "chain_hmac": ID})
+    """One event type's record; what the reader reads of it (its payload's `use`) is the record's."""
+    return Obj({"event_id": ID, "event_type": const(kind), "run_id": used("session.id (hashed)", ID),
+                "created_at": used("event times", TIMESTAMP), "payload": replace(payload, use=""), "prev_hash": _CHAIN,
+                "hash": _CHAIN, "chain_hmac": used("- (needs the chain key, which the log does not hold)", ID)}, use=payload.use)
 
 
-RECORD = Switch("event_type", {kind: _event(kind, payload) for kind, payload in PAYLOADS.items()})
+RECORD = used("record dispatch", Switch("event_type", {kind: _event(kind, payload) for kind, payload in PAYLOADS.items()}))
+#: Event types: "mapped" (read for facts) or "skipped" (counted by name in the report, never read).
+EVENT_TYPES: dict[str, str] = handling(RECORD)
 TABLE = Table(FORMAT, RECORD, {})

@@ -28,7 +28,8 @@ from redact.formats.common import (
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.teaagent.chain import ChainCheck
-from redact.formats.teaagent.table import ERROR_TYPES, EVENT_TYPES, PLACEHOLDERS, RUN_END
+from redact.formats.teaagent.native_table import EVENT_TYPES, EXCEPTIONS
+from redact.formats.teaagent.table import ERROR_TYPES, PLACEHOLDERS, RUN_END
 from redact.report import RedactionReport
 
 FORMAT = "teaagent"
@@ -232,6 +233,7 @@ _HANDLERS: dict[str, Any] = {
     "model_response": TeaagentReader.model_response,
 }
 assert set(_HANDLERS) == {k for k, v in EVENT_TYPES.items() if v == "mapped"}
+assert EXCEPTIONS >= set(ERROR_TYPES)  # every exception the reader classifies is kept by the native table
 
 
 def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,

@@ -3,27 +3,13 @@
 Path `.teaagent/runs/<run_id>.jsonl`: one event per line, `{event_id, event_type, run_id,
 created_at, payload, prev_hash, hash, chain_hmac}`. At audit level L0 only `event_type`, `run_id`
 and `created_at` are written; L1 adds `event_id` and tool names; L2 masks sensitive payload fields
-as `"[REDACTED]"`; L3 is the full record. `teaagent.py` (the reader) reads only what these tables
-mark as used; docs/formats.md renders them.
+as `"[REDACTED]"`; L3 is the full record. The class of every field, and what the reader keeps of it, is the native table
+(`native_table.py`); docs/formats.md renders both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
 from typing import Any
 
-#: Event types. "mapped": read for facts; "skipped": counted by name in the report, never read.
-EVENT_TYPES: dict[str, str] = {
-    "run_start": "mapped",  # the task (shape only: a user turn), the model
-    "run_end": "mapped",  # failed / cost_exceeded / limit_exceeded -> error (orchestration)
-    "tool_call": "mapped",  # a tool call (the shared tool table), paired by call_id
-    "tool_result": "mapped",  # success, duration, byte count
-    "tool_error": "mapped",  # a failed call: errClass from error_type
-    "approval_request": "mapped",  # the call waits on the user
-    "approval_granted": "mapped",  # nothing more
-    "approval_denied": "mapped",  # the call fails: permission_denied
-    "model_request": "mapped",  # starts an llm event (model, input tokens)
-    "model_response": "mapped",  # ends it (output tokens, stop reason, tool calls requested)
-    "cost_checkpoint": "skipped",  # cumulative: the per-request records are used, never both
-}
 #: `run_end.status` -> errClass of an orchestration error event (other statuses: none)
 RUN_END: dict[str, str] = {
     "failed": "api_error", "cost_exceeded": "spend_limit", "limit_exceeded": "usage_limit",
@@ -40,46 +26,6 @@ ERROR_TYPES: dict[str, str] = {
 #: Placeholders audit levels L1/L2 write instead of a value: never read as a command or a path.
 PLACEHOLDERS = frozenset({"[REDACTED]", "[redacted]", "[REDACTED at L2]", "[truncated]", "[redacted-JWT]"})
 
-FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("event_type", "enum", "record dispatch"),
-    ("event_id", "id", "-"),
-    ("run_id", "id", "session.id (hashed)"),
-    ("created_at", "timestamp", "event times"),
-    ("prev_hash / hash", "id", "the hash chain, verified on read (a break is a report warning)"),
-    ("chain_hmac", "id", "- (needs the chain key, which the log does not hold)"),
-    ("run_start.payload.task", "text", "length only (a user turn)"),
-    ("run_start.payload.model", "ident:model", "llm model"),
-    ("run_start.payload.provider / permission_mode", "enum", "-"),
-    ("run_start.payload.max_* / git_sandbox / allow_destructive", "number/bool", "-"),
-    ("run_end.payload.status", "enum", "error event for failed / cost_exceeded / limit_exceeded"),
-    ("run_end.payload.iterations / tool_calls / cost_cents / *_tokens", "number",
-     "- (the per-request records are used, never both)"),
-    ("run_end.payload.error_message / final_answer", "text", "-"),
-    ("tool_call.payload.tool_name", "ident:tool", "event kind (the shared tool table), tool"),
-    ("tool_call.payload.call_id", "id", "pairs call, result, error and approvals"),
-    ("tool_call.payload.arguments", "blob", "path, command, URL host (the shared tool table); "
-     "placeholders such as [REDACTED] are never read as values"),
-    ("tool_call.payload.reasoning", "text", "-"),
-    ("tool_call.payload.annotations", "bool/enum", "-"),
-    ("tool_result.payload.result", "blob", "success (err), exit_code / returncode; byte count of "
-     "output/stdout/stderr/content/text"),
-    ("tool_result.payload.elapsed_ms", "number", "dur"),
-    ("tool_error.payload.error_type", "enum", "errClass"),
-    ("tool_error.payload.error_message", "text", "errClass from the wording when error_type says "
-     "nothing"),
-    ("approval_*.payload.granted_by", "enum", "-"),
-    ("approval_*.payload.reason / arguments", "text/blob", "-"),
-    ("model_request.payload.model", "ident:model", "llm model"),
-    ("model_request.payload.input_tokens", "number", "in"),
-    ("model_request.payload.provider / tool_count / iteration", "enum/number", "-"),
-    ("model_response.payload.output_tokens", "number", "out"),
-    ("model_response.payload.stop_reason", "enum", "stop"),
-    ("model_response.payload.tool_calls_requested", "number", "toolCalls"),
-    ("model_response.payload.cost_cents", "number", "-"),
-    ("cost_checkpoint.payload.*", "number", "-"),
-)
-
-
 def sniff(records: list[dict[str, Any]]) -> bool:
     for record in records:
         if isinstance(record.get("event_type"), str) and isinstance(record.get("run_id"), str) and \
@@ -88,12 +34,21 @@ def sniff(records: list[dict[str, Any]]) -> bool:
     return False
 
 
+def __getattr__(name: str) -> Any:
+    """`EVENT_TYPES` ("mapped" or "skipped" by event type) is read off the native table, the format's
+    one table (imported on first use: that module imports this one)."""
+    if name == "EVENT_TYPES":
+        from redact.formats.teaagent.native_table import EVENT_TYPES
+
+        return EVENT_TYPES
+    raise AttributeError(name)
+
+
 def markdown() -> str:
+    from redact.formats.teaagent.native_table import RECORD
+
     lines = ["| event type | handling |", "|---|---|"]
-    for kind, how in EVENT_TYPES.items():
-        lines.append(f"| `{kind}` | {how} |")
+    for kind, node in RECORD.cases.items():
+        lines.append(f"| `{kind}` | {'mapped: ' + node.use if node.use else 'skipped'} |")
     lines.append("| any other type | skipped, counted by name when it has a safe shape |")
-    lines += ["", "| field | class | what the reader keeps |", "|---|---|---|"]
-    for where, cls, use in FIELDS:
-        lines.append(f"| `{where}` | {cls} | {use} |")
     return "\n".join(lines) + "\n"

@@ -5,7 +5,7 @@ types and skills are identifiers; every other input field is content and is drop
 from __future__ import annotations
 
 from redact.formats import toolnames
-from redact.formats.claude_code.table import TOOL_KINDS
+from redact.formats.claude_code.native_table import TOOL_KINDS
 from redact.native.spec import NUMBER, PATH, URL_HOST, VERB, Spec, ident
 
 #: event kind (toolnames.KINDS) -> the input fields that stay

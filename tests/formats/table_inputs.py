@@ -1,0 +1,169 @@
+"""The inputs tests/formats/test_tables.py runs each format's reader and native scrubber over, in one
+place: every registered format has an entry (a format without one fails the test, it is not skipped).
+
+Each entry builds its sessions from the fixture generators the format's own tests use (the richer
+sessions: every slot filled). A SQLite store is given as the export its reader reads
+(`redact/io/store.py`: the session tables' rows as JSON Lines); Aider as its Markdown history.
+The committed files under tests/fixtures/<name>/ and examples/<name>/ are added by the test itself.
+"""
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+Inputs = list[tuple[Path, bytes]]
+
+
+def _word() -> str:
+    return "quill"
+
+
+def _claude_code() -> Inputs:
+    from tests.formats import notesfix
+    from tests.native.test_claude_code_native import session
+
+    return [(Path("notes.jsonl"), notesfix.transcript()), (Path("native.jsonl"), session().bytes())]
+
+
+def _codex() -> Inputs:
+    from tests.formats import make_codex
+    from tests.native import codexfix
+
+    return [(Path("modern.jsonl"), make_codex.modern()), (Path("legacy.jsonl"), make_codex.legacy()),
+            (Path("legacy.json"), make_codex.legacy_json()), (Path("native.jsonl"), codexfix.rollout(_word)),
+            (Path("native-legacy.jsonl"), codexfix.legacy(_word)),
+            (Path("native.json"), codexfix.document(_word))]
+
+
+def _session_record() -> Inputs:
+    from tests.native import srfix
+
+    return [(Path("native.jsonl"), srfix.stream(_word))]
+
+
+def _teaagent() -> Inputs:
+    from tests.native import teafix
+
+    return [(Path("native.jsonl"), teafix.log(_word))]
+
+
+def _agent_replay() -> Inputs:
+    from tests.native import arfix
+
+    return [(Path(f"native-{layout}.json"), arfix.trace(_word, layout=layout))
+            for layout in ("nested", "flat", "lines")]
+
+
+def _gemini_cli() -> Inputs:
+    from tests.native import geminifix
+
+    return [(Path("session-native.jsonl"), geminifix.recording(_word)),
+            (Path("session-native.json"), geminifix.recording(_word, layout="json")),
+            (Path("session-nodirs.jsonl"), geminifix.recording(_word, directories=False))]
+
+
+def _copilot_cli() -> Inputs:
+    from tests.native import copilotfix
+
+    return [(Path("events.jsonl"), copilotfix.events(_word)),
+            (Path("legacy.jsonl"), copilotfix.events(_word, legacy=True))]
+
+
+def _copilot_vscode() -> Inputs:
+    from tests.native import vscodefix
+
+    return [(Path("chat.json"), vscodefix.chat(_word)), (Path("export.json"), vscodefix.chat(_word, export=True)),
+            (Path("edits.jsonl"), vscodefix.edit_log(_word))]
+
+
+def _cline() -> Inputs:
+    from tests.native import clinefix
+
+    return [(Path("ui_messages.json"), clinefix.ui_messages(_word))]
+
+
+def store_sessions(db: Path) -> Inputs:
+    """Every session of the SQLite store at `db`, as the JSON Lines export its reader reads."""
+    from redact.io.store import export, ref, sessions_of
+
+    return [(Path(f"{db.name}#{sid}.jsonl"), export(db, sid, where=str(ref(db, sid)))[1]) for sid in sessions_of(db)]
+
+
+def _export(build: Callable[[Path], object], name: str) -> Inputs:
+    """The sessions of the store `build` writes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / name
+        build(db)
+        found = store_sessions(db)
+        assert found, f"the {name} fixture holds no session"
+        return found
+
+
+def _opencode() -> Inputs:
+    from redact.formats.registry import raw_format
+    from tests.formats import storefix
+    from tests.formats.test_opencode_tree import tree
+
+    found = _export(lambda db: storefix.opencode_db(db, extra_session=True), "opencode.db")
+    with tempfile.TemporaryDirectory() as tmp:  # the pre-1.x JSON tree, assembled as the API does
+        session = tree(Path(tmp) / "opencode" / "storage")
+        fmt = raw_format("opencode")
+        assert fmt is not None
+        assembled = fmt.assemble(session)
+        assert assembled is not None
+        found.append((Path("tree.jsonl"), assembled))
+    return found
+
+
+def _crush() -> Inputs:
+    from tests.formats import storefix
+
+    return _export(storefix.crush_db, "crush.db")
+
+
+def _cursor() -> Inputs:
+    from tests.formats import storefix
+
+    return _export(storefix.cursor_global_db, "state.vscdb") + _export(storefix.cursor_workspace_db, "state.vscdb")
+
+
+def _aider() -> Inputs:
+    from tests.formats.test_aider import history
+
+    return [(Path(".aider.chat.history.md"), history().encode())]
+
+
+def _openhands() -> Inputs:
+    from tests.formats import jsonfix
+
+    return [(Path("events.json"), jsonfix.openhands_events(jsonfix.plain()))]
+
+
+def _amp() -> Inputs:
+    from tests.formats import jsonfix
+
+    return [(Path(f"{jsonfix.AMP_ID}.json"), jsonfix.amp_thread(jsonfix.plain()))]
+
+
+def _continue() -> Inputs:
+    from tests.formats import jsonfix
+
+    return [(Path(f"{jsonfix.CONTINUE_ID}.json"), jsonfix.continue_session(jsonfix.plain())),
+            (Path("posix.json"), jsonfix.continue_session(jsonfix.plain(), workspace="/home/dana/src/shop"))]
+
+
+#: Format name -> the builder of its generated inputs. One line per registered format.
+GENERATED: dict[str, Callable[[], Inputs]] = {
+    "claude-code": _claude_code, "codex": _codex, "session-record": _session_record, "teaagent": _teaagent,
+    "agent-replay": _agent_replay, "gemini-cli": _gemini_cli, "copilot-cli": _copilot_cli,
+    "copilot-vscode": _copilot_vscode, "cline": _cline, "opencode": _opencode, "crush": _crush,
+    "cursor": _cursor, "aider": _aider, "openhands": _openhands, "amp": _amp, "continue-dev": _continue,
+}
+
+#: Format name -> its folder in ../shared/corpus (see its README.md); a format absent here has none.
+CORPUS_FOLDERS: dict[str, str] = {
+    "claude-code": "claude-code", "codex": "codex", "gemini-cli": "gemini-cli", "copilot-cli": "copilot-cli",
+    "copilot-vscode": "copilot-vscode", "cline": "cline", "opencode": "opencode", "crush": "crush",
+    "cursor": "cursor", "aider": "aider", "openhands": "openhands", "amp": "amp", "continue-dev": "continue",
+}
