@@ -65,9 +65,16 @@ def result(c: ToolCall, t: float, *, error: bool, output: object = None, exit_co
     return res
 
 
-def root_of(path: str | None) -> tuple[str, ...]:
-    """The repository roots of a session whose working directory is `path` (nothing when unknown)."""
-    return (path,) if isinstance(path, str) and path.strip() and len(path) < 4096 else ()
+def root_of(path: str | None, *, project: bool = False) -> tuple[str, ...]:
+    """The repository roots of a session whose working directory is `path`: nothing when unknown, and
+    nothing unless there is evidence it is a repository (redact/roots.py). `project`: the agent itself
+    names `path` as the project (the folder holding its project-local store, the workspace the user
+    opened), which is evidence; a home folder, or a folder named like its user, is never a root."""
+    from redact.roots import choose_roots
+
+    if not (isinstance(path, str) and path.strip() and len(path) < 4096):
+        return ()
+    return choose_roots((path,), git=project)
 
 
 _LATEST = 7_258_118_400_000.0  # 2200-01-01 in ms

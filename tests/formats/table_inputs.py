@@ -3,7 +3,7 @@ place: every registered format has an entry (a format without one fails the test
 
 Each entry builds its sessions from the fixture generators the format's own tests use (the richer
 sessions: every slot filled). A SQLite store is given as the export its reader reads
-(`redact/io/store.py`: the session tables' rows as JSON Lines); Aider as its Markdown history.
+(`redact/formats/stores.py`: the session tables' rows as JSON Lines); Aider as its Markdown history.
 The committed files under tests/fixtures/<name>/ and examples/<name>/ are added by the test itself.
 """
 from __future__ import annotations
@@ -85,7 +85,8 @@ def _cline() -> Inputs:
 
 def store_sessions(db: Path) -> Inputs:
     """Every session of the SQLite store at `db`, as the JSON Lines export its reader reads."""
-    from redact.io.store import export, ref, sessions_of
+    from redact.formats.stores import export, sessions_of
+    from redact.io.store import ref
 
     return [(Path(f"{db.name}#{sid}.jsonl"), export(db, sid, where=str(ref(db, sid)))[1]) for sid in sessions_of(db)]
 

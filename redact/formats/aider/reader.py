@@ -34,6 +34,7 @@ from redact.build.facts import (
     ToolResult,
     UserTurn,
 )
+from redact.formats import chatlog
 from redact.formats.aider import table as T
 from redact.formats.common import is_model_name, label, native_id
 from redact.report import RedactionReport
@@ -63,7 +64,10 @@ class AiderReader:
     def __init__(self, report: RedactionReport, root: str) -> None:
         self.report = report
         self.root = root
-        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="", roots=(root,), cwd=root)
+        # the folder holding the history is the project Aider ran in, but never a home folder or one
+        # named after its user (redact/roots.py); the stand-in root of a history read from elsewhere stays
+        roots = (root,) if root == STAND_IN else chatlog.root_of(root, project=True)
+        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="", roots=roots, cwd=root)
         self.t: float | None = None
         self.model: str | None = None
         self.prompt: UserTurn | None = None  # the input being continued by more #### lines

@@ -33,7 +33,6 @@ from redact.build.facts import (
     ToolResult,
     UserTurn,
 )
-from redact.formats.claude_code.files import roots_of
 from redact.formats.cline.table import ASKS, REQ_APP, SAYS, TOOLS, sniff_doc
 from redact.formats.codex.events import error_class as api_error_class
 from redact.formats.common import (
@@ -49,6 +48,7 @@ from redact.formats.common import (
     positive_int,
 )
 from redact.report import RedactionReport
+from redact.roots import settle
 
 AGENT_TOOL = "cline"
 _LATEST = 7_258_118_400_000.0
@@ -276,8 +276,7 @@ class ClineReader:
         s.native_id = native_id(task if _TASK_ID.fullmatch(task) else where)
         if self.cwd:
             s.cwd = self.cwd
-            s.roots = roots_of(self.cwd, None) or (self.cwd,)
-            s.repo_name = re.split(r"[/\\]", s.roots[0].rstrip("/\\"))[-1] or None
+            settle(s, (self.cwd,))  # a repository only on evidence (redact/roots.py)
         return s
 
 

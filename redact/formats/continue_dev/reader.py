@@ -56,7 +56,7 @@ class ContinueReader:
 
     def read(self, doc: dict[str, Any]) -> None:
         root = root_of(doc)
-        self.s.roots = chatlog.root_of(root)
+        self.s.roots = chatlog.root_of(root, project=True)  # the workspace the user opened
         self.s.cwd = root
         history = doc.get("history")
         for item in history if isinstance(history, list) else []:

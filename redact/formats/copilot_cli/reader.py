@@ -30,7 +30,6 @@ from redact.build.facts import (
     ToolCall,
     UserTurn,
 )
-from redact.formats.claude_code.files import roots_of
 from redact.formats.claude_code.tools import lane_id
 from redact.formats.codex.events import error_class as api_error_class
 from redact.formats.common import (
@@ -46,6 +45,7 @@ from redact.formats.copilot_cli import tools
 from redact.formats.copilot_cli.table import EVENT_TYPES
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
+from redact.roots import settle
 
 AGENT_TOOL = "copilot"
 _REPO = re.compile(r"[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}")
@@ -247,9 +247,8 @@ class CopilotReader:
         s = self.s
         s.native_id = native_id(self.native or fallback or where)
         s.cwd = self.cwd or workspace_cwd
-        s.roots = roots_of(self.git_root or s.cwd, None)
-        if s.roots:
-            s.repo_name = re.split(r"[/\\]", s.roots[0].rstrip("/\\"))[-1] or None
+        # a repository only on evidence (redact/roots.py): the git root the log names is evidence
+        settle(s, (self.git_root or s.cwd,), git=self.git_root is not None)
         self.stats.warn_skipped(self.report)
         return s
 

@@ -35,7 +35,6 @@ from redact.build.facts import (
     ToolResult,
     UserTurn,
 )
-from redact.formats.claude_code.files import roots_of
 from redact.formats.claude_code.tools import error_class
 from redact.formats.codex.events import error_class as api_error_class
 from redact.formats.codex.tools import patch_targets
@@ -62,6 +61,7 @@ from redact.formats.copilot_vscode.table import (
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
+from redact.roots import settle
 
 AGENT_TOOL = "copilot-vscode"
 _LATEST = 7_258_118_400_000.0
@@ -271,8 +271,7 @@ class VscodeReader:
         s.native_id = native_id(self.native or fallback or where)
         if self.base:
             s.cwd = self.base
-            s.roots = roots_of(self.base, None) or (self.base,)
-            s.repo_name = re.split(r"[/\\]", s.roots[0].rstrip("/\\"))[-1] or None
+            settle(s, (self.base,), git=True)  # the workspace the user opened; never a home (redact/roots.py)
         return s
 
 

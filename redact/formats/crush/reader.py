@@ -60,7 +60,7 @@ class CrushReader:
         sid = r.get("id")
         self.session_id = sid if isinstance(sid, str) and sid else None
         project = r.get("project")
-        self.s.roots = chatlog.root_of(project if isinstance(project, str) else None)
+        self.s.roots = chatlog.root_of(project if isinstance(project, str) else None, project=True)
         self.s.cwd = self.s.roots[0] if self.s.roots else None
         parent = r.get("parent_session_id")
         if isinstance(parent, str) and parent:

@@ -68,7 +68,7 @@ class CursorReader:
         sid = r.get("id")
         self.session_id = sid if isinstance(sid, str) and sid else None
         root = field("root")
-        self.s.roots = chatlog.root_of(root if isinstance(root, str) else None)
+        self.s.roots = chatlog.root_of(root if isinstance(root, str) else None, project=True)
         self.s.cwd = self.s.roots[0] if self.s.roots else None
         self.model = field("model") if is_model_name(field("model")) else None
         parent = field("parent")

@@ -36,7 +36,6 @@ from redact.build.facts import (
     ToolResult,
     UserTurn,
 )
-from redact.formats.claude_code.files import roots_of
 from redact.formats.claude_code.tools import error_class
 from redact.formats.codex.events import error_class as api_error_class
 from redact.formats.common import (
@@ -61,6 +60,7 @@ from redact.formats.gemini_cli.table import (
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
+from redact.roots import settle
 
 AGENT_TOOL = "gemini-cli"
 _EXIT = re.compile(r"^Exit Code: (-?\d{1,5})[ \t]*$", re.MULTILINE)
@@ -239,8 +239,7 @@ class GeminiReader:
         s.native_id = native_id(self.native or fallback or where)
         if self.dirs:
             s.cwd = self.dirs[0]
-            s.roots = roots_of(self.dirs[0], None) or tuple(self.dirs[:1])
-            s.repo_name = re.split(r"[/\\]", s.roots[0].rstrip("/\\"))[-1] or None
+            settle(s, (self.dirs[0],), git=True)  # the project folder Gemini CLI names; never a home
         self.stats.warn_skipped(self.report)
         return s
 

@@ -71,7 +71,7 @@ class OpencodeReader:
         sid = r.get("id")
         self.session_id = sid if isinstance(sid, str) and sid else None
         directory = r.get("directory")
-        self.s.roots = chatlog.root_of(directory if isinstance(directory, str) else None)
+        self.s.roots = chatlog.root_of(directory if isinstance(directory, str) else None, project=True)
         self.s.cwd = self.s.roots[0] if self.s.roots else None
         parent = r.get("parent_id")
         if isinstance(parent, str) and parent:
