@@ -107,7 +107,7 @@ def _median(fn: Callable[[], Any], runs: int) -> float:
 
 def measure(fmt: str, data: bytes, runs: int) -> dict[str, float]:
     from redact.api import redact_bytes
-    from redact.native import scrub_native
+    from redact.api_native import scrub_native
     from redact.policy.load import load_policy
     from redact.report import RedactionReport
 

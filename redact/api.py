@@ -12,7 +12,8 @@ sees another's input, key or policy (tests/test_pure_api.py).
 
 `redact_file` streams a raw log from disk: the reader takes it line by line, keeping counts and
 lengths, never text, and the leak scanner's taint layer searches the file on disk a chunk at a time;
-memory grows with the output map, not with the log. Many inputs at once: `redact.batch`.
+memory grows with the output map, not with the log. Many inputs at once: `redact.batch`; a raw log
+scrubbed in its own format (`--to native`): `redact.api_native`.
 """
 from __future__ import annotations
 
@@ -369,85 +370,3 @@ def redact_folder(folder: str | Path, out_dir: str | Path, **kwargs: Any) -> lis
             continue
         items.append(FolderItem(session, target, result, None))
     return items
-
-
-# -- `--to native`: a raw log scrubbed in its own format ---------------------------------------------
-
-@dataclass
-class NativeResult:
-    data: bytes  # the scrubbed log, in the input's format (uncompressed)
-    input_format: str
-    report: RedactionReport
-
-
-def scrub_native(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy, key: Key | None,
-                 mode: str | None, report: RedactionReport, skip_bad_lines: bool = False,
-                 **options: Any) -> bytes:
-    """Scrub `data` (one raw log of format `fmt`, already gunzipped) in its own format, then prove it.
-
-    The scrub is `redact.native.scrub_unproven`; the native leak scan (`audit/native.py`) then runs
-    on its output here, as `scan_output` runs on a map. `report` is filled in (path mode, key
-    fingerprint, policy, drops, identifiers, the scan's verdicts and findings, and a SHA-256 of the
-    output as its content hash). `options` are format-specific (teaagent: `level`, `chain_key`).
-    Raises LeakFound (report attached) when the scan finds anything, UsageError for a format without
-    native support, BadInput for input the format's reader would refuse. Nothing is written.
-    """
-    from redact.keys import sha256_hex
-    from redact.native import scrub_unproven
-
-    out = scrub_unproven(data, fmt, name=name, policy=policy, key=key, mode=mode, report=report,
-                         skip_bad_lines=skip_bad_lines, **options)
-    scan_native_output(out, fmt, report, source=data)
-    report.content_hash = sha256_hex(out)
-    return out
-
-
-def scan_native_output(out: bytes, fmt: str, report: RedactionReport, *, source: bytes | None) -> None:
-    """Run the native leak scan on `out`; record its verdicts in `report`; LeakFound on any finding."""
-    from audit.native import scan_native
-
-    kept = {cat: sorted(vals) for cat, vals in report.idents.kept.items()}
-    result = scan_native(out, fmt, path_mode=report.path_mode, kept_identifiers=kept, source=source)
-    report.scanner = dict(result.verdicts)
-    report.findings = [f.as_dict() for f in result.findings]
-    if not result.clean:
-        raise LeakFound(blocked_message(len(result.findings), report.findings, what="native output"),
-                        where=report.source, report=report)
-
-
-def scrub_file(path: str | Path, out: str | Path | None = None, *, policy: str | EffectivePolicy = "default",
-               key: Key | None = None, mode: str | None = None, input_format: str | None = None,
-               skip_bad_lines: bool = False, **options: Any) -> NativeResult:
-    """`--to native`: scrub the raw log at `path` (`-` for stdin) in its own format; write it to `out`
-    atomically when given (gzip when the name ends in `.gz`).
-
-    The native leak scan checks the output before anything is written (LeakFound, with the report,
-    when it finds anything). `options` are format-specific (teaagent: `level`, `chain_key`); the
-    flag rules of `redact.options.RunOptions` apply, so a bad combination is refused here exactly as
-    the CLI refuses it. A session map is refused: it is redacted as a map (`redact_file`).
-    """
-    from redact.options import RunOptions
-
-    RunOptions(to="native", mode=mode, input_format=input_format, level=options.get("level"),
-               chain_key=options.get("chain_key"))
-    from redact.io.store import is_sqlite, split_ref
-
-    name = display_name(path)
-    skipped = reason(path) if str(path) != "-" else None
-    if skipped is not None:  # never opened: not even to detect its format
-        raise BadInput(f"not a session: {skipped}; never read as a session", where=name)
-    if str(path) != "-" and is_sqlite(split_ref(str(path))[0]):
-        raise UsageError("--to native is not offered for a SQLite session store (it would have to be "
-                         "rebuilt, never copied); redact it to maps (--to map, the default)", where=name)
-    if out is not None:
-        check_output_path(out, [path])
-    data = read_input(path)
-    fmt = input_format or detect(data, name)
-    if fmt == MAP:
-        raise UsageError("--to native is for raw logs; a map is redacted as a map")
-    report = RedactionReport(source=name, input_format=fmt)
-    scrubbed = scrub_native(data, fmt, name=name, policy=_policy(policy, mode), key=key, mode=mode,
-                            report=report, skip_bad_lines=skip_bad_lines, **options)
-    if out is not None:
-        write_atomic(out, encode_output(scrubbed, str(out)))
-    return NativeResult(scrubbed, fmt, report)

@@ -5,7 +5,7 @@
 
 The CLI parses flags into a `RunOptions` and renders what the library returns; it holds no rule
 of its own. The library API builds the same object from its keywords (`redact.api.redact_file`,
-`scrub_file`), so a bad combination is refused with the same one-line `UsageError` (exit 2) by
+`redact.api_native.scrub_file`), so a bad combination is refused with the same one-line `UsageError` (exit 2) by
 either, before anything is read or written. The messages name flags, as the CLI spells them: they
 are what a user of either sees. Values are never part of a message.
 """

@@ -173,7 +173,7 @@ def test_a_block_the_public_policy_cannot_lift_says_so(monkeypatch: pytest.Monke
 
 @pytest.mark.parametrize("policy", ["default", "internal"])
 def test_native_output_of_a_notes_repository_is_written_without_its_names(policy: str) -> None:
-    from redact.api import scrub_native
+    from redact.api_native import scrub_native
     from redact.policy.load import load_policy
     from redact.report import RedactionReport
 

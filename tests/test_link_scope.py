@@ -234,7 +234,7 @@ def test_native_session_scope() -> None:
     ta = set(re.findall(rb"h:[0-9a-f]{12}|(?<=/)[0-9a-f]{10}(?=[/\"])", out_a))
     tb = set(re.findall(rb"h:[0-9a-f]{12}|(?<=/)[0-9a-f]{10}(?=[/\"])", out_b))
     assert ta and tb and not ta & tb
-    from redact.api import scrub_native  # the scope comes with the policy (as the CLI loads it)
+    from redact.api_native import scrub_native  # the scope comes with the policy (as the CLI loads it)
     from redact.report import RedactionReport
 
     g = scrub_native(A, "claude-code", name="a", policy=load_policy("public", link_scope="global"), key=KEY,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from redact import api
+from redact import api, api_native
 from redact.cli import main
 from redact.errors import UsageError
 from redact.explain import explain_file
@@ -39,7 +39,7 @@ def _cli(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytes
 CASES: list[tuple[str, Callable[[Path], Any], list[str]]] = [
     ("bad mode, map", lambda t: api.redact_file(LOG, t / "o.json", mode="everything"),
      [str(LOG), "--mode", "everything", "-o", "{tmp}/o.json"]),
-    ("bad mode, native", lambda t: api.scrub_file(LOG, t / "o.jsonl", mode="everything"),
+    ("bad mode, native", lambda t: api_native.scrub_file(LOG, t / "o.jsonl", mode="everything"),
      [str(LOG), "--to", "native", "--mode", "everything", "-o", "{tmp}/o.jsonl"]),
     ("bad format", lambda t: api.redact_file(LOG, t / "o.json", input_format="word-doc"),
      [str(LOG), "--format", "word-doc", "-o", "{tmp}/o.json"]),
@@ -121,11 +121,11 @@ def test_options_are_frozen() -> None:
 
 def test_scrub_file_writes_a_scanned_native_log(tmp_path: Path) -> None:
     out = tmp_path / "o.jsonl"
-    result = api.scrub_file(LOG, out)
+    result = api_native.scrub_file(LOG, out)
     assert result.input_format == "claude-code" and out.read_bytes() == result.data
     assert result.report.scanner and all(v != "fail" for v in result.report.scanner.values())
 
 
 def test_scrub_file_refuses_a_map(tmp_path: Path) -> None:
-    assert "a map is redacted as a map" in _refused(lambda: api.scrub_file(MAP, tmp_path / "o"))
+    assert "a map is redacted as a map" in _refused(lambda: api_native.scrub_file(MAP, tmp_path / "o"))
     assert list(tmp_path.iterdir()) == []

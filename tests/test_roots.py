@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from redact.api import redact_bytes
 from redact.keys import Key
-from redact.api import scrub_native
+from redact.api_native import scrub_native
 from redact.paths import bucket, is_not_a_repository, normalize
 from redact.policy.load import load_policy
 from redact.report import RedactionReport

@@ -223,7 +223,7 @@ def _native(input: str, output: str, options: Options, report: Path | None, leve
             chain_key_file: Path | None, unsafe: bool) -> None:
     """`--to native`: the input's own format, every field handled by its class, scanned (by the API)."""
     from audit.render import format_for_path, write_report
-    from redact import api
+    from redact import api_native
     from redact.keys import load_key_file
 
     if report is not None:
@@ -232,9 +232,9 @@ def _native(input: str, output: str, options: Options, report: Path | None, leve
     # the chain key is its own file: never the redaction key from the environment
     chain_key = load_key_file(chain_key_file, allow_unsafe_permissions=unsafe) if chain_key_file else None
     try:
-        result = api.scrub_file(input, output, policy=options.policy, key=options.key, mode=options.mode,
-                                input_format=options.input_format, skip_bad_lines=options.skip_bad_lines,
-                                level=level, chain_key=chain_key)
+        result = api_native.scrub_file(input, output, policy=options.policy, key=options.key,
+                                       mode=options.mode, input_format=options.input_format,
+                                       skip_bad_lines=options.skip_bad_lines, level=level, chain_key=chain_key)
     except LeakFound as exc:
         _print_findings(exc)
         if report is not None and exc.report is not None:

@@ -6,7 +6,7 @@
 Every field is handled by its class (DESIGN.md section 3) as the format's native table declares it
 (`redact/formats/<name>/native_table.py`): text replaced by its shape, commands reduced to verbs,
 paths in the path mode, identifiers by the policy, ids kept or hashed, unknown fields and record
-types dropped and counted in the report. The output is not yet proven clean: `redact.api.scrub_native`
+types dropped and counted in the report. The output is not yet proven clean: `redact.api_native.scrub_native`
 (and `scrub_file`) run the native leak scan (`audit/native.py`: grammar, secrets, taint against the
 input, language) on it and raise `LeakFound` when it finds anything. This package never imports the
 scanner (tests/test_boundaries.py); the scanner reads its declarative tables (`spec`, `grammar`,
@@ -55,7 +55,7 @@ def scrub_unproven(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy,
     (path mode, key fingerprint, policy, drops, identifiers). `options` are format-specific
     (teaagent: `level`, `chain_key`). Raises UsageError for a format without native support or an
     option the format does not take, BadInput for input the format's reader would refuse. Never
-    write or return this output to a user without the scan: call `redact.api.scrub_native`.
+    write or return this output to a user without the scan: call `redact.api_native.scrub_native`.
     """
     from redact.modes import resolve_mode
     from redact.linkscope import scoped_key

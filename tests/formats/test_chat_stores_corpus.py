@@ -268,7 +268,7 @@ def test_every_corpus_file_is_read_or_skipped_with_a_reason() -> None:
 
 
 def test_native_output_passes_the_native_scan() -> None:
-    from redact.api import scrub_native
+    from redact.api_native import scrub_native
     from redact.policy.load import load_policy
     from redact.report import RedactionReport
 

@@ -11,7 +11,7 @@ import pytest
 from redact.api import redact_bytes
 from redact.errors import LeakFound
 from redact.formats.claude_code.files import read_session
-from redact.api import scrub_native
+from redact.api_native import scrub_native
 from redact.native.scrub import Scrubber
 from redact.policy.load import load_policy
 from redact.report import RedactionReport

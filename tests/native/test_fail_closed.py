@@ -11,7 +11,7 @@ import orjson
 import pytest
 
 from redact.errors import LeakFound
-from redact.api import scrub_native
+from redact.api_native import scrub_native
 from redact.native.scrub import Scrubber
 from redact.policy.load import load_policy
 from redact.report import RedactionReport

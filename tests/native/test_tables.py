@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from redact.errors import UsageError
-from redact.api import scrub_native
+from redact.api_native import scrub_native
 from redact.native import native_formats
 from redact.native.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table, walk_leaves
 from redact.native.tables import formats, table
