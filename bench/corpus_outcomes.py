@@ -34,7 +34,7 @@ NOT_SESSIONS = ("commands",)  # the shell command datasets
 
 
 def run(corpus: Path, policies: tuple[str, ...], extra: tuple[Path, ...] = ()) -> dict[str, dict[str, Counter[str]]]:
-    from redact.batch import expand
+    from redact.batch_inputs import expand
 
     key = Key(os.urandom(32), source="<temporary key>")
     files: list[Path] = []

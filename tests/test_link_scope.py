@@ -243,7 +243,7 @@ def test_native_session_scope() -> None:
 
 
 def test_batch_output_names_follow_a_dataset_scope(tmp_path: Path) -> None:
-    from redact.batch import plan
+    from redact.batch_inputs import plan
 
     src = tmp_path / "acme-layoffs-notes.jsonl"
     src.write_bytes(A)

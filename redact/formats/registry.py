@@ -2,7 +2,7 @@
 
 A format is a folder `redact/formats/<name>/` whose `__init__.py` exposes `FORMAT`, and one line in
 `PACKAGES` below. Detection (`redact/detect.py`), the `formats` command, batch discovery
-(`redact/batch.py`), the API's reader and companion lookup (`redact/api.py`), `--to native`
+(`redact/batch_inputs.py`), the API's reader and companion lookup (`redact/api.py`), `--to native`
 (`redact/native/`), the native tables and proof (`redact/native/tables/`, `audit/native.py`) and the
 taint source reader (`audit/source_text.py`) all iterate `formats()`; none keeps its own list.
 

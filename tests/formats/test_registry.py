@@ -128,7 +128,7 @@ def fake_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_one_registry_line_reaches_every_consumer(fake_registered: None, tmp_path: Path) -> None:
-    from redact.batch import sessions_in
+    from redact.batch_inputs import sessions_in
     from redact.native import native_formats
     from redact.native.tables import table
 
