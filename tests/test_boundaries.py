@@ -19,8 +19,8 @@ The layers, lowest first. A module imports its own layer or a lower one, never a
 - The scanner and the redactor are siblings: the scanner never imports the redactor's transforms
   (STYLE.md principle 4: one bug cannot hide a leak from both). Besides the shared layer it reads
   only declarative tables: the verb vocabulary and its grammar (`redact/verbs/vocab.py`,
-  `grammar.py`, `classify.py`, not the engine), the native field tables (`redact/native/spec.py`,
-  `grammar.py`, `tables/`, not the scrubber) and the format registry (the list of formats).
+  `vocab_data.py`, `grammar.py`, `classify.py`, not the engine), the native field tables
+  (`redact/native/spec.py`, `grammar.py`, `tables/`, not the scrubber) and the format registry (the list of formats).
 - The redactor never imports the scanner: running the scanner after a redaction happens in one
   place, the library API (`redact/api.py`: `scan_output` for maps; `redact/api_native.py`:
   `scan_native_output` for `--to native`). Other callers of the scanner scan a map they were given (`redact.scan`,
@@ -58,7 +58,7 @@ CLI = ("redact.cli", "redact.__main__")
 #: module names (a package listed here is its `__init__`, not its other modules).
 SCANNER_READS = {
     "redact",  # the package: its __init__ imports nothing at run time
-    "redact.verbs", "redact.verbs.vocab", "redact.verbs.grammar", "redact.verbs.classify",
+    "redact.verbs", "redact.verbs.vocab", "redact.verbs.vocab_data", "redact.verbs.grammar", "redact.verbs.classify",
     "redact.native", "redact.native.spec", "redact.native.grammar", "redact.native.tables",
     "redact.native.tables.tools", "redact.formats", "redact.formats.registry", "redact.formats.toolnames",
     "redact.vocabulary",  # the closed list of names the format tables know (read from those tables)

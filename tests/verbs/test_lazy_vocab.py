@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from redact.verbs.vocab import Vocabulary, VocabularyError, default_vocabulary, load_specs
+from redact.verbs.vocab import Vocabulary, VocabularyError, default_vocabulary
+from redact.verbs.vocab_data import load_specs
 
 
 def test_the_lazy_vocabulary_answers_as_the_eager_one() -> None:
