@@ -19,89 +19,35 @@ Quirks handled: one API response is written as several records (one per content 
 `message.id`; resumed sessions (client 0.2.x) repeat earlier records with the same `uuid`; a
 "side question" transcript repeats the main conversation; subagent messages may arrive only inside
 `progress` records (`agent_progress`) when the subagent has no transcript of its own.
+
+What each mapped record type adds to the session is `records.py` (`RecordReader`, this reader's
+base); this module keeps the session's bookkeeping: files, lanes, duplicates, the dispatch by record
+type, `progress` records and the end of the session.
 """
 from __future__ import annotations
 
-import hashlib
-import re
 from collections import Counter
 from collections.abc import Iterable
-from datetime import datetime
 from typing import Any, BinaryIO
 
-from redact.build.facts import (
-    MAIN, Compaction, ErrorFact, Fact, Lane, LlmResponse, SessionFacts, ToolCall, UserTurn,
-)
+from redact.build.facts import MAIN, Lane, LlmResponse, SessionFacts
 from redact.formats.claude_code import tools
 from redact.formats.claude_code.native_table import HOOK_ATTACHMENTS, HOOK_EVENTS, RECORD_TYPES, SYSTEM_SUBTYPES
 from redact.formats.claude_code.table import label, source_strings
+from redact.formats.claude_code.records import AGENT_TOOL, RecordReader, epoch_ms
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
 
 FORMAT = "claude-code"
-AGENT_TOOL = "claude-code"
-
-_HOOK_BLOCKED = re.compile(r"^(\w{1,40}) operation blocked by hook")
-_LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>", "<local-command-caveat>")
-_NOT_PROMPTS = ("<task-notification>", "<bash-input>", "<bash-stdout>", "<bash-stderr>",
-                "<user-prompt-submit-hook>")
-_COMMAND = ("<command-name>", "<command-message>")
-_INTERRUPTED = "[Request interrupted by user"
-# The summary a compaction hands the next conversation; 1.0.x writes it without `isCompactSummary`.
-_CONTINUATION = "This session is being continued from a previous conversation"
-_UUIDISH = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}")
 
 
-_LATEST_MS = 7_258_118_400_000.0  # 2200-01-01, the bound redact/formats/common.py uses too
-
-
-def epoch_ms(value: object) -> float | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        dt = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    if dt.tzinfo is None:
-        return None
-    ms = dt.timestamp() * 1000.0
-    return ms if 0.0 <= ms < _LATEST_MS else None  # a time a map can write (no year 10000)
-
-
-def _int(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-class ClaudeCodeReader:
+class ClaudeCodeReader(RecordReader):
     """Reads the files of one session in order (main transcript first) into `SessionFacts`."""
 
     def __init__(self, report: RedactionReport, *, agent_files: Iterable[str] = ()) -> None:
-        self.report = report
-        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
-        self.agent_files = frozenset(agent_files)  # agent ids that have their own transcript
+        super().__init__(report, agent_files=agent_files)
         self.seen: set[str] = set()
-        self.msgs: dict[str, LlmResponse] = {}
-        # responses whose latency is final: stated by the record (0.2.x), or one of their tool calls
-        # already has a result (the client runs tools while the response still streams)
-        self.fixed_latency: set[int] = set()
-        self.call_response: dict[str, LlmResponse] = {}
-        self.calls: dict[str, ToolCall] = {}
-        self.batches: dict[str, list[ToolCall]] = {}  # a Batch call's id -> the calls it ran
-        self.grep_mode: dict[str, str | None] = {}
-        self.results: set[str] = set()
-        # results written before their call (2.1.x sometimes swaps the two records): paired on arrival
-        self.early: dict[str, tuple[dict[str, Any], object, float]] = {}
-        self.early_end: dict[str, float] = {}  # lane -> the latest early result paired with its call
-        self.last_t: dict[str, float] = {}
-        self.pending_cmd: dict[str, UserTurn] = {}
         self.side_lane: dict[str, str] = {}  # record uuid -> lane, for sidechains without agentId
-        self.child_calls: dict[str, str] = {}  # lane -> the call that launched it
-        self.prompt_calls: dict[str, str] = {}  # digest of a Task prompt -> call id (old layouts)
-        self.lane_prompts: dict[str, str] = {}  # lane -> digest of its first prompt
         self.session_ids: Counter[str] = Counter()
         self.cwd: str | None = None
         self.cwds: dict[str, None] = {}  # every working directory the records show, in order
@@ -118,12 +64,6 @@ class ClaudeCodeReader:
         lane = self.lane_for_agent(agent_id) if agent_id else None
         for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
             self.record(record, lane, in_main_file=lane is None)
-
-    def add(self, fact: Fact) -> None:
-        self.s.facts.append(fact)
-
-    def skip(self, name: str) -> None:
-        self.report.skipped_records[name] += 1
 
     # -- lanes -------------------------------------------------------------------------------------
     def lane_for_agent(self, agent_id: str) -> str:
@@ -201,223 +141,6 @@ class ClaudeCodeReader:
                 return
         handler(self, r, lane, t)
 
-    def user(self, r: dict[str, Any], lane: str, t: float) -> None:
-        msg = r.get("message")
-        content = msg.get("content") if isinstance(msg, dict) else None
-        text = ""
-        images = 0
-        if isinstance(content, list):
-            results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
-            if results:
-                tur = r.get("toolUseResult") if len(results) == 1 else None
-                paired = [self.result(block, tur, t) for block in results]
-                if any(paired):  # a result that waits for its call does not move the lane's clock
-                    self.last_t[lane] = t
-                return
-            parts = []
-            for block in content:
-                if not isinstance(block, dict):
-                    continue
-                if block.get("type") == "text" and isinstance(block.get("text"), str):
-                    parts.append(block["text"])
-                elif block.get("type") == "image":
-                    images += 1
-            text = "\n".join(parts)
-        elif isinstance(content, str):
-            text = content
-        else:
-            return
-        self.last_t[lane] = t
-        if lane != MAIN and lane not in self.lane_prompts:
-            self.lane_prompts[lane] = _digest(text)  # links an old subagent file to its Task call
-        if r.get("isMeta") is True or r.get("isCompactSummary") is True or \
-                r.get("isVisibleInTranscriptOnly") is True:
-            return
-        head = text.lstrip()[:64]
-        if head.startswith(_INTERRUPTED):
-            self.add(ErrorFact(t, lane, "orchestration", "interrupted", src_uuid=_uuid(r)))
-            return
-        if head.startswith(_LOCAL_OUTPUT):
-            pending = self.pending_cmd.pop(lane, None)
-            if pending is not None:
-                pending.withdrawn = True
-            return
-        if lane != MAIN or head.startswith(_NOT_PROMPTS) or head.startswith(_CONTINUATION) or \
-                (not text and not images):
-            return
-        pending = self.pending_cmd.pop(lane, None)
-        if pending is not None:
-            pending.withdrawn = True  # a command that no model response followed
-        turn = UserTurn(t, lane, len(text), images, tools.count_urls(text))
-        if head.startswith(_COMMAND):
-            self.pending_cmd[lane] = turn
-        self.add(turn)
-
-    def assistant(self, r: dict[str, Any], lane: str, t: float) -> None:
-        msg = r.get("message")
-        if not isinstance(msg, dict):
-            return
-        model = msg.get("model")
-        if r.get("isApiErrorMessage") is True or model == "<synthetic>":
-            if r.get("isApiErrorMessage") is True or r.get("error"):
-                self.add(ErrorFact(t, lane, "llm", tools.api_message_class(r, msg), src_uuid=_uuid(r),
-                                   retry=False))
-            self.last_t[lane] = t
-            return
-        self.pending_cmd.pop(lane, None)
-        key = msg.get("id") or r.get("requestId") or r.get("uuid")
-        key = key if isinstance(key, str) else str(id(r))
-        fact = self.msgs.get(key)
-        if fact is None:
-            stated = r.get("durationMs")
-            if isinstance(stated, (int, float)) and not isinstance(stated, bool) and stated > 0:
-                start, latency = t - stated, float(stated)
-            else:
-                start = self.last_t.get(lane, t)
-                latency = t - start
-            fact = LlmResponse(start, lane, model if isinstance(model, str) and model else None,
-                               latency=latency)
-            if stated and latency == stated:
-                self.fixed_latency.add(id(fact))
-            self.msgs[key] = fact
-            self.add(fact)
-        elif id(fact) not in self.fixed_latency:
-            fact.latency = max(fact.latency or 0.0, t - fact.t)
-        usage = msg.get("usage")
-        if isinstance(usage, dict):
-            fact.inp = max(fact.inp, _int(usage.get("input_tokens")))
-            fact.cw = max(fact.cw, _int(usage.get("cache_creation_input_tokens")))
-            fact.cr = max(fact.cr, _int(usage.get("cache_read_input_tokens")))
-            fact.out = max(fact.out, _int(usage.get("output_tokens")))
-        stop = msg.get("stop_reason")
-        if isinstance(stop, str) and stop:
-            fact.stop = stop
-        content = msg.get("content")
-        if isinstance(content, list):
-            for block in content:
-                if isinstance(block, dict):
-                    self.block(block, fact, lane, t)
-        elif isinstance(content, str):
-            fact.text_chars += len(content)
-        self.last_t[lane] = max(t, self.early_end.pop(lane, t))
-
-    def block(self, block: dict[str, Any], fact: LlmResponse, lane: str, t: float) -> None:
-        kind = block.get("type")
-        if kind == "text":
-            text = block.get("text")
-            fact.text_chars += len(text) if isinstance(text, str) else 0
-        elif kind in ("thinking", "redacted_thinking"):
-            fact.thinking = True
-        elif kind == "tool_use":
-            if block.get("name") == tools.BATCH and self.batch(block, fact, lane, t):
-                return
-            call = tools.make_call(block, t, lane)
-            if call is None or call.call_id in self.calls:
-                return
-            self.calls[call.call_id] = call
-            self.call_response[call.call_id] = fact
-            fact.tool_calls += 1
-            inp = block.get("input")
-            if call.name == "Grep" and isinstance(inp, dict):
-                mode = inp.get("output_mode")
-                self.grep_mode[call.call_id] = mode if isinstance(mode, str) else None
-            if call.kind == "subagent" and isinstance(inp, dict) and isinstance(inp.get("prompt"), str):
-                self.prompt_calls.setdefault(_digest(inp["prompt"]), call.call_id)
-            self.add(call)
-            early = self.early.pop(call.call_id, None)
-            if early is not None:
-                self.result(*early)
-                self.early_end[lane] = max(self.early_end.get(lane, early[2]), early[2])
-
-    def batch(self, block: dict[str, Any], fact: LlmResponse, lane: str, t: float) -> bool:
-        """A Batch call (0.2.x) is one event per tool it ran; False when it is not of that shape."""
-        call_id = block.get("id")
-        calls = tools.batch_calls(block, t, lane)
-        if calls is None or not isinstance(call_id, str):
-            return False
-        if call_id in self.batches or call_id in self.calls:
-            return True
-        self.batches[call_id] = calls
-        self.call_response[call_id] = fact
-        fact.tool_calls += 1  # the model asked for one tool call
-        for call in calls:
-            self.add(call)
-        early = self.early.pop(call_id, None)
-        if early is not None:
-            self.result(*early)
-            self.early_end[lane] = max(self.early_end.get(lane, early[2]), early[2])
-        return True
-
-    def result(self, block: dict[str, Any], tur: object, t: float) -> bool:
-        """Pair a tool_result with its call; False when it waits for a call not read yet."""
-        call_id = block.get("tool_use_id")
-        if not isinstance(call_id, str) or call_id in self.results:
-            return True
-        batch = self.batches.get(call_id)
-        if batch is not None:
-            self.results.add(call_id)
-            response = self.call_response.pop(call_id, None)
-            if response is not None:
-                self.fixed_latency.add(id(response))
-            for res in tools.batch_results(block, tur, batch, t, epoch_ms):
-                self.add(res)
-            return True
-        call = self.calls.get(call_id)
-        if call is None:
-            self.early.setdefault(call_id, (block, tur, t))  # its call may come later in the file
-            return False
-        self.results.add(call_id)
-        response = self.call_response.pop(call_id, None)
-        if response is not None:
-            self.fixed_latency.add(id(response))
-        res = tools.make_result(block, tur, call, t, self.grep_mode.get(call_id))
-        if res.child:
-            self.child_calls.setdefault(res.child, call_id)
-        self.add(res)
-        return True
-
-    def system(self, r: dict[str, Any], lane: str, t: float) -> None:
-        sub = r.get("subtype")
-        if sub == "api_error":
-            attempt, most = r.get("retryAttempt"), r.get("maxRetries")
-            retry = not (isinstance(attempt, int) and isinstance(most, int) and attempt >= most)
-            self.add(ErrorFact(t, lane, "llm", tools.api_status_class(r.get("error")), src_uuid=_uuid(r),
-                               retry=retry))
-        elif sub == "compact_boundary":
-            meta = r.get("compactMetadata")
-            meta = meta if isinstance(meta, dict) else {}
-            trigger = meta.get("trigger")
-            pre, post, ms = meta.get("preTokens"), meta.get("postTokens"), meta.get("durationMs")
-            self.add(Compaction(
-                t, lane, trigger if trigger in ("auto", "manual") else None,
-                pre if isinstance(pre, int) and not isinstance(pre, bool) else None,
-                post if isinstance(post, int) and not isinstance(post, bool) else None,
-                float(ms) if isinstance(ms, (int, float)) and not isinstance(ms, bool) else None,
-            ))
-        elif sub == "stop_hook_summary" and (r.get("hookErrors") or r.get("preventedContinuation") is True):
-            event = "Stop" if lane == MAIN else "SubagentStop"
-            cls = "hook_blocking" if r.get("preventedContinuation") is True else "hook_error"
-            self.add(ErrorFact(t, lane, "hook", cls, hook=event, hook_event=event, src_uuid=_uuid(r)))
-        elif sub == "informational" and isinstance(r.get("content"), str) and \
-                (m := _HOOK_BLOCKED.match(r["content"])) and m.group(1) in HOOK_EVENTS:
-            self.add(ErrorFact(t, lane, "hook", "hook_blocking", hook=m.group(1), hook_event=m.group(1),
-                               src_uuid=_uuid(r)))
-        else:
-            self.skip(label("system", sub))
-
-    def attachment(self, r: dict[str, Any], lane: str, t: float) -> None:
-        att = r.get("attachment")
-        kind = att.get("type") if isinstance(att, dict) else None
-        cls = HOOK_ATTACHMENTS.get(kind) if isinstance(kind, str) else None
-        if cls is None or not isinstance(att, dict):
-            self.skip(label("attachment", kind))
-            return
-        name, event, call = att.get("hookName"), att.get("hookEvent"), att.get("toolUseID")
-        self.add(ErrorFact(t, lane, "hook", cls, hook=name if isinstance(name, str) and name else None,
-                           hook_event=event if isinstance(event, str) and event in HOOK_EVENTS
-                           else None, src_uuid=_uuid(r),
-                           ref_call=call if isinstance(call, str) else None))
-
     def progress(self, r: dict[str, Any]) -> None:
         data = r.get("data")
         kind = data.get("type") if isinstance(data, dict) else None
@@ -468,11 +191,6 @@ class ClaudeCodeReader:
                 lane.launch_call = call
         self.stats.warn_skipped(self.report)
         return s
-
-
-def _uuid(r: dict[str, Any]) -> str | None:
-    uuid = r.get("uuid")
-    return uuid if isinstance(uuid, str) and _UUIDISH.fullmatch(uuid) else None
 
 
 _HANDLERS: dict[str, Any] = {
