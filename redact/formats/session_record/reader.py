@@ -15,31 +15,25 @@ The table is in `table.py`. What the reader derives, and how:
   workspace root); a human's change is not the agent's and is skipped.
 - **Commits** come from `vcs` records only when they carry evidence, and are attached to the call
   that caused them; with the `coding` profile claimed, tool output is not read for commits.
+
+The per-record-type handlers (messages, inferences, tool calls and results, file changes, vcs,
+state, usage, compaction) are `records.py`'s `RecordReader`, this reader's base; this module keeps
+the session header (id, role, roots), the dispatch by record type and the end of the stream.
 """
 from __future__ import annotations
 
 from functools import cache
 from typing import Any, BinaryIO
 
-from redact.build import outputs
-from redact.build.facts import (
-    MAIN, Commit, Compaction, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
-)
-from redact.formats import toolnames
-from redact.formats.claude_code.tools import error_class
-from redact.formats.common import (
-    as_float, as_int, byte_len, count_urls, epoch_ms, is_model_name, label, native_id, positive_int,
-    safe_name,
-)
+from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolResult
+from redact.formats.common import epoch_ms, label, native_id
 from redact.formats.jsonl import LineStats, iter_objects
-from redact.formats.session_record.native_table import CALL_KINDS, FILE_OPS, RECORD_TYPES, RESULT_STATUS
-from redact.formats.session_record.table import COMMIT_EVIDENCE
+from redact.formats.session_record.native_table import RECORD_TYPES
+from redact.formats.session_record.records import RecordReader
 from redact.report import RedactionReport
 from redact.roots import choose_roots, evidence_in, repo_name
 
 FORMAT = "session-record"
-_SHA = frozenset("0123456789abcdef")
-_INTERRUPTED = frozenset({"interrupted", "cancelled", "canceled", "aborted"})
 
 
 @cache
@@ -50,55 +44,16 @@ def _agent_tools() -> frozenset[str]:
     return frozenset(found.values) if found is not None else frozenset()
 
 
-def _content(content: object) -> tuple[int, int, int, bool]:
-    """(text chars, images, urls, has reasoning) of a message's content parts."""
-    chars = images = urls = 0
-    reasoning = False
-    parts = content if isinstance(content, list) else [content]
-    for part in parts:
-        if isinstance(part, str):
-            chars += len(part)
-            urls += count_urls(part)
-        elif isinstance(part, dict):
-            kind = part.get("type")
-            text = part.get("text")
-            if kind in ("reasoning", "thinking"):
-                reasoning = True
-            elif kind in ("image", "input_image"):
-                images += 1
-            elif isinstance(text, str):
-                chars += len(text)
-                urls += count_urls(text)
-    return chars, images, urls, reasoning
+class SessionRecordReader(RecordReader):
+    """One stream's header, dispatch by record type and end; the records themselves: `RecordReader`."""
 
-
-class SessionRecordReader:
     def __init__(self, report: RedactionReport) -> None:
-        self.report = report
-        self.s = SessionFacts(agent_tool="other", native_id="")
+        super().__init__(report)
         self.stats = LineStats()
         self.native: str | None = None
-        self.roots: dict[str, str] = {}
         self.root_git: dict[str, bool] = {}  # each root path: whether its header names a vcs
         self.first_remote: str | None = None
-        self.last_t: float | None = None
-        self.calls: dict[str, ToolCall] = {}
-        self.results: dict[str, ToolResult] = {}
-        self.inferences: dict[str, LlmResponse] = {}
-        self.early: dict[str, list[tuple[int, bool, int]]] = {}  # inference id -> (chars, thinking, calls)
-        self.metered = False
-        self.summary: tuple[float, tuple[int, int, int, int]] | None = None
-        self.coding = False
-        self.changed: set[str] = set()
-        self.pending_changes: list[tuple[str, tuple[str, ...], tuple[str | None, ...]]] = []
-        self.pending_commits: list[tuple[str, Commit]] = []
         self.header = False
-
-    def add(self, fact: Fact) -> None:
-        self.s.facts.append(fact)
-
-    def skip(self, name: str) -> None:
-        self.report.skipped_records[name] += 1
 
     def read(self, data: bytes | BinaryIO, where: str, *, skip_bad_lines: bool = False) -> None:
         for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
@@ -186,175 +141,6 @@ class SessionRecordReader:
             self.s.repo_name = repo_name(self.s.roots)
             self.s.remote = self.first_remote
 
-    def place(self, root: object, path: object) -> str | None:
-        """The raw path of a `{root, path}` location (root id + path relative to it)."""
-        if not isinstance(path, str) or not path:
-            return None
-        base = self.roots.get(root) if isinstance(root, str) else None
-        if base is None or path.startswith(("/", "\\")) or (len(path) > 1 and path[1] == ":"):
-            return path
-        return base.rstrip("/\\") + "/" + path
-
-    # -- conversation ------------------------------------------------------------------------------
-    def message(self, r: dict[str, Any], t: float) -> None:
-        role, author, origin = r.get("role"), r.get("author"), r.get("origin")
-        chars, images, urls, reasoning = _content(r.get("content"))
-        if role == "user":
-            human = author == "human" or (author is None and origin in (None, "prompt"))
-            if human and (chars or images):
-                self.add(UserTurn(t, MAIN, chars, images, urls))
-            return
-        if role == "assistant":
-            inf = r.get("inferenceId")
-            if isinstance(inf, str):
-                self.to_inference(inf, chars, reasoning, 0)
-
-    def to_inference(self, inf: str, chars: int, thinking: bool, calls: int) -> None:
-        fact = self.inferences.get(inf)
-        if fact is None:
-            self.early.setdefault(inf, []).append((chars, thinking, calls))
-            return
-        fact.text_chars += chars
-        fact.thinking = fact.thinking or thinking
-        fact.tool_calls += calls
-
-    def inference(self, r: dict[str, Any], t: float) -> None:
-        model = r.get("model")
-        mid = model.get("id") if isinstance(model, dict) else model
-        fact = LlmResponse(t, MAIN, mid if is_model_name(mid) else None)
-        usage = r.get("usage")
-        if isinstance(usage, dict):
-            tokens = _usage(usage)
-            fact.inp, fact.cr, fact.cw, fact.out = tokens
-            self.metered = self.metered or any(tokens)
-        latency = r.get("latency")
-        ms = as_float(latency.get("durationMs")) if isinstance(latency, dict) else None
-        fact.latency = ms if ms is not None and ms >= 0 else None
-        stop = r.get("stopReason")
-        fact.stop = stop if safe_name(stop) else None
-        self.add(fact)
-        inf = r.get("inferenceId")
-        if isinstance(inf, str) and inf:
-            self.inferences.setdefault(inf, fact)
-            for chars, thinking, calls in self.early.pop(inf, []):
-                self.to_inference(inf, chars, thinking, calls)
-
-    def usage_summary(self, r: dict[str, Any], t: float) -> None:
-        usage = r.get("usage")
-        if r.get("scope") not in (None, "session") or not isinstance(usage, dict):
-            self.skip("usage_summary:<not session>")
-            return
-        self.summary = (t, _usage(usage))  # cumulative: the last one holds the whole session
-
-    # -- tools -------------------------------------------------------------------------------------
-    def tool_call(self, r: dict[str, Any], t: float) -> None:
-        call_id, name = r.get("callId"), r.get("name")
-        if not isinstance(call_id, str) or not call_id or call_id in self.calls:
-            self.skip("<duplicate>" if isinstance(call_id, str) and call_id else "<call without id>")
-            return
-        name = name if isinstance(name, str) and name else "unknown"
-        kind = r.get("kind")
-        hint = CALL_KINDS.get(kind) if isinstance(kind, str) else None
-        call = toolnames.make_call(name, r.get("input"), call_id, t, MAIN, kind_hint=hint)
-        if kind == "delete" and call.kind == "edit":
-            call.op = "delete"
-        self.calls[call_id] = call
-        self.add(call)
-        inf = r.get("inferenceId")
-        if isinstance(inf, str):
-            self.to_inference(inf, 0, False, 1)
-
-    def tool_result(self, r: dict[str, Any], t: float) -> None:
-        call_id = r.get("callId")
-        call = self.calls.get(call_id) if isinstance(call_id, str) else None
-        if call is None or call.call_id in self.results:
-            self.skip("<tool_result without call>" if call is None else "<duplicate>")
-            return
-        content = r.get("content")
-        text = "\n".join(p["text"] for p in (content if isinstance(content, list) else [])
-                         if isinstance(p, dict) and isinstance(p.get("text"), str))
-        status = r.get("status")
-        failed, cls = RESULT_STATUS.get(status, (False, None)) if isinstance(status, str) else (False, None)
-        res = ToolResult(t, call.call_id, failed, out_bytes=byte_len(text))
-        exec_ = r.get("exec")
-        if isinstance(exec_, dict):
-            code = exec_.get("exitCode")
-            res.exit_code = as_int(code)
-            command = exec_.get("command")
-            if call.kind == "exec" and isinstance(command, str):
-                call.command, call.argv = command, None
-            elif call.kind == "exec" and isinstance(command, list) and \
-                    all(isinstance(w, str) for w in command):
-                call.argv = tuple(command)
-        dur = as_float(r.get("durationMs"))
-        res.dur = dur if dur is not None and dur >= 0 else None
-        if failed:
-            if cls is None:
-                cls = "exit_code" if res.exit_code not in (None, 0) else error_class(text, call.name)
-            res.err_class = cls
-        if call.kind == "exec":
-            found = outputs.shell_outputs(call.command or " ".join(call.argv or ()), text, res.is_error)
-            res.outputs = [o for o in found if not (self.coding and isinstance(o, Commit))]
-        elif call.kind == "mcp":
-            res.outputs = outputs.mcp_outputs(call.tool or "", text, res.is_error)
-        self.results[call.call_id] = res
-        self.add(res)
-
-    def file_change(self, r: dict[str, Any], t: float) -> None:
-        cause = r.get("cause")
-        cause = cause if isinstance(cause, dict) else {}
-        call_id = cause.get("callId")
-        if not isinstance(call_id, str):
-            self.skip("file_change:human" if cause.get("actor") == "human" else "file_change:<no cause>")
-            return
-        if r.get("status") not in ("applied", None):
-            self.skip(label("file_change", r.get("status")))
-            return
-        paths: list[str] = []
-        ops: list[str | None] = []
-        changes = r.get("changes")
-        for change in changes if isinstance(changes, list) else []:
-            if not isinstance(change, dict):
-                continue
-            raw = self.place(change.get("root"), change.get("path"))
-            if raw is None:
-                continue
-            op_name = change.get("op")
-            op = FILE_OPS.get(op_name) if isinstance(op_name, str) else None
-            old = self.place(change.get("root"), change.get("from"))
-            if op == "rename-to" and old is not None:
-                paths.append(old)
-                ops.append("rename-from")
-            paths.append(raw)
-            ops.append(op)
-        if paths:
-            self.pending_changes.append((call_id, tuple(paths), tuple(ops)))
-
-    def vcs(self, r: dict[str, Any], t: float) -> None:
-        sha = r.get("commit")
-        cause = r.get("cause")
-        call_id = cause.get("callId") if isinstance(cause, dict) else None
-        if r.get("action") != "commit":
-            self.skip(label("vcs", r.get("action") if isinstance(r.get("action"), str) else None))
-            return
-        evidence = r.get("evidence")
-        if not isinstance(evidence, str) or evidence not in COMMIT_EVIDENCE or not isinstance(sha, str) or \
-                not 7 <= len(sha) <= 64 or not set(sha) <= _SHA or not isinstance(call_id, str):
-            self.skip("vcs:commit-without-evidence")
-            return
-        self.pending_commits.append((call_id, Commit(sha=sha)))
-
-    def state(self, r: dict[str, Any], t: float) -> None:
-        state = r.get("state")
-        if isinstance(state, str) and state in _INTERRUPTED:
-            self.add(ErrorFact(t, MAIN, "orchestration", "interrupted"))
-        else:
-            self.skip("state")
-
-    def compaction(self, r: dict[str, Any], t: float) -> None:
-        trigger = r.get("trigger")
-        self.add(Compaction(t, MAIN, trigger if trigger in ("auto", "manual") else None))
-
     # -- end ---------------------------------------------------------------------------------------
     def finish(self, where: str, fallback_id: str | None) -> SessionFacts:
         s = self.s
@@ -397,16 +183,6 @@ class SessionRecordReader:
             self.report.warn("the stream has no session header; its roots and id are unknown")
         self.stats.warn_skipped(self.report)
         return s
-
-
-def _usage(usage: dict[str, Any]) -> tuple[int, int, int, int]:
-    """(fresh input, cache read, cache write, output) of a usage object."""
-    inp = usage.get("input")
-    out = usage.get("output")
-    inp = inp if isinstance(inp, dict) else {}
-    out = out if isinstance(out, dict) else {}
-    return (positive_int(inp.get("uncached")), positive_int(inp.get("cacheRead")),
-            positive_int(inp.get("cacheWrite")), positive_int(out.get("total")))
 
 
 _HANDLERS: dict[str, Any] = {
