@@ -1,8 +1,8 @@
 """Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, and the older layouts) -> facts.
 
-The tables are in `table.py` (record types, tools, field classes); the tools in
-`codex_tools.py`, the calls' pairing in `codex_calls.py`, the end events, errors and usage helpers in
-`codex_events.py`, the older layouts in `codex_layouts.py`. What the reader derives, and how:
+The tables are in `table.py` (record types, tools, field classes); the tools in `tools.py`, the
+calls' pairing in `calls.py`, the end events, errors and usage helpers in `events.py`, the model
+requests and their token counts in `responses.py`, the older layouts in `layouts.py`. What the reader derives, and how:
 
 - **User turns.** `event_msg` `user_message` records are the prompts when the rollout has any;
   older rollouts have none, and then a `response_item` user message is a prompt unless the harness
@@ -32,12 +32,13 @@ from redact.build.facts import (
 from redact.formats.codex import calls
 from redact.formats.codex import events
 from redact.formats.codex import layouts
+from redact.formats.codex import responses
 from redact.formats.codex.native_table import EVENT_MSG_TYPES as EVENT_MSGS
 from redact.formats.codex.native_table import RECORD_TYPES
 from redact.formats.codex.native_table import RESPONSE_ITEM_TYPES as RESPONSE_ITEMS
 from redact.formats.codex.table import sniff_doc
 from redact.formats.common import (
-    as_int, count_urls, epoch_ms, is_model_name, label, native_id, positive_int, text_chars,
+    count_urls, epoch_ms, is_model_name, label, native_id, text_chars,
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
@@ -250,60 +251,7 @@ class CodexReader:
 
     # -- model responses ---------------------------------------------------------------------------
     def open_response(self, t: float) -> LlmResponse:
-        resp = self.response
-        if resp is None:
-            start = self.input_t if self.input_t is not None and self.input_t <= t else t
-            resp = LlmResponse(start, MAIN, self.model, latency=(t - start) if self.timed else None)
-            self.response = resp
-            self.add(resp)
-            if self.pending:  # its usage was reported before its items (clients 0.3x)
-                usage, at = self.pending.pop(0)
-                self.pending_models.pop(0)
-                events.meter(resp, usage)
-                # the request ended when its usage was written; its items may be written much
-                # later (after the user approved a command), which is not the model's time
-                resp.latency = max(at - start, 0.0) if at is not None and self.timed else None
-                self.latency_fixed = True
-            else:
-                self.unmetered = resp
-                self.latency_fixed = False
-        elif self.timed and resp.latency is not None and not self.latency_fixed:
-            resp.latency = max(resp.latency, t - resp.t)
-        return resp
-
-    def token_count(self, p: dict[str, Any], t: float) -> None:
-        """Usage of one model request. Current clients write it after the response's items (it
-        closes the open response); clients 0.3x write it before them (it waits for the next
-        response). A total equal to the previous one is the same usage reported again."""
-        info = p.get("info")
-        if not isinstance(info, dict):
-            return  # a rate-limit update only
-        total = info.get("total_token_usage")
-        last = info.get("last_token_usage")
-        key = events.usage_key(total)
-        if key is not None and key == self.last_total:
-            return
-        previous = self.last_total
-        self.last_total = key if key is not None else self.last_total
-        usage = last if isinstance(last, dict) else events.delta(total, previous)
-        if not isinstance(usage, dict):
-            return
-        tokens = (positive_int(usage.get("input_tokens")), positive_int(usage.get("cached_input_tokens")),
-                  positive_int(usage.get("output_tokens")))
-        if not tokens[0] and not tokens[2]:
-            return  # Codex's fill-to-context-window marker carries no tokens
-        context = as_int(usage.get("total_tokens"))
-        self.last_context = context if context is not None else tokens[0] + tokens[2]
-        resp = self.response
-        if resp is not None and resp is self.unmetered:
-            events.meter(resp, tokens)
-            if self.timed and resp.latency is not None:
-                resp.latency = max(resp.latency, t - resp.t)
-            self.unmetered = None
-            self.gave_input(t)
-        else:
-            self.pending.append((tokens, t if self.timed else None))
-            self.pending_models.append(self.model)
+        return responses.open_response(self, t)
 
     # -- response items ----------------------------------------------------------------------------
     def response_item(self, p: dict[str, Any], t: float) -> None:
@@ -401,7 +349,7 @@ _TOP: dict[str, Any] = {
 }
 _EVENTS: dict[str, Any] = {
     "user_message": CodexReader.user_message,
-    "token_count": CodexReader.token_count,
+    "token_count": responses.token_count,
     **events.HANDLERS,
 }
 assert set(_TOP) == set(RECORD_TYPES)

@@ -1,8 +1,9 @@
-"""What the record handlers (`calls.py`, `events.py`) use of the reader's state, as a protocol.
+"""What the record handlers (`calls.py`, `events.py`, `responses.py`) use of the reader's state, as
+a protocol.
 
 The handlers take the reader (`reader.CodexReader`) as their first argument and the reader calls
-them; naming the reader's type here instead of importing `reader.py` keeps the three modules free
-of an import cycle (tests/test_boundaries.py).
+them; naming the reader's type here instead of importing `reader.py` keeps these modules free of
+an import cycle (tests/test_boundaries.py).
 """
 from __future__ import annotations
 
@@ -22,6 +23,17 @@ class CodexReader(Protocol):
     polls: dict[str, str]
     search_ids: int
     open_searches: list[str]
+    # the model requests (`responses.py`)
+    model: str | None
+    timed: bool
+    response: LlmResponse | None
+    input_t: float | None
+    unmetered: LlmResponse | None
+    pending: list[tuple[tuple[int, int, int], float | None]]
+    pending_models: list[str | None]
+    latency_fixed: bool
+    last_total: object
+    last_context: int | None
 
     def add(self, fact: Fact) -> None: ...
     def skip(self, name: str) -> None: ...
