@@ -5,7 +5,7 @@ Run: PYTHONPATH=. .venv/bin/python bench/corpus_outcomes.py [--corpus ../shared/
 
 Every session of every agent folder (claude-code, codex, gemini-cli, copilot-cli, copilot-vscode,
 cline, opencode, cursor, crush, aider, openhands, amp, continue), found as batch mode finds them
-(`redact.batch.expand`: a SQLite store's sessions one by one, credential and auxiliary files skipped
+(`redact.batch_inputs.expand`: a SQLite store's sessions one by one, credential and auxiliary files skipped
 by name and counted as such), is redacted with `redact_file` (companions found next to it, the leak
 scanner run with the raw log as taint source, as the CLI does) under each policy;
 `public` needs a key, so a random one is made for the run (never written anywhere). Prints, per

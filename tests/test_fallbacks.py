@@ -134,14 +134,14 @@ def test_blocked_runs_name_the_rules_and_a_command_that_passes(monkeypatch: pyte
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     """Item 6: with the fallback switched off (the old redactor), `default` is blocked; the message
     names the rules and a command, and that command, run as printed, writes the map."""
-    import redact.apply
+    import redact.apply_leaves
     import redact.paths
     from redact.cli import main
 
     src = tmp_path / "session.jsonl"
     src.write_bytes(notesfix.transcript())
     with monkeypatch.context() as patch:
-        for module in (redact.apply, redact.paths):
+        for module in (redact.apply_leaves, redact.paths):
             patch.setattr(module, "guard_path", lambda path, *args, **kwargs: path)
         assert main([str(src), "-o", str(tmp_path / "out.json")]) == 1
         err = capsys.readouterr().err

@@ -144,10 +144,10 @@ def test_redaction_report_source_field_names_source_keys_by_the_rule(tmp_path: P
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     # The redactor now replaces a file name that holds the prompt's words (issue 14); to get a taint
     # finding into a redaction report, that fallback is switched off here, as a redactor bug would.
-    import redact.apply
+    import redact.apply_leaves
     import redact.paths
 
-    for module in (redact.apply, redact.paths):
+    for module in (redact.apply_leaves, redact.paths):
         monkeypatch.setattr(module, "guard_path", lambda path, *args, **kwargs: path)
     key = "zqCanary7secret"
     t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", "/work/repo")
