@@ -8,7 +8,8 @@ The layers, lowest first. A module imports its own layer or a lower one, never a
     1 redactor    every other module of redact/ (keys, policy, verbs, paths, identifiers, build/,
                   formats/, native/, apply.py, detect.py, options.py, vault.py, ...)
     1 scanner     audit/ (the leak scanner and its reports)
-    2 library     redact/api.py, api_native.py, redact/__init__.py, batch.py, batch_inputs.py, plan.py, receipt.py, explain.py
+    2 library     redact/api.py, api_native.py, redact/__init__.py, batch.py, batch_inputs.py, plan.py,
+                  receipt.py, explain.py
     3 CLI         redact/cli/, redact/__main__.py
 
     CLI ──> library ──> redactor ──> shared
