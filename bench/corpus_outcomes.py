@@ -41,6 +41,15 @@ def run(corpus: Path, policies: tuple[str, ...], extra: tuple[Path, ...] = ()) -
     skipped = 0
     for folder in sorted(p for p in corpus.iterdir() if p.is_dir() and p.name not in NOT_SESSIONS):
         found, unusable = expand([str(folder)])
+        if not found:
+            # the corpus keeps some agents' files under flattened names, where batch discovery (which
+            # looks for each agent's own layout) finds nothing: then each file is an input of its own,
+            # as `agentplay-redact FILE` takes it (a store's sessions one by one, skips by name)
+            found, unusable = [], []
+            for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+                more, why = expand([str(path)])
+                found += more
+                unusable += why
         files += found
         skipped += sum(1 for o in unusable if o.status == "skipped")
     files += list(extra)
@@ -71,7 +80,7 @@ def run(corpus: Path, policies: tuple[str, ...], extra: tuple[Path, ...] = ()) -
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--policy", action="append", choices=POLICIES)
     parser.add_argument("--with-notes", action="store_true",
                         help="also the generated notes-style vault of tests/formats/notesfix.py")
