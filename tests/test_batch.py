@@ -229,3 +229,21 @@ def test_the_summary_table_fits_100_columns(tmp_path: Path, capsys: pytest.Captu
         assert "= .json.gz" in row
     assert sum(row.count("5f3c2a10") for row in rows) == 1  # each id once: input only
     assert sum(row.count("728394a5b6") for row in rows) == 1
+
+
+def test_a_codex_sessions_tree_lists_its_single_json_rollouts(tmp_path: Path) -> None:
+    """The August-2025 Codex layout wrote each rollout as one JSON document (`rollout-<date>-<uuid>.json`):
+    batch mode found only the JSON Lines ones and left these out of `~/.codex/sessions` silently."""
+    from tests.formats import make_codex
+
+    day = tmp_path / "sessions" / "2025" / "08" / "23"
+    day.mkdir(parents=True)
+    single = tmp_path / "sessions" / "rollout-2025-08-23-672ef139-69c2-459c-811e-750869be452a.json"
+    single.write_bytes(make_codex.legacy_json())
+    lines = day / "rollout-2025-08-23T05-46-47-a3e9dc1b-d96a-4423-afc1-79625a539643.jsonl"
+    lines.write_bytes(make_codex.modern())
+    found, unusable = batch.expand([str(tmp_path / "sessions")])
+    assert not unusable
+    assert sorted(p.name for p in found) == sorted([single.name, lines.name])
+    code = main([str(tmp_path / "sessions"), "--out-dir", str(tmp_path / "maps"), "--jobs", "1"])
+    assert code == 0 and len(list((tmp_path / "maps").iterdir())) == 2

@@ -366,5 +366,7 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
 
 
 def list_sessions(folder: Any) -> list[Any]:
-    """Every rollout under a Codex sessions folder (`~/.codex/sessions`), oldest first."""
-    return sorted(p for p in folder.rglob("rollout-*.jsonl") if p.is_file())
+    """Every rollout under a Codex sessions folder (`~/.codex/sessions`), oldest first: the JSON
+    Lines rollouts and the August-2025 single-JSON ones (`rollout-<date>-<uuid>.json`)."""
+    found = [p for pattern in ("rollout-*.jsonl", "rollout-*.json") for p in folder.rglob(pattern)]
+    return sorted(p for p in found if p.is_file())
