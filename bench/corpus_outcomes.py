@@ -41,10 +41,10 @@ def run(corpus: Path, policies: tuple[str, ...], extra: tuple[Path, ...] = ()) -
     skipped = 0
     for folder in sorted(p for p in corpus.iterdir() if p.is_dir() and p.name not in NOT_SESSIONS):
         found, unusable = expand([str(folder)])
-        if not found:
-            # the corpus keeps some agents' files under flattened names, where batch discovery (which
-            # looks for each agent's own layout) finds nothing: then each file is an input of its own,
-            # as `agentplay-redact FILE` takes it (a store's sessions one by one, skips by name)
+        if not found or not any(p.is_dir() for p in folder.iterdir()):
+            # the corpus keeps most agents' files flat, under flattened names, where batch discovery
+            # (which looks for each agent's own layout) finds some or none: then each file is an input
+            # of its own, as `agentplay-redact FILE` takes it (a store's sessions one by one, skips by name)
             found, unusable = [], []
             for path in sorted(p for p in folder.rglob("*") if p.is_file()):
                 more, why = expand([str(path)])
