@@ -12,8 +12,6 @@ or the older flat `agent-*.jsonl` beside it); `files.py` finds them. The format'
   reduces each on the spot: text to its length, a command to a verb (in the builder), a path to a
   repo-relative path or a bucket label (in the builder), a tool input or output to the facts in
   `tools.py`.
-  `source_strings` walks a record the other way round, yielding every string that may carry
-  content, for the scanner's taint layer and for tests.
 
 Quirks handled: one API response is written as several records (one per content block) that share
 `message.id`; resumed sessions (client 0.2.x) repeat earlier records with the same `uuid`; a
@@ -33,7 +31,7 @@ from typing import Any, BinaryIO
 from redact.build.facts import MAIN, Lane, LlmResponse, SessionFacts
 from redact.formats.claude_code import tools
 from redact.formats.claude_code.native_table import HOOK_ATTACHMENTS, HOOK_EVENTS, RECORD_TYPES, SYSTEM_SUBTYPES
-from redact.formats.claude_code.table import label, source_strings
+from redact.formats.claude_code.table import label
 from redact.formats.claude_code.records import AGENT_TOOL, RecordReader, epoch_ms
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
@@ -204,5 +202,5 @@ _HANDLERS: dict[str, Any] = {
 
 __all__ = [
     "AGENT_TOOL", "FORMAT", "HOOK_ATTACHMENTS", "HOOK_EVENTS", "RECORD_TYPES", "SYSTEM_SUBTYPES",
-    "ClaudeCodeReader", "label", "source_strings",
+    "ClaudeCodeReader", "label",
 ]

@@ -2,13 +2,10 @@
 
 The class of every field, and what the reader keeps of it, is the native table (`native_table.py`,
 built on the tool table here); the reader (`reader.py`) reads only fields it classifies (a test
-proves it over the fixtures), and `source_strings` walks a record the other way round, yielding
-every string that may carry content (for the scanner's taint layer and for the canary tests).
-docs/formats.md renders both (scripts/gen_format_docs.py).
+proves it over the fixtures). docs/formats.md renders both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from redact.names import shown
@@ -59,31 +56,6 @@ def label(kind: str, sub: object = None) -> str:
         if len(_LABELS) < 4096:
             _LABELS[key] = found
     return found
-
-
-def source_strings(value: Any) -> Iterator[str]:
-    """Every string of a record that may carry content (for taint checks): all strings except the
-    values of structural keys (ids, enums, timestamps, model names)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if key in _STRUCTURAL and isinstance(item, str):
-                continue
-            yield from source_strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from source_strings(item)
-
-
-_STRUCTURAL = frozenset({
-    "type", "uuid", "parentUuid", "logicalParentUuid", "sessionId", "timestamp", "version", "userType",
-    "entrypoint", "role", "id", "tool_use_id", "requestId", "agentId", "promptId", "messageId",
-    "leafUuid", "subtype", "level", "stop_reason", "model", "permissionMode", "sourceToolAssistantUUID",
-    "toolUseID", "parentToolUseID", "operation", "service_tier", "trigger", "name", "hookEvent",
-    "status", "mode", "speed", "inference_geo", "error", "output_mode", "subagent_type", "skill",
-    "hookName", "agentType",
-})
 
 
 _ENVELOPE = ("sessionId", "uuid", "leafUuid", "messageId")
