@@ -163,6 +163,7 @@ def _say_what_passes(exc: LeakFound, report: RedactionReport, policy: EffectiveP
     """`exc` with the command that would pass: the input is redacted once more under `public` with a
     throwaway key (nothing written); when that is clean, its command is named (redact/blocked.py)."""
     if policy.name == PUBLIC and key is not None:
+        report.what_passes = "nothing"
         return LeakFound(blocked_message(len(report.findings), report.findings, tried_public=True),
                          where=exc.where, report=report,
                          session_map=exc.session_map)
@@ -174,11 +175,13 @@ def _say_what_passes(exc: LeakFound, report: RedactionReport, policy: EffectiveP
             with source.open("rb") as fh:
                 _redact(fh, name=report.source, policy=PUBLIC, key=trial_key, mode=None, **options)
     except LeakFound:
+        report.what_passes = "nothing"
         return LeakFound(blocked_message(len(report.findings), report.findings, tried_public=True),
                          where=exc.where, report=report,
                          session_map=exc.session_map)
     except RedactError:
         return exc
+    report.what_passes = "public-with-key"
     return LeakFound(blocked_message(len(report.findings), report.findings,
                                      command=passing_command(report.source)), where=exc.where, report=report,
                          session_map=exc.session_map)

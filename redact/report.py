@@ -32,6 +32,9 @@ class RedactionReport:
     # "<class>/<rule>" -> distinct values the redactor replaced because that scanner rule would have
     # fired on them (redact/pathguard.py, redact/identifiers.py); counts only, never a value
     fallbacks: Counter[str] = field(default_factory=Counter)
+    # a blocked run: "public-with-key" when a trial under `public` with a key passed the scanner (the
+    # report then names that command, redact/blocked.py), "nothing" when even that was flagged
+    what_passes: str | None = None
 
     def drop_counts(self) -> tuple[int, int, int, int]:
         """(events, fields, values, records) this run dropped or skipped."""
@@ -65,6 +68,7 @@ class RedactionReport:
             "warnings": list(self.warnings),
             "scanner": dict(self.scanner),
             "findings": list(self.findings),
+            "whatPasses": self.what_passes,
         }
 
 

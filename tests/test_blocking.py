@@ -62,6 +62,7 @@ def test_a_blocked_runs_html_report_draws_the_refused_map(broken_redactor: None,
     assert page.count('<g class="lane"') == len(example["agents"])
     assert '<rect class="ev ' in page and "No map was given" not in page
     assert "ghp_exampleNotARealToken" not in page
+    assert "The public policy with a key is flagged too" in page  # what to do when nothing passes
     assert '<code class="ptr">' in page and "/<wbr>" in page
     for ptr in page.split('<code class="ptr">')[1:]:
         cell = ptr.split("</code>", 1)[0]

@@ -63,6 +63,7 @@ SCANNER_READS = {
     "redact.native", "redact.native.spec", "redact.native.grammar", "redact.native.tables",
     "redact.native.tables.tools", "redact.formats", "redact.formats.registry", "redact.formats.toolnames",
     "redact.vocabulary",  # the closed list of names the format tables know (read from those tables)
+    "redact.blocked",  # the text of a blocked run's advice (the command that passes): no transform
 }
 #: The one read up from the shared layer: which input names a report may show is the closed list of
 #: names the format tables know (issue 13), and that list is read from the tables on first use.

@@ -143,8 +143,14 @@ def test_blocked_runs_name_the_rules_and_a_command_that_passes(monkeypatch: pyte
     with monkeypatch.context() as patch:
         for module in (redact.apply_leaves, redact.paths):
             patch.setattr(module, "guard_path", lambda path, *args, **kwargs: path)
-        assert main([str(src), "-o", str(tmp_path / "out.json")]) == 1
+        report = tmp_path / "blocked.html"
+        assert main([str(src), "-o", str(tmp_path / "out.json"), "--report", str(report)]) == 1
         err = capsys.readouterr().err
+    # the blocked run's report says it too (issue 16 item 12), naming the input by its file name only
+    page = report.read_text()
+    assert "This passes the scanner: agentplay-redact keygen redact.key &amp;&amp; agentplay-redact redact " \
+           "session.jsonl --policy public --key-file redact.key -o session.public.json" in page
+    assert str(tmp_path) not in page
     assert "language.text" in err and "taint.source-phrase" in err
     command = re.search(r"This passes the scanner: (.*)$", err, re.MULTILINE)
     assert command is not None and "--policy public --key-file" in command.group(1)

@@ -204,6 +204,7 @@ def render_html(report: dict[str, Any], session_map: dict[str, Any] | None = Non
         f"<h1>Pre-upload audit: <span class=mono>{h(view['source'])}</span></h1>",
         (f'<div class="verdict {h(status_cls)}">Verdict: {h(verdict["status"])}. '
          f'<span style="font-weight:400">{h(verdict["summary"])}</span></div>'),
+        (f'<p class="passes">{h(view["whatPasses"])}</p>' if view.get("whatPasses") else ""),
         f"<section id=summary><h2>Summary</h2>{_summary(view)}</section>",
         _picture(session_map),
         _scanner(view),

@@ -35,6 +35,8 @@ def render_markdown(report: dict[str, Any], session_map: dict[str, Any] | None =
     verdict = view["verdict"]
     out = [f"# Pre-upload audit: {md(view['source'])}", "",
            f"**Verdict: {md(verdict['status'])}.** {md(verdict['summary'])}", ""]
+    if view.get("whatPasses"):
+        out += [md(view["whatPasses"]), ""]
 
     out += ["## Summary", ""]
     out += _table(("", ""), [(label, value) for label, value in facts(view)])

@@ -37,7 +37,8 @@ def render_terminal(report: dict[str, Any], session_map: dict[str, Any] | None,
     view = build_view(report, session_map)
     verdict = view["verdict"]
     style = _STATUS_STYLE.get(verdict["status"], "bold")
-    head = Text.assemble(("Verdict: ", "bold"), (verdict["status"], style), ". ", verdict["summary"])
+    head = Text.assemble(("Verdict: ", "bold"), (verdict["status"], style), ". ", verdict["summary"],
+                         *(("\n", view["whatPasses"]) if view.get("whatPasses") else ()))
     console.print(Panel(head, title=Text(f"Pre-upload audit: {view['source']}"), title_align="left"))
 
     summary = Table(show_header=False, show_edge=False, pad_edge=False)

@@ -42,6 +42,20 @@ def _source(value: Any) -> str:
     return name if len(name) <= 120 and name.isprintable() else mask(name)
 
 
+def _what_passes(report: dict[str, Any]) -> str | None:
+    """For a blocked run: the command that passes the scanner, named by the input's file name only
+    (a report may be attached to a bug report: never the folders of its path), or what to do instead."""
+    from redact.blocked import passing_command
+
+    found = report.get("whatPasses")
+    if found == "public-with-key":
+        return "This passes the scanner: " + passing_command(_source(report.get("source")))
+    if found == "nothing":
+        return ("The public policy with a key is flagged too: a redactor bug or a taint hit; please "
+                "report it with this report (it holds no value).")
+    return None
+
+
 def _identifiers(report: dict[str, Any]) -> tuple[dict[str, list[str]], list[dict[str, str]]]:
     shown: dict[str, set[str]] = {}
     masked: dict[tuple[str, str], str] = {}
@@ -232,6 +246,7 @@ def build_view(report: dict[str, Any], session_map: dict[str, Any] | None = None
         "scanner": scanner,
         "findings": findings,
         "verdict": verdict(scanner, findings),
+        "whatPasses": _what_passes(report),
         "timeline": build_timeline(session_map).summary() if isinstance(session_map, dict) else None,
     }
     return view
