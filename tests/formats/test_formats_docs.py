@@ -49,13 +49,18 @@ def test_every_field_has_a_class(name: str) -> None:
         assert row.use, row.location
 
 
-@pytest.mark.parametrize("name", NAMES)
+def test_only_aiders_markdown_keeps_a_line_table() -> None:
+    """Every JSON format's one table is its tree; Aider's history is Markdown, so its table is its
+    list of structured lines (its tree is `DROP`: it reads no JSON field; tests/formats/test_tables.py
+    checks it parses none)."""
+    assert [name for name in NAMES if legacy_fields(_format(name)) is not None] == ["aider"]
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n != "aider"])
 def test_the_reader_says_what_it_keeps(name: str) -> None:
     """The table says what the reader keeps of the fields it reads: the record dispatch, times, and
     the fields it maps (a table with no use texts would render a doc of dashes)."""
     fmt = _format(name)
-    if legacy_fields(fmt) is not None:
-        pytest.skip(f"{name} still keeps a hand-written FIELDS list (the older shape)")
     used = [row for row in field_rows(fmt) if row.use != "-"]
     assert len(used) >= 10, [row.location for row in used]
     assert any("dispatch" in row.use for row in used)
