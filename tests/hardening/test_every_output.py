@@ -118,14 +118,16 @@ def _target(folder: Path, flag: Flag, kind: str) -> Path:
     return target
 
 
-@pytest.mark.parametrize("kind", ["device", "symlink", "folder", "input"])
-@pytest.mark.parametrize("flag", FLAGS, ids=[f.name for f in FLAGS])
+# (--out-dir names a folder by design: its folder case is not a place it must not write)
+CASES = [(flag, kind) for flag in FLAGS for kind in ("device", "symlink", "folder", "input")
+         if not (kind == "folder" and flag.folder_ok)]
+
+
+@pytest.mark.parametrize(("flag", "kind"), CASES, ids=[f"{f.name}-{k}" for f, k in CASES])
 def test_every_output_flag_refuses_the_places_it_must_not_write(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: Flag, kind: str) -> None:
     if kind == "device" and not IS_ROOT:
         pytest.skip("making a device node needs root")
-    if kind == "folder" and flag.folder_ok:
-        pytest.skip("--out-dir is a folder by design")
     _setup(tmp_path)
     target = _target(tmp_path, flag, kind)
     before = state(tmp_path)
