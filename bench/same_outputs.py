@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
+import tempfile
 from pathlib import Path
 
 import orjson
@@ -50,6 +51,15 @@ def main() -> None:
     for policy in POLICIES:
         print(f"gen_map-20000 {policy} "
               f"{_digest(lambda: redact_bytes(data, policy=policy, key=key, input_format='agentplay'))}")
+    # the same map from a file, as the CLI reads it: one line, and pretty-printed (format detection
+    # parses both whole)
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, text in (("line", data), ("indented", orjson.dumps(generate_map(), option=orjson.OPT_INDENT_2))):
+            path = Path(tmp) / f"map-{label}.json"
+            path.write_bytes(text)
+            for policy in POLICIES:
+                print(f"gen_map-20000-file-{label} {policy} "
+                      f"{_digest(lambda: redact_file(path, policy=policy, key=key))}")
 
 
 if __name__ == "__main__":
