@@ -122,7 +122,7 @@ def redact_bytes(data: bytes, *, name: str = "<bytes>", policy: str | EffectiveP
 def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy, key: Key | None,
             mode: str | None, input_format: str | None, skip_bad_lines: bool,
             companions: list[Any] | None, file_stem: str | None, scan: bool = True,
-            recorder: Any = None, link_scope: str | None = None) -> Result:
+            recorder: Any = None, link_scope: str | None = None, parsed: Any = None) -> Result:
     eff = _policy(policy, None, link_scope)
     if input_format is not None and input_format not in FORMATS:
         raise UsageError(f"unknown format {input_format!r} (known: {', '.join(sorted(FORMATS))})")
@@ -134,7 +134,7 @@ def _redact(data: bytes | BinaryIO, *, name: str, policy: str | EffectivePolicy,
     if fmt == MAP:
         if not isinstance(data, bytes):
             data = data.read()
-        raw = parse_json(data, name)
+        raw = parse_json(data, name, parsed=parsed)
     else:
         raw = build_raw(data, fmt, name=name, policy=eff, key=key, mode=mode, report=report,
                         companions=companions, skip_bad_lines=skip_bad_lines, file_stem=file_stem,
@@ -330,8 +330,9 @@ def _options(kwargs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _from_bytes(data: bytes, name: str, path: str | Path, kwargs: dict[str, Any]) -> Result:
+    parsed: list[Any] = []  # the map, when detection had to parse all of it
     if name != "<stdin>":
-        fmt = kwargs.get("input_format") or detect(data, name)
+        fmt = kwargs.get("input_format") or detect(data, name, parsed=parsed)
         kwargs["input_format"] = fmt
         raw = raw_format(fmt)
         if raw is not None:
@@ -340,7 +341,10 @@ def _from_bytes(data: bytes, name: str, path: str | Path, kwargs: dict[str, Any]
                 data = whole
                 kwargs["companions"] = []
             _companions(raw, path, kwargs)
-    return redact_bytes(data, name=name, **kwargs)
+    if not parsed:
+        return redact_bytes(data, name=name, **kwargs)
+    _check_map_options(kwargs)  # as redact_bytes does, now the format is known
+    return _redact(data, name=name, parsed=parsed[0], **_options(kwargs))
 
 
 @dataclass

@@ -117,7 +117,10 @@ def _sniff_bytes(data: bytes) -> str | None:
     return None
 
 
-def detect(data: bytes, where: str) -> str:
+def detect(data: bytes, where: str, *, parsed: list[Any] | None = None) -> str:
+    """The format of `data`. When telling a map took parsing the whole input (a pretty-printed or
+    very long one), the document is appended to `parsed` (when given): the caller that goes on to
+    redact it takes it instead of parsing the input a second time."""
     if data.startswith(SQLITE_HEADER):
         raise BadInput("a SQLite session store is read from its file: give its path (not standard "
                        "input or bytes)", where=where)
@@ -153,6 +156,8 @@ def detect(data: bytes, where: str) -> str:
                 doc = None
             if doc is not None:
                 if _is_map(doc):
+                    if parsed is not None:
+                        parsed.append(doc)
                     return MAP
                 found = _sniff_doc(doc)
                 if found is not None:

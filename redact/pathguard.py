@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 
 from redact.contract.detectors import rule_of, secret_rules
 from redact.keys import Key, sha256_hex
@@ -54,6 +55,13 @@ def _rule(value: str, secrets: tuple[str, ...]) -> str | None:
     return "secrets" if secrets else rule_of(value)
 
 
+@lru_cache(maxsize=16384)
+def _name_rule(name: str) -> str | None:
+    """`rule_of` a path segment: a function of the name alone, and the same directory names come
+    back in path after path, so each distinct one is asked once (bounded, per process)."""
+    return rule_of(name)
+
+
 def _stem(name: str) -> str:
     ext = _extension(name)
     return name[:-len(ext)] if ext else name
@@ -80,7 +88,8 @@ def guard_path(path: str, mode: str, key: Key | None, fallbacks: Counter[str] | 
         if TOKEN_RE.fullmatch(seg):
             continue
         # a file name is asked with and without its extension: `Call with Dana.md` reads as a phrase
-        rule = _rule(seg, secrets[i]) or (rule_of(_stem(seg)) if i == len(segs) - 1 else None)
+        rule = ("secrets" if secrets[i] else _name_rule(seg)) or (
+            _name_rule(_stem(seg)) if i == len(segs) - 1 else None)
         if rule is None:
             continue
         first = first or rule

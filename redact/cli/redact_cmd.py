@@ -163,10 +163,11 @@ class Extras:
 
 def _one(input: str, output: str, options: Options, report: Path | None,
          extras: Extras = Extras(None, None, None, False)) -> None:
-    from audit.render import format_for_path, write_report
     from redact import api
 
-    if report is not None:
+    if report is not None:  # the renderers load only when a report is asked for
+        from audit.render import format_for_path, write_report
+
         format_for_path(report)  # an unsupported extension fails now, before anything is written
         check_output_path(report, [input, output])
     # Everything the side outputs need is loaded before redacting (the flags were checked by

@@ -163,18 +163,22 @@ def json_error(exc: orjson.JSONDecodeError, data: bytes) -> tuple[str, int | Non
     return "invalid JSON", line, col
 
 
-def parse_json(data: bytes, where: str) -> Any:
+def parse_json(data: bytes, where: str, *, parsed: Any = None) -> Any:
     """Parse one JSON document; errors give line and column, never the text.
 
-    A document with a duplicate key in any object is refused (see `duplicate_key`).
+    A document with a duplicate key in any object is refused (see `duplicate_key`). `parsed`:
+    `orjson.loads(data)` already done (by format detection); it is checked, not parsed again.
     """
     if not data.strip():
         raise BadInput("empty input", where=where)
-    try:
-        doc = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        what, line, col = json_error(exc, data)
-        raise BadInput(what, where=f"{where}:{line}:{col}" if line else where) from None
+    if parsed is not None:
+        doc = parsed
+    else:
+        try:
+            doc = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            what, line, col = json_error(exc, data)
+            raise BadInput(what, where=f"{where}:{line}:{col}" if line else where) from None
     try:
         pointer = duplicate_key(data, doc)
     except RecursionError:  # the duplicate-aware parse is Python's, which stops near 1000 levels

@@ -109,6 +109,7 @@ class Vocabulary:
 
     __slots__ = (
         "__weakref__",
+        "_by_program",
         "_index",
         "_specs",
         "aliases",
@@ -127,6 +128,7 @@ class Vocabulary:
         self.py_packages: dict[str, str] = dict(packages.get("pypi", {}))
         self.py_modules: dict[str, str] = dict(packages.get("python_modules", {}))
         self._index: tuple[frozenset[str], dict[str, frozenset[tuple[str, ...]]]] | None = None
+        self._by_program: dict[str, tuple[frozenset[str], frozenset[tuple[str, ...]] | None]] = {}
         for alias, target in self.aliases.items():
             if target not in self.programs:
                 raise VocabularyError(f"alias {alias!r} names unknown program {target!r}")
@@ -143,14 +145,10 @@ class Vocabulary:
             verbs: set[str] = set()
             seq: dict[str, frozenset[tuple[str, ...]]] = {}
             for name in self._specs:
-                program = self.programs[name]
-                if program.kind == "seq":
-                    seq[name] = frozenset(
-                        tuple(c.verb.split(" ")[1:]) for c in program.root.children.values()
-                    )
-                    verbs.add(name)
-                else:
-                    _collect(program.root, verbs)
+                produced, items = self._program_verbs(name)
+                verbs |= produced
+                if items is not None:
+                    seq[name] = items
             self._index = (frozenset(verbs), seq)
         return self._index
 
@@ -163,16 +161,36 @@ class Vocabulary:
         """True for a verb this vocabulary can produce, a neutral token, and nothing else."""
         if not isinstance(verb, str):
             return False
-        verbs, seq = self._built()
-        if verb in verbs or verb in SPECIAL_TOKENS:
+        if verb in SPECIAL_TOKENS:
             return True
         if verb.startswith("<"):
             return HASHED_SCRIPT_RE.fullmatch(verb) is not None
+        # every verb of a program starts with its name (one word) and a space: only that program
+        # is asked (a check of a map's few verbs compiles a few programs, not all 1,600)
         head, _, rest = verb.partition(" ")
-        items = seq.get(head)
+        if head not in self._specs:
+            return False
+        verbs, items = self._program_verbs(head)
+        if verb in verbs:
+            return True
         if items is None or not rest:
             return False
         return _decomposes(tuple(rest.split(" ")), items, self.programs[head].seq_max)
+
+    def _program_verbs(self, name: str) -> tuple[frozenset[str], frozenset[tuple[str, ...]] | None]:
+        """(the verbs program `name` produces, its items when it is a seq program), once each."""
+        found = self._by_program.get(name)
+        if found is None:
+            program = self.programs[name]
+            if program.kind == "seq":
+                found = (frozenset((name,)), frozenset(
+                    tuple(c.verb.split(" ")[1:]) for c in program.root.children.values()))
+            else:
+                verbs: set[str] = set()
+                _collect(program.root, verbs)
+                found = (frozenset(verbs), None)
+            self._by_program[name] = found
+        return found
 
     # -- extension -----------------------------------------------------------------------------
     def extend(self, programs: Mapping[str, Iterable[str]]) -> Vocabulary:

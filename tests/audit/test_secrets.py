@@ -375,10 +375,31 @@ def test_duplicates_are_scanned_once_and_reported_for_every_index(monkeypatch: p
         return real_scan(text)
 
     monkeypatch.setattr(secrets_scan, "_scan", counting)
+    secrets_scan._found.cache_clear()  # an earlier test may have scanned the token already
     token = PROVIDER_TOKENS["npm-token"]
     hits = find_secrets([token, "git log", token])
     assert calls.count(token) == 1
     assert [(h.index, h.rule) for h in hits] == [(0, "npm-token"), (2, "npm-token")]
+
+
+def test_a_short_string_is_scanned_once_per_process_a_long_one_each_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    real_scan = secrets_scan._scan
+
+    def counting(text: str) -> list[tuple[int, int, str]]:
+        calls.append(text)
+        return real_scan(text)
+
+    monkeypatch.setattr(secrets_scan, "_scan", counting)
+    secrets_scan._found.cache_clear()
+    token = PROVIDER_TOKENS["npm-token"]
+    long_text = "x" * secrets_scan._CACHED_LEN + " " + token
+    first = find_secrets([token, long_text])
+    again = find_secrets([long_text, token])
+    assert calls.count(token) == 1
+    assert calls.count(long_text) == 2
+    assert [(h.index, h.rule, h.masked) for h in first] == [(0, "npm-token", again[1].masked),
+                                                            (1, "npm-token", again[0].masked)]
 
 
 def test_order_is_by_index_then_position() -> None:

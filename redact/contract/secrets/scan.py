@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
+from functools import lru_cache
 
 from redact.contract.secrets import context, plugins
 from redact.contract.secrets.context import context_findings
@@ -68,7 +69,23 @@ def find_secrets(strings: Sequence[str]) -> list[SecretHit]:
         where.setdefault(text, []).append(index)
     hits: list[SecretHit] = []
     for text, indices in where.items():
-        found = [(rule, mask(text[start:end])) for start, end, rule in _scan(text)]
+        found = _found(text) if len(text) <= _CACHED_LEN else _masked(text)
         hits.extend(SecretHit(index, rule, masked) for index in indices for rule, masked in found)
     hits.sort(key=lambda hit: hit.index)  # stable: findings keep their order within a string
     return hits
+
+
+# A short string is often asked about twice per map (the redactor's path guard asks about each
+# path it keeps, then the leak scanner about the same path in the map) and again in the next map
+# (the same directories, models, tool names): its findings, a function of the string alone, are
+# kept for the process in a bounded cache. Long strings (free text) are rarely repeated; not kept.
+_CACHED_LEN = 256
+
+
+def _masked(text: str) -> tuple[tuple[str, str], ...]:
+    return tuple((rule, mask(text[start:end])) for start, end, rule in _scan(text))
+
+
+@lru_cache(maxsize=8192)
+def _found(text: str) -> tuple[tuple[str, str], ...]:
+    return _masked(text)
