@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from audit.secrets import mask
+from redact.contract.secrets import mask
 from redact.names import is_plain_name
 
 LAYERS: tuple[str, ...] = ("grammar", "secrets", "taint", "language")
@@ -73,7 +73,7 @@ class Finding:
     layer: str
     rule: str  # an id of RULES, or `secrets.<detector>` for the secrets layer
     pointer: str  # RFC 6901 JSON pointer of the first place; `/` parts that are not safe are masked
-    excerpt: str  # audit.secrets.mask(value): a few leading characters and the length
+    excerpt: str  # redact.contract.secrets.mask(value): a few leading characters and the length
     places: int = 1  # how many places in the map hold the same offending value
     source: str | None = None  # taint: the source field pattern the piece came from
     detail: str | None = None  # a fixed word from the detector (the secret rule name), never a value

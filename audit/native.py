@@ -9,7 +9,7 @@ map's field table:
    them), every key must be declared. Text may only appear as a shape marker (`{"chars": N}`); a
    field of class drop must be absent. Strings sort into proven (closed vocabulary or opaque),
    disclosed (a path under the mode the report states, an identifier the report lists) and rejected;
-2. secrets: `audit.secrets.find_secrets` over every string that is not proven;
+2. secrets: `redact.contract.secrets.find_secrets` over every string that is not proven;
 3. taint against the source (`audit.taint`): distinctive pieces of the source's free text in the
    output's open strings;
 4. language: open strings that read as prose.
@@ -32,7 +32,7 @@ from audit.findings import LAYERS, Finding, excerpt, safe_key
 from audit.grammar import IDENT, REJECTED, TEXT, Place
 from redact.contract.language import looks_like_text
 from audit.scan import FAIL, PASS, SKIPPED, ScanResult
-from audit.secrets import find_secrets
+from redact.contract.secrets import find_secrets
 from audit.taint import taint_scan
 from audit.values import extra_rules, ident_verdict, path_verdict
 from redact.errors import BadInput

@@ -23,7 +23,7 @@ from typing import Any
 from audit.findings import LAYERS, Finding, excerpt
 from audit.grammar import TEXT, GrammarOptions, GrammarResult, check_grammar
 from redact.contract.language import looks_like_text
-from audit.secrets import find_secrets
+from redact.contract.secrets import find_secrets
 from audit.taint import TaintResult, taint_scan
 from redact.errors import BadInput
 from redact.model.agentplay import SCHEMA_IDS

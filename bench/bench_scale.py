@@ -133,7 +133,7 @@ def scanner(events: int, runs: int, tmp: Path) -> dict[str, Any]:
     from gen_map import generate_map
 
     from audit.scan import scan_map
-    from audit.secrets import find_secrets
+    from redact.contract.secrets import find_secrets
     from redact.api import redact_bytes
 
     out = redact_bytes(orjson.dumps(generate_map(events)), policy="default").session_map

@@ -43,7 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit.secrets import find_secrets  # noqa: E402 - importable once sys.path has the folder
+from redact.contract.secrets import find_secrets  # noqa: E402 - importable once sys.path has the folder
 
 SHARED = ROOT.parent / "shared"
 DATA = SHARED / "benchmarks" / "secrets" / "labeled.jsonl"

@@ -19,8 +19,8 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from audit.secrets import find_secrets, is_exempt
-from audit.secrets import mask as _mask
+from redact.contract.secrets import find_secrets, is_exempt
+from redact.contract.secrets import mask as _mask
 from redact.contract.emails import has_email
 from redact.model.grammar import has_invisible
 from redact.names import is_shown

@@ -1,5 +1,5 @@
-"""Tests for the secrets layer of the leak scanner (redact/contract/secrets/, re-exported by
-audit/secrets.py).
+"""Tests for the secrets layer of the leak scanner (redact/contract/secrets/, which the scanner and the
+redactor's fallback both ask).
 
 Every fake credential here is assembled at run time from a prefix and a seeded random body, so the
 repository itself holds no credential-shaped literal for other scanners to trip on.
@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from audit import secrets
-from audit.secrets import SecretHit, find_secrets, is_exempt, mask
+from redact.contract import secrets
+from redact.contract.secrets import SecretHit, find_secrets, is_exempt, mask
 from redact.contract.secrets import plugins
 from redact.contract.secrets import scan as secrets_scan
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import audit.scan
-from audit.secrets import find_secrets
+from redact.contract.secrets import find_secrets
 from audit.selftest import EXPECTED_LAYER, KINDS, SelfTestResult, secret_canary, self_test
 from tests.audit.scanner_maps import CLEAN_CASES, example_bytes, redacted_example
 

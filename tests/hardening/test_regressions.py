@@ -270,7 +270,7 @@ def test_flag_secret_patterns_were_cubic_on_dashes() -> None:
     in relative mode). Flag names are now bounded and must start a word. Found by timing every slot
     of a map with huge strings of each filler (the fuzzers' `huge` mutation)."""
     from audit.scan import scan_map
-    from audit.secrets import find_secrets
+    from redact.contract.secrets import find_secrets
 
     started = time.monotonic()
     m = example_map()
