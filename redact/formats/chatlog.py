@@ -23,6 +23,11 @@ PATH_ALIASES = ("filePath", "file_path", "path", "targetFile", "target_file", "r
                 "absolutePath", "filepath")
 
 
+def as_object(value: object) -> dict[str, Any]:
+    """`value` when it is a JSON object, else an empty one (a field of the wrong type reads as absent)."""
+    return value if isinstance(value, dict) else {}
+
+
 def call(name: str, args: object, call_id: str, t: float, agent: str, *,
          aliases: Mapping[str, str] | None = None) -> ToolCall:
     """The ToolCall of tool `name` (the harness's spelling) with input `args`."""

@@ -13,6 +13,7 @@ from typing import Any, BinaryIO
 
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
+from redact.formats.chatlog import as_object
 from redact.formats.amp.table import ALIASES, BLOCKS, STATUS
 from redact.formats.common import (
     as_int,
@@ -29,13 +30,9 @@ from redact.report import RedactionReport
 AGENT_TOOL = "amp"
 
 
-def _d(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def root_of(doc: dict[str, Any]) -> str | None:
-    trees = _d(_d(doc.get("env")).get("initial")).get("trees")
-    uri = _d(trees[0]).get("uri") if isinstance(trees, list) and trees else None
+    trees = as_object(as_object(doc.get("env")).get("initial")).get("trees")
+    uri = as_object(trees[0]).get("uri") if isinstance(trees, list) and trees else None
     if isinstance(uri, str) and uri.startswith("file:///"):
         return uri[len("file://"):]
     return None
@@ -59,10 +56,10 @@ class AmpReader:
         self.t = chatlog.epoch_number(doc.get("created"))
         self.s.first_seen = self.t
         times: dict[int, float] = {}
-        ledger = _d(doc.get("usageLedger")).get("events")
+        ledger = as_object(doc.get("usageLedger")).get("events")
         for event in ledger if isinstance(ledger, list) else []:
-            to, t = as_int(_d(event).get("toMessageId")), epoch_ms(_d(event).get("timestamp"))
-            if to is not None and t is not None and _d(event).get("operationType") == "inference":
+            to, t = as_int(as_object(event).get("toMessageId")), epoch_ms(as_object(event).get("timestamp"))
+            if to is not None and t is not None and as_object(event).get("operationType") == "inference":
                 times.setdefault(to, t)
         messages = doc.get("messages")
         for m in messages if isinstance(messages, list) else []:
@@ -70,7 +67,7 @@ class AmpReader:
                 self.skip("<not a message>")
                 continue
             mid = as_int(m.get("messageId"))
-            t = chatlog.epoch_number(_d(m.get("meta")).get("sentAt")) or (times.get(mid) if mid is not None else None)
+            t = chatlog.epoch_number(as_object(m.get("meta")).get("sentAt")) or (times.get(mid) if mid is not None else None)
             if t is not None:
                 self.t = t
             if self.t is None:
@@ -101,13 +98,13 @@ class AmpReader:
                 self.result(b, t)
 
     def assistant(self, m: dict[str, Any], blocks: list[dict[str, Any]], t: float) -> None:
-        usage = _d(m.get("usage"))
+        usage = as_object(m.get("usage"))
         model = usage.get("model") if is_model_name(usage.get("model")) else None
         llm = LlmResponse(t, MAIN, model, inp=positive_int(usage.get("inputTokens")),
                           out=positive_int(usage.get("outputTokens")),
                           cw=positive_int(usage.get("cacheCreationInputTokens")),
                           cr=positive_int(usage.get("cacheReadInputTokens")))
-        llm.stop = safe_name(_d(m.get("state")).get("stopReason"))
+        llm.stop = safe_name(as_object(m.get("state")).get("stopReason"))
         self.s.facts.append(llm)
         for b in blocks:
             kind = b.get("type")
@@ -132,7 +129,7 @@ class AmpReader:
         if c is None or c.call_id in self.done:
             self.skip("block:tool_result:<no call>" if c is None else "<duplicate>")
             return
-        run = _d(b.get("run"))
+        run = as_object(b.get("run"))
         status = run.get("status")
         if not isinstance(status, str) or status not in STATUS:  # still running when saved: no result
             self.skip(label("run", status if isinstance(status, str) else None))
@@ -140,8 +137,8 @@ class AmpReader:
         self.done.add(c.call_id)
         error, cls = STATUS[status]
         out = run.get("result")
-        code = as_int(_d(out).get("exitCode")) if isinstance(out, dict) else None
-        text = out if isinstance(out, str) else _d(out).get("output")
+        code = as_int(as_object(out).get("exitCode")) if isinstance(out, dict) else None
+        text = out if isinstance(out, str) else as_object(out).get("output")
         res = chatlog.result(c, max(t, c.t), error=error, output=text, exit_code=code,
                              error_text=run.get("error") if isinstance(run.get("error"), str) else None)
         if cls is not None:

@@ -13,6 +13,7 @@ from urllib.parse import unquote
 
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
+from redact.formats.chatlog import as_object
 from redact.formats.common import (
     is_model_name,
     json_doc,
@@ -27,10 +28,6 @@ from redact.report import RedactionReport
 
 AGENT_TOOL = "continue"
 NO_TIME = 0.0
-
-
-def _d(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def root_of(doc: dict[str, Any]) -> str | None:
@@ -60,17 +57,17 @@ class ContinueReader:
         self.s.cwd = root
         history = doc.get("history")
         for item in history if isinstance(history, list) else []:
-            m = _d(_d(item).get("message"))
+            m = as_object(as_object(item).get("message"))
             role = m.get("role")
             if role == "user":
                 self.s.facts.append(UserTurn(NO_TIME, MAIN, text_chars(m.get("content"))))
             elif role == "assistant":
-                self.assistant(m, _d(item))
+                self.assistant(m, as_object(item))
             else:
                 self.skip(label("message", role if isinstance(role, str) else None))
 
     def assistant(self, m: dict[str, Any], item: dict[str, Any]) -> None:
-        usage = _d(m.get("usage"))
+        usage = as_object(m.get("usage"))
         model = usage.get("model") if is_model_name(usage.get("model")) else None
         llm = LlmResponse(NO_TIME, MAIN, model, inp=positive_int(usage.get("prompt_tokens")),
                           out=positive_int(usage.get("completion_tokens")), text_chars=text_chars(m.get("content")))
@@ -80,14 +77,14 @@ class ContinueReader:
             if isinstance(found, list) else {}
         calls = m.get("toolCalls")
         for tc in calls if isinstance(calls, list) else []:
-            tc = _d(tc)
-            call_id, fn = tc.get("id"), _d(tc.get("function"))
+            tc = as_object(tc)
+            call_id, fn = tc.get("id"), as_object(tc.get("function"))
             name = fn.get("name")
             if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name \
                     or call_id in self.calls:
                 self.skip("toolCall:<no id or name>")
                 continue
-            state = _d(states.get(call_id))
+            state = as_object(states.get(call_id))
             args = state.get("parsedArgs") if isinstance(state.get("parsedArgs"), dict) \
                 else parse_json_string(fn.get("arguments"))
             c = chatlog.call(name, args if isinstance(args, dict) else {}, call_id, NO_TIME, MAIN, aliases=ALIASES)

@@ -12,16 +12,13 @@ from typing import Any, BinaryIO
 
 from redact.build.facts import MAIN, ErrorFact, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
+from redact.formats.chatlog import as_object
 from redact.formats.common import is_model_name, label, native_id, parse_json_string, safe_name
 from redact.formats.crush.table import ALIASES, FINISH_ERRORS, PART_TYPES
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
 
 AGENT_TOOL = "crush"
-
-
-def _d(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 class CrushReader:
@@ -80,7 +77,7 @@ class CrushReader:
         for part in parts:
             kind = part.get("type") if isinstance(part, dict) else None
             if isinstance(kind, str) and PART_TYPES.get(kind) == "mapped":
-                known.append((kind, _d(part.get("data"))))
+                known.append((kind, as_object(part.get("data"))))
             else:
                 self.skip(label("part", kind if isinstance(kind, str) else None))
         if role == "user":

@@ -14,16 +14,13 @@ from typing import Any, BinaryIO
 
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, UserTurn
 from redact.formats import chatlog
+from redact.formats.chatlog import as_object
 from redact.formats.common import epoch_ms, is_model_name, label, native_id, parse_json_string, positive_int
 from redact.formats.cursor.table import AI_TYPES, ALIASES, DONE, USER_TYPES
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
 
 AGENT_TOOL = "cursor"
-
-
-def _d(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 class CursorReader:
@@ -99,7 +96,7 @@ class CursorReader:
             self.turn = LlmResponse(t, MAIN, model)
             self.s.facts.append(self.turn)
         turn = self.turn
-        tokens = _d(r.get("tokenCount"))
+        tokens = as_object(r.get("tokenCount"))
         turn.inp += positive_int(tokens.get("inputTokens"))
         turn.out += positive_int(tokens.get("outputTokens"))
         turn.text_chars += chars

@@ -27,6 +27,7 @@ from typing import Any
 import orjson
 
 from redact.io.store import tables
+from redact.formats.chatlog import as_object
 
 CHATDATA = "workbench.panel.aichat.view.aichat.chatdata"
 STORE_NAME = "state.vscdb"
@@ -41,10 +42,6 @@ def _json(value: object) -> Any:
         return orjson.loads(value)
     except orjson.JSONDecodeError:
         return None
-
-
-def _d(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def _kv(db: sqlite3.Connection, key: str) -> Any:
@@ -78,7 +75,7 @@ def _headers(composer: dict[str, Any]) -> list[str]:
 
 
 def _tabs(db: sqlite3.Connection) -> list[dict[str, Any]]:
-    tabs = _d(_item(db, CHATDATA)).get("tabs")
+    tabs = as_object(_item(db, CHATDATA)).get("tabs")
     return [t for t in tabs if isinstance(t, dict) and isinstance(t.get("tabId"), str)] \
         if isinstance(tabs, list) else []
 
@@ -115,16 +112,16 @@ _TOOL_FIELDS = ("toolCallId", "name", "status", "params", "rawArgs", "result", "
 
 
 def _bubble(b: dict[str, Any]) -> dict[str, Any]:
-    tool = _d(b.get("toolFormerData"))
+    tool = as_object(b.get("toolFormerData"))
     thinking = b.get("thinking")
     out: dict[str, Any] = {
         "cursor": "bubble", "id": b.get("bubbleId"), "type": b.get("type"), "createdAt": b.get("createdAt"),
-        "tokenCount": _d(b.get("tokenCount")), "model": _d(b.get("modelInfo")).get("modelName"),
-        "text": b.get("text"), "thinking": _d(thinking).get("text") if isinstance(thinking, dict) else None,
+        "tokenCount": as_object(b.get("tokenCount")), "model": as_object(b.get("modelInfo")).get("modelName"),
+        "text": b.get("text"), "thinking": as_object(thinking).get("text") if isinstance(thinking, dict) else None,
     }
     if tool:
         picked = {k: tool.get(k) for k in _TOOL_FIELDS if k in tool}
-        status = _d(tool.get("additionalData")).get("status")
+        status = as_object(tool.get("additionalData")).get("status")
         if status is not None:
             picked["additionalStatus"] = status
         out["tool"] = picked
@@ -134,10 +131,10 @@ def _bubble(b: dict[str, Any]) -> dict[str, Any]:
 def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> bytes:
     lines: list[dict[str, Any]] = []
     if _global(db):
-        doc = _d(_kv(db, f"composerData:{session}"))
-        root = _d(_d(doc.get("workspaceIdentifier")).get("uri")).get("fsPath")
+        doc = as_object(_kv(db, f"composerData:{session}"))
+        root = as_object(as_object(doc.get("workspaceIdentifier")).get("uri")).get("fsPath")
         lines.append({"cursor": "composer", "id": session, "v": doc.get("_v"), "createdAt": doc.get("createdAt"),
-                      "lastUpdatedAt": doc.get("lastUpdatedAt"), "model": _d(doc.get("modelConfig")).get("modelName"),
+                      "lastUpdatedAt": doc.get("lastUpdatedAt"), "model": as_object(doc.get("modelConfig")).get("modelName"),
                       "mode": doc.get("unifiedMode"), "root": root, "name": doc.get("name"),
                       "parent": _parent(db, session)})
         inline = doc.get("conversation")

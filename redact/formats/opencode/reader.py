@@ -18,6 +18,7 @@ import orjson
 
 from redact.build.facts import MAIN, Compaction, ErrorFact, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
+from redact.formats.chatlog import as_object
 from redact.formats.common import as_int, is_model_name, label, native_id, positive_int, safe_name
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.opencode.table import ERRORS, PART_TYPES
@@ -26,10 +27,6 @@ from redact.report import RedactionReport
 
 AGENT_TOOL = "opencode"
 _IMAGE = "image/"
-
-
-def _d(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 class OpencodeReader:
@@ -80,12 +77,12 @@ class OpencodeReader:
         self.time(r.get("time_created"))
 
     def message(self, r: dict[str, Any]) -> None:
-        mid, data = r.get("id"), _d(r.get("data"))
+        mid, data = r.get("id"), as_object(r.get("data"))
         role = data.get("role")
         if not isinstance(mid, str) or role not in ("user", "assistant"):
             self.skip(label("message", role if isinstance(role, str) else None))
             return
-        times = _d(data.get("time"))
+        times = as_object(data.get("time"))
         t = self.time(times.get("created"), r.get("time_created"))
         if t is None:
             self.skip("message:<no time>")
@@ -96,8 +93,8 @@ class OpencodeReader:
             self.messages[mid] = ("user", turn)
             return
         model = data.get("modelID") if is_model_name(data.get("modelID")) else None
-        tokens = _d(data.get("tokens"))
-        cache = _d(tokens.get("cache"))
+        tokens = as_object(data.get("tokens"))
+        cache = as_object(tokens.get("cache"))
         fact = LlmResponse(t, MAIN, model, inp=positive_int(tokens.get("input")),
                            out=positive_int(tokens.get("output")) + positive_int(tokens.get("reasoning")),
                            cr=positive_int(cache.get("read")), cw=positive_int(cache.get("write")))
@@ -107,13 +104,13 @@ class OpencodeReader:
             fact.latency = done - t
         self.s.facts.append(fact)
         self.messages[mid] = ("assistant", fact)
-        error = _d(data.get("error"))
+        error = as_object(data.get("error"))
         name = error.get("name")
         if isinstance(name, str):
             self.s.facts.append(ErrorFact(done or t, MAIN, "llm", ERRORS.get(name, "api_error")))
 
     def part(self, r: dict[str, Any]) -> None:
-        data = _d(r.get("data"))
+        data = as_object(r.get("data"))
         kind = data.get("type")
         how = PART_TYPES.get(kind) if isinstance(kind, str) else None
         mid = r.get("message_id")
@@ -146,13 +143,13 @@ class OpencodeReader:
 
     def tool(self, data: dict[str, Any], llm: LlmResponse | None, t0: float) -> None:
         name, call_id = data.get("tool"), data.get("callID")
-        state = _d(data.get("state"))
+        state = as_object(data.get("state"))
         if not isinstance(name, str) or not name or not isinstance(call_id, str) or call_id in self.calls:
             self.skip("<duplicate>" if isinstance(call_id, str) and call_id in self.calls
                       else "part:tool:<no tool or call id>")
             return
         self.calls.add(call_id)
-        times = _d(state.get("time"))
+        times = as_object(state.get("time"))
         start = chatlog.epoch_number(times.get("start")) or t0
         c: ToolCall = chatlog.call(name, state.get("input"), call_id, start, MAIN)
         if name == "question":
@@ -164,7 +161,7 @@ class OpencodeReader:
         if status not in ("completed", "error"):
             return
         end = chatlog.epoch_number(times.get("end"))
-        meta = _d(state.get("metadata"))
+        meta = as_object(state.get("metadata"))
         exists = meta.get("exists")
         self.s.facts.append(chatlog.result(
             c, end if end is not None and end >= start else start, error=status == "error",

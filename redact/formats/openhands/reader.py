@@ -14,6 +14,7 @@ from typing import Any, BinaryIO
 
 from redact.build.facts import MAIN, Compaction, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
+from redact.formats.chatlog import as_object
 from redact.formats.claude_code.tools import error_class
 from redact.formats.common import as_int, epoch_ms, json_doc, label, native_id, text_chars
 from redact.formats.openhands.table import ACTIONS, EDITOR, EVENT_KINDS
@@ -22,16 +23,12 @@ from redact.report import RedactionReport
 AGENT_TOOL = "openhands"
 
 
-def _d(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def root_of(events: list[Any]) -> str | None:
     """The working directory of the first terminal observation."""
     for e in events:
         if isinstance(e, dict) and e.get("kind") == "ObservationEvent":
-            obs = _d(e.get("observation"))
-            wd = _d(obs.get("metadata")).get("working_dir") if "metadata" in obs else None
+            obs = as_object(e.get("observation"))
+            wd = as_object(obs.get("metadata")).get("working_dir") if "metadata" in obs else None
             if isinstance(wd, str) and wd.startswith("/"):
                 return wd
     return None
@@ -72,7 +69,7 @@ class OpenHandsReader:
             getattr(self, kind)(e, t)
 
     def MessageEvent(self, e: dict[str, Any], t: float) -> None:
-        chars = text_chars(_d(e.get("llm_message")).get("content"))
+        chars = text_chars(as_object(e.get("llm_message")).get("content"))
         if e.get("source") == "user":
             self.s.facts.append(UserTurn(t, MAIN, chars))
         else:
@@ -88,7 +85,7 @@ class OpenHandsReader:
         llm.text_chars += text_chars(e.get("thought"))
         if e.get("reasoning_content") or e.get("thinking_blocks"):
             llm.thinking = True
-        action = _d(e.get("action"))
+        action = as_object(e.get("action"))
         akind = action.get("kind")
         # the event id names the call: providers reuse tool call ids (`functions.terminal:0`) after
         # a condensation; an observation names its action by `action_id`
@@ -130,7 +127,7 @@ class OpenHandsReader:
         c = self._settle(e, t)
         if c is None:
             return
-        obs = _d(e.get("observation"))
+        obs = as_object(e.get("observation"))
         output = "".join(b.get("text", "") for b in obs.get("content") or [] if isinstance(b, dict)
                          and isinstance(b.get("text"), str)) if isinstance(obs.get("content"), list) else None
         code = as_int(obs.get("exit_code")) if "exit_code" in obs else None  # a terminal's only
