@@ -84,3 +84,49 @@ def test_the_native_scan_refuses_an_offset() -> None:
     assert not result.clean
     assert any("timestamp" in " ".join(f.as_dict().get("rules", [])) or "timestamp" in str(f.as_dict())
                for f in result.findings)
+
+
+def _later_formats() -> list[tuple[str, str, bytes]]:
+    """The native formats added after the fix (Gemini CLI, Copilot, Cline, OpenHands, Amp, Continue):
+    each generated session of theirs whose timestamps are ISO strings (tests/formats/table_inputs.py)."""
+    from redact.formats.registry import formats
+    from tests.formats.table_inputs import GENERATED
+
+    out = []
+    for fmt in formats():
+        if fmt.name in FIXTURES or not getattr(fmt, "native", True):
+            continue
+        for path, data in GENERATED[fmt.name]():
+            if _UTC_STAMP.search(data) or _NAIVE_STAMP.search(data):
+                out.append((fmt.name, path.name, data))
+    return out
+
+
+# a timestamp written without a zone (OpenHands writes local wall-clock time so)
+_NAIVE_STAMP = re.compile(rb'(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)"')
+
+
+def _zoned_any(data: bytes, offset: bytes) -> bytes:
+    """`_zoned`, and a timestamp without a zone given `offset` too."""
+    moved, n = _UTC_STAMP.subn(rb"\1" + offset, data)
+    moved, m = _NAIVE_STAMP.subn(rb"\1" + offset + b'"', moved)
+    assert n + m > 0, "the fixture has no timestamp to move"
+    return moved
+
+
+LATER = _later_formats()
+
+
+def test_the_later_formats_are_covered() -> None:
+    # (VS Code Copilot Chat and Cline write epoch milliseconds, Continue no time at all: no offset)
+    assert {"gemini-cli", "copilot-cli", "openhands", "amp"} <= {f for f, _, _ in LATER}
+
+
+@pytest.mark.parametrize(("fmt", "name", "data"), LATER, ids=[f"{f}:{n}" for f, n, _ in LATER])
+def test_offsets_become_utc_in_the_later_native_formats(fmt: str, name: str, data: bytes) -> None:
+    zoned = _zoned_any(data, b"+05:30")
+    out, _ = native(zoned, fmt, policy="public", key=KEY)
+    body = out.decode()
+    assert "+05:30" not in body and "+0530" not in body
+    wanted = {dt.astimezone(UTC) for dt in _instants(zoned.decode())}
+    assert {dt.astimezone(UTC) for dt in _instants(body)} <= wanted
