@@ -163,6 +163,12 @@ def test_no_string_slot_lets_words_through(fmt: str) -> None:
             listed = " ".join(v for values in report.idents.kept.values() for v in values).lower()
             if [p for p in found if p not in listed]:
                 leaks.append(f"{name} {where}: {found}")
+            # the report too (issue 13 item 3): record types, subtypes, field names the input chose
+            # reach it only when they are names this tool knows, never a planted word
+            said = str(report.as_dict()).lower()
+            in_report = [p for p in PIECES if p in said and p not in listed]
+            if in_report:
+                leaks.append(f"{name} {where} (report): {in_report}")
     assert slots > (10 if fmt == "cursor-tabs" else 20), slots  # the fixture has slots to test
     assert not leaks, "\n".join(leaks[:40])
 
