@@ -9,6 +9,8 @@ one line (as `.json.gz` maps are) is honestly line 1 for every pointer.
 """
 from __future__ import annotations
 
+import contextlib
+
 import json
 from collections.abc import Iterable
 
@@ -76,10 +78,8 @@ def lines_of(text: str, pointers: Iterable[str]) -> dict[str, int]:
     pointers = list(pointers)
     wanted = {_tokens(p) for p in pointers}
     found: dict[tuple[str, ...], int] = {}
-    try:
+    with contextlib.suppress(ValueError, IndexError):  # not JSON after all: what was found still holds
         _walk(text, 0, (), wanted, found)
-    except (ValueError, IndexError):
-        pass  # not JSON after all: what was found so far still holds
     out: dict[str, int] = {}
     for pointer in pointers:
         tokens = _tokens(pointer)

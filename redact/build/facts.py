@@ -187,3 +187,8 @@ class SessionFacts:
     first_seen: float | None = None  # the earliest time any record shows (startedAt of an empty map)
     lanes: dict[str, Lane] = field(default_factory=lambda: {MAIN: Lane(MAIN, "main")})
     facts: list[Fact] = field(default_factory=list)
+
+    def saw(self, t: float) -> None:
+        """A time the log shows: the session starts at the earliest one (`first_seen`)."""
+        if self.first_seen is None or t < self.first_seen:
+            self.first_seen = t

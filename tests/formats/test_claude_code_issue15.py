@@ -303,7 +303,7 @@ def _batch_session() -> Transcript:
     b = t.tool_id()
     invocations = [
         {"tool_name": "Read", "input": {"file_path": CWD + "/export/rows.py"}},
-        {"tool_name": "Grep", "input": {"pattern": "canary-pattern-TODO", "path": CWD + "/export"}},
+        {"tool_name": "Grep", "input": {"pattern": "canary-pattern-zq", "path": CWD + "/export"}},
         {"tool_name": "Bash", "input": {"command": "git status", "description": "canary-description"}},
     ]
     batch = {"description": "canary-batch-description", "invocations": invocations}
@@ -315,7 +315,7 @@ def _batch_session() -> Transcript:
         block: dict[str, Any] = {"tool_use_id": f"{msg}_{n}", "type": "tool_result", "content": content}
         if err:
             block["is_error"] = True
-        return {"key": f"canary-key-{n}(pattern: canary-pattern-TODO)",
+        return {"key": f"canary-key-{n}(pattern: canary-pattern-zq)",
                 "message": {"type": "user", "uuid": t.uid(), "timestamp": f"2026-03-02T09:00:01.5{ms:02d}Z",
                             "message": {"role": "user", "content": [block]}, "toolUseResult": tur}}
 
@@ -327,7 +327,7 @@ def _batch_session() -> Transcript:
     ]
     outer = [{"type": "text", "text": "Read(file_path: canary-key):"},
              {"type": "text", "text": "def rows()"},
-             {"type": "text", "text": "Grep(pattern: canary-pattern-TODO):"},
+             {"type": "text", "text": "Grep(pattern: canary-pattern-zq):"},
              {"type": "text", "text": "No files found"}]
     t.result(b, outer, is_error=True, tur={"normalizedMessages": [], "orderedToolResults": ordered,
                                             "resolvedInvocations": {}, "totalDurationMs": 21,

@@ -177,8 +177,8 @@ class CodexReader:
         if isinstance(sid, str) and sid:
             self.native = sid
         start = epoch_ms(p.get("timestamp"))
-        if start is not None and (self.s.first_seen is None or start < self.s.first_seen):
-            self.s.first_seen = start
+        if start is not None:
+            self.s.saw(start)
         cwd = p.get("cwd")
         if isinstance(cwd, str) and cwd:
             self.s.cwd = self.cwd = cwd

@@ -162,8 +162,7 @@ class VscodeReader:
             self.skip("request:<no time>")
             return
         self.last_t = t
-        if self.s.first_seen is None or t < self.s.first_seen:
-            self.s.first_seen = t
+        self.s.saw(t)
         message = r.get("message")
         text = _text(message.get("text") if isinstance(message, dict) else message)
         variables = r.get("variableData")

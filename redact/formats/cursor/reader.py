@@ -43,8 +43,7 @@ class CursorReader:
         if t is None:
             return self.last_t
         self.last_t = t
-        if self.s.first_seen is None or t < self.s.first_seen:
-            self.s.first_seen = t
+        self.s.saw(t)
         return t
 
     def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:

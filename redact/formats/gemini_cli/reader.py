@@ -168,8 +168,7 @@ class GeminiReader:
                 self.skip(label("message", message["type"]) + ":<no time>")
                 continue
             last_t = t
-            if self.s.first_seen is None or t < self.s.first_seen:
-                self.s.first_seen = t
+            self.s.saw(t)
             getattr(self, "on_" + message["type"])(message, t)
 
     def on_user(self, m: dict[str, Any], t: float) -> None:

@@ -47,8 +47,7 @@ class OpencodeReader:
             t = chatlog.epoch_number(value)
             if t is not None:
                 self.last_t = t
-                if self.s.first_seen is None or t < self.s.first_seen:
-                    self.s.first_seen = t
+                self.s.saw(t)
                 return t
         return self.last_t
 
