@@ -96,3 +96,10 @@ def maps(draw: st.DrawFn) -> dict[str, Any]:
 
 def clone(value: Any) -> Any:
     return copy.deepcopy(value)
+
+
+def shell_commands(session_map: dict[str, Any]) -> int:
+    """The events of a map that are shell commands: exec and verify, and the read or search events a
+    read-only shell line became (`cat`, `rg`: they keep the line's verb)."""
+    return sum(1 for e in session_map.get("events", []) if e.get("kind") in ("exec", "verify")
+               or (e.get("kind") in ("read", "search") and "verb" in e))
