@@ -214,6 +214,21 @@ def obj(**fields: Spec) -> Obj:
     return Obj(dict(fields))
 
 
+def tagged(key: str, cases: Mapping[str, Spec], default: Spec | None = None, use: str = "") -> Switch:
+    """A switch whose layouts each classify their own tag (`key`) as one of the case names, so the
+    names are written once: `tagged("type", {"text": obj(text=SHAPE), ...})`. A layout that is not an
+    `Obj` is kept as it is; the default layout's tag is the same enum."""
+    tag = enum(*cases)
+
+    def with_tag(spec: Spec) -> Spec:
+        if isinstance(spec, Obj) and key not in spec.fields:
+            return replace(spec, fields={key: tag, **spec.fields})
+        return spec
+
+    return Switch(key, {name: with_tag(spec) for name, spec in cases.items()},
+                  None if default is None else with_tag(default), use=use)
+
+
 def fields_of(*parts: Mapping[str, Spec], **more: Spec) -> dict[str, Spec]:
     """Merge field mappings (later ones win); for names that are not Python identifiers."""
     out: dict[str, Spec] = {}

@@ -7,7 +7,7 @@ session tables, never copied. The table classifies every field the reader reads
 """
 from __future__ import annotations
 
-from redact.formats.crush.table import FINISH_ERRORS, PART_TYPES
+from redact.formats.crush.table import FINISH_ERRORS
 from redact.native.spec import (
     BOOL,
     DROP,
@@ -22,6 +22,7 @@ from redact.native.spec import (
     enum,
     ident,
     obj,
+    tagged,
     used,
 )
 
@@ -39,28 +40,29 @@ SESSION = obj(
 )
 
 _IMAGE = used("images counted", SHAPE)
-_TYPE = enum(*PART_TYPES)
-PART = Switch("type", {
-    "text": used("length only", obj(type=_TYPE, data=obj(text=used("length only", SHAPE)))),
-    "reasoning": used("thinking", obj(type=_TYPE, data=obj(thinking=used("presence only (thinking)", SHAPE),
-                                                                signature=DROP))),
-    "image_url": used("counted on a prompt", obj(type=_TYPE, data=obj(url=DROP, detail=DROP))),
-    "binary": used("counted on a prompt when it is an image", obj(type=_TYPE, data=obj(
+#: Part types: a layout whose node says what the reader keeps is read for facts (`mapped`); any other
+#: type is counted by name in the report, never read (redact/native/spec.py `handling`).
+PART = tagged("type", {
+    "text": used("length only", obj(data=obj(text=used("length only", SHAPE)))),
+    "reasoning": used("presence only (thinking)", obj(data=obj(thinking=used("presence only (thinking)", SHAPE),
+                                                               signature=DROP))),
+    "image_url": used("counted on a prompt", obj(data=obj(url=DROP, detail=DROP))),
+    "binary": used("an attachment: counted on a prompt when it is an image", obj(data=obj(
         mime_type=_IMAGE, MIMEType=_IMAGE, path=DROP, data=DROP, Path=DROP, Data=DROP))),
-    "tool_call": used("a tool call", obj(type=_TYPE, data=obj(
+    "tool_call": used("a tool call", obj(data=obj(
         id=used("pairs call and result", ID),
         name=used("event kind (the shared tool table, after the aliases)", ident("tool")),
         input=used("JSON in a string: command (bash), file_path / path, url host", DROP),
         type=DROP, finished=BOOL, provider_executed=BOOL))),
-    "tool_result": used("its result", obj(type=_TYPE, data=obj(
+    "tool_result": used("its result", obj(data=obj(
         tool_call_id=used("pairs call and result", ID),
         content=used("byte count; a shell output confirms commits and PRs", SHAPE),
         is_error=used("err; errClass from the wording", BOOL),
         name=DROP, metadata=DROP, data=DROP, mime_type=DROP))),
-    "finish": used("stop reason; an error finish is an llm error event", obj(type=_TYPE, data=obj(
+    "finish": used("stop reason; an error finish is an llm error event", obj(data=obj(
         reason=used(f"stop; {' / '.join(FINISH_ERRORS)}: an llm error event", SHAPE),
         time=TIMESTAMP, message=SHAPE, details=SHAPE))),
-}, default=obj(type=_TYPE))
+}, default=obj())
 
 MESSAGE = obj(
     crush=_KIND,

@@ -14,11 +14,30 @@ from redact.build.facts import MAIN, ErrorFact, LlmResponse, SessionFacts, ToolC
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
 from redact.formats.common import is_model_name, label, native_id, parse_json_string, safe_name
-from redact.formats.crush.table import ALIASES, FINISH_ERRORS, PART_TYPES
+from redact.formats.crush.native_table import TABLE
+from redact.formats.crush.table import ALIASES, FINISH_ERRORS
 from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.slots import Slots
 from redact.report import RedactionReport
 
 AGENT_TOOL = "crush"
+
+# The keys read, each named by its place in the table (redact/formats/slots.py).
+S = Slots(TABLE)
+KIND = S.key("crush")
+SESSION_ID, PROJECT = S.key("session", "id"), S.key("session", "project")
+PARENT, CREATED = S.key("session", "parent_session_id"), S.key("session", "created_at")
+ROLE, AT, FINISHED = S.key("message", "role"), S.key("message", "created_at"), S.key("message", "finished_at")
+MODEL, PARTS = S.key("message", "model"), S.key("message", "parts")
+PART_TYPE, DATA = S.key("message", "parts", "type"), S.key("message", "parts", "text", "data")
+PART_TYPES = S.cases("message", "parts")
+TEXT = S.key("message", "parts", "text", "data", "text")
+MIME, MIME_GO = (S.key("message", "parts", "binary", "data", name) for name in ("mime_type", "MIMEType"))
+CALL_ID, CALL_NAME = (S.key("message", "parts", "tool_call", "data", name) for name in ("id", "name"))
+CALL_INPUT = S.blob("message", "parts", "tool_call", "data", "input")
+RESULT_CALL, RESULT_ERROR, RESULT_CONTENT = (S.key("message", "parts", "tool_result", "data", name)
+                                             for name in ("tool_call_id", "is_error", "content"))
+REASON = S.key("message", "parts", "finish", "data", "reason")
 
 
 class CrushReader:
@@ -44,7 +63,7 @@ class CrushReader:
 
     def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:
         for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
-            kind = record.get("crush")
+            kind = record.get(KIND)
             if kind == "session" and self.session_id is None:
                 self.session(record)
             elif kind == "message":
@@ -53,39 +72,39 @@ class CrushReader:
                 self.skip(label(kind) if isinstance(kind, str) else "<no record kind>")
 
     def session(self, r: dict[str, Any]) -> None:
-        sid = r.get("id")
+        sid = r.get(SESSION_ID)
         self.session_id = sid if isinstance(sid, str) and sid else None
-        project = r.get("project")
+        project = r.get(PROJECT)
         self.s.roots = chatlog.root_of(project if isinstance(project, str) else None, project=True)
         self.s.cwd = self.s.roots[0] if self.s.roots else None
-        parent = r.get("parent_session_id")
+        parent = r.get(PARENT)
         if isinstance(parent, str) and parent:
             self.s.role = "subagent"
             self.s.parent_native_id = native_id(parent)
-        self.time(r.get("created_at"))
+        self.time(r.get(CREATED))
 
     def message(self, r: dict[str, Any]) -> None:
-        role = r.get("role")
-        t = self.time(r.get("created_at"))
-        found = r.get("parts")
+        role = r.get(ROLE)
+        t = self.time(r.get(AT))
+        found = r.get(PARTS)
         parts: list[Any] = found if isinstance(found, list) else []
         if role not in ("user", "assistant", "tool") or t is None:
             self.skip(label("message", role if isinstance(role, str) else None))
             return
         known = []
         for part in parts:
-            kind = part.get("type") if isinstance(part, dict) else None
+            kind = part.get(PART_TYPE) if isinstance(part, dict) else None
             if isinstance(kind, str) and PART_TYPES.get(kind) == "mapped":
-                known.append((kind, as_object(part.get("data"))))
+                known.append((kind, as_object(part.get(DATA))))
             else:
                 self.skip(label("part", kind if isinstance(kind, str) else None))
         if role == "user":
             turn = UserTurn(t, MAIN, 0)
             for kind, data in known:
-                if kind == "text" and isinstance(data.get("text"), str):
-                    turn.chars += len(data["text"])
+                if kind == "text" and isinstance(data.get(TEXT), str):
+                    turn.chars += len(data[TEXT])
                 elif kind in ("image_url", "binary") and (kind == "image_url" or str(
-                        data.get("mime_type") or data.get("MIMEType") or "").startswith("image/")):
+                        data.get(MIME) or data.get(MIME_GO) or "").startswith("image/")):
                     turn.images += 1
             self.s.facts.append(turn)
         elif role == "assistant":
@@ -96,47 +115,47 @@ class CrushReader:
                     self.result(data, t)
 
     def assistant(self, r: dict[str, Any], t: float, known: list[tuple[str, dict[str, Any]]]) -> None:
-        model = r.get("model") if is_model_name(r.get("model")) else None
+        model = r.get(MODEL) if is_model_name(r.get(MODEL)) else None
         fact = LlmResponse(t, MAIN, model)
-        end = chatlog.epoch_number(r.get("finished_at"))
+        end = chatlog.epoch_number(r.get(FINISHED))
         if end is not None and end >= t:
             fact.latency = end - t
         self.s.facts.append(fact)
         for kind, data in known:
-            if kind == "text" and isinstance(data.get("text"), str):
-                fact.text_chars += len(data["text"])
+            if kind == "text" and isinstance(data.get(TEXT), str):
+                fact.text_chars += len(data[TEXT])
             elif kind == "reasoning":
                 fact.thinking = True
             elif kind == "tool_call":
                 self.call(data, t, fact)
             elif kind == "finish":
-                reason = safe_name(data.get("reason"))
+                reason = safe_name(data.get(REASON))
                 fact.stop = reason
                 if reason in FINISH_ERRORS:
                     self.s.facts.append(ErrorFact(end or t, MAIN, "llm", FINISH_ERRORS[reason]))
 
     def call(self, data: dict[str, Any], t: float, llm: LlmResponse) -> None:
-        call_id, name = data.get("id"), data.get("name")
+        call_id, name = data.get(CALL_ID), data.get(CALL_NAME)
         if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name \
                 or call_id in self.calls:
             self.skip("<duplicate>" if isinstance(call_id, str) and call_id in self.calls
                       else "part:tool_call:<no id or name>")
             return
-        args = parse_json_string(data.get("input"))
+        args = parse_json_string(data.get(CALL_INPUT))
         c = chatlog.call(name, args if isinstance(args, dict) else {}, call_id, t, MAIN, aliases=ALIASES)
         self.calls[call_id] = c
         llm.tool_calls += 1
         self.s.facts.append(c)
 
     def result(self, data: dict[str, Any], t: float) -> None:
-        call_id = data.get("tool_call_id")
+        call_id = data.get(RESULT_CALL)
         c = self.calls.get(call_id) if isinstance(call_id, str) else None
         if c is None or c.call_id in self.done:
             self.skip("part:tool_result:<no call>" if c is None else "<duplicate>")
             return
         self.done.add(c.call_id)
-        error = data.get("is_error") is True
-        content = data.get("content")
+        error = data.get(RESULT_ERROR) is True
+        content = data.get(RESULT_CONTENT)
         self.s.facts.append(chatlog.result(c, max(t, c.t), error=error, output=content,
                                            error_text=content if error else None))
 

@@ -1,4 +1,4 @@
-"""Crush's name tables (part types, tool aliases, finish reasons) and the sniffer.
+"""Crush's name tables (tool aliases, finish reasons; the part types are the table's, `native_table.py`) and the sniffer.
 
 The reader reads the JSON Lines export of one session (`store.py`): the `sessions` row, then each
 message with its `parts` (a JSON array of `{type, data}`). The class of every field, and what the reader keeps of it, is the format's one table
@@ -8,16 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Part types. "mapped": read for facts; "skipped": counted by type in the report, never read.
-PART_TYPES: dict[str, str] = {
-    "text": "mapped",  # length only
-    "reasoning": "mapped",  # presence only (thinking)
-    "image_url": "mapped",  # counted on a prompt
-    "binary": "mapped",  # an attachment: counted on a prompt when it is an image
-    "tool_call": "mapped",  # a tool call
-    "tool_result": "mapped",  # its result
-    "finish": "mapped",  # stop reason; an error finish is an llm error event
-}
 #: Crush's tool names -> the shared tool table's spelling
 ALIASES: dict[str, str] = {"view": "read", "multiedit": "edit", "ls": "list", "sourcegraph": "web_search",
                            "download": "fetch", "agent": "agent", "diagnostics": "diagnostics"}
@@ -29,10 +19,14 @@ FINISH_ERRORS: dict[str, str] = {"error": "api_error", "canceled": "interrupted"
 
 def sniff(records: list[dict[str, Any]]) -> bool:
     """The JSON Lines export of one session (`store.py`)."""
-    return bool(records) and records[0].get("crush") == "session" and isinstance(records[0].get("id"), str)
+    from redact.formats.crush.reader import KIND, SESSION_ID
+
+    return bool(records) and records[0].get(KIND) == "session" and isinstance(records[0].get(SESSION_ID), str)
 
 
 def markdown() -> str:
+    from redact.formats.crush.reader import PART_TYPES
+
     lines = ["| part type | handling |", "|---|---|"]
     for kind, how in PART_TYPES.items():
         lines.append(f"| `{kind}` | {how} |")
