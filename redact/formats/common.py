@@ -11,7 +11,7 @@ import json
 import math
 import re
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
@@ -20,7 +20,7 @@ from redact.formats.claude_code.tools import byte_len, count_urls, host_of
 from redact.names import is_plain_name
 
 __all__ = [
-    "MODEL_NAME", "as_float", "as_int", "byte_len", "canonical_variants", "count_urls", "epoch_ms",
+    "MODEL_NAME", "as_float", "as_int", "byte_len", "canonical_variants", "count_urls", "epoch_ms", "fallback_id",
     "host_of", "is_model_name", "json_doc", "label", "native_id", "parse_json_string", "positive_int",
     "safe_name", "status_tag", "text_chars",
 ]
@@ -88,6 +88,25 @@ def native_id(value: str) -> str:
     if _ID.fullmatch(value):
         return value
     return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def fallback_id(data: bytes | BinaryIO, stem: str | None = None) -> str:
+    """The id of a session whose log names none: its file stem when that is an id (a uuid, hex),
+    else the digest of the log's bytes (32 hex).
+
+    Never its path or a file name that is not an id: a path names the user and the project, and an
+    unkeyed digest of a string someone can guess confirms the guess (`/home/dana/acme/...`). The
+    digest of the content is the same wherever the file sits, and a guess of it needs the content."""
+    if stem and _ID.fullmatch(stem):
+        return stem
+    digest = hashlib.sha256()
+    if isinstance(data, bytes | bytearray | memoryview):
+        digest.update(data)
+    else:
+        with open(data.name, "rb") as f:  # a streamed log, read from its file once more
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                digest.update(chunk)
+    return digest.hexdigest()[:32]
 
 
 _INT_LIMIT = 2**53  # beyond it a number is not a count a log can mean (and JSON readers lose it)

@@ -20,14 +20,29 @@ from typing import Any, BinaryIO
 import orjson
 
 from redact.build.facts import (
-    MAIN, ErrorFact, Fact, Lane, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
+    MAIN,
+    ErrorFact,
+    Fact,
+    Lane,
+    LlmResponse,
+    SessionFacts,
+    ToolCall,
+    ToolResult,
+    UserTurn,
 )
 from redact.formats import toolnames
 from redact.formats.agent_replay.native_table import STEP_TYPES, USAGE_KEYS
 from redact.formats.agent_replay.table import _run_like, _step_like, sniff_doc
 from redact.formats.claude_code.tools import error_class, lane_id
 from redact.formats.common import (
-    as_float, byte_len, epoch_ms, is_model_name, label, native_id, positive_int,
+    as_float,
+    byte_len,
+    epoch_ms,
+    fallback_id,
+    is_model_name,
+    label,
+    native_id,
+    positive_int,
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
@@ -281,7 +296,7 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     reader = AgentReplayReader(report)
     reader.read(run, steps)
     if not reader.s.native_id:
-        reader.s.native_id = native_id(file_stem or where)
+        reader.s.native_id = fallback_id(data, file_stem)
     stats.warn_skipped(report)
     assert set(STEP_TYPES) == {"llm_call", "tool_call", "retrieval", "memory_read", "memory_write"}
     return reader.s

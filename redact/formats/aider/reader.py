@@ -36,7 +36,7 @@ from redact.build.facts import (
 )
 from redact.formats import chatlog
 from redact.formats.aider import table as T
-from redact.formats.common import is_model_name, label, native_id
+from redact.formats.common import fallback_id, is_model_name, label
 from redact.report import RedactionReport
 
 AGENT_TOOL = "aider"
@@ -243,13 +243,13 @@ class AiderReader:
         self.reply = None  # the next reply text is another model call
         self.quoted = []
 
-    def finish(self, where: str) -> SessionFacts:
+    def finish(self, where: str, data: bytes | BinaryIO) -> SessionFacts:
         for fact in self.s.facts:
             if isinstance(fact, LlmResponse) and fact.stop is None:
                 fact.stop = "end_turn"
             if isinstance(fact, ToolCall) and fact.kind == "read" and not fact.paths:
                 fact.kind = "tool"
-        self.s.native_id = native_id(where)
+        self.s.native_id = fallback_id(data)
         return self.s
 
 
@@ -261,4 +261,4 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     reader = AiderReader(report, root)
     for raw in _lines(data):
         reader.line(raw)
-    return reader.finish(where)
+    return reader.finish(where, data)

@@ -13,11 +13,12 @@ from typing import Any, BinaryIO
 
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
-from redact.formats.chatlog import as_object
 from redact.formats.amp.table import ALIASES, BLOCKS, STATUS
+from redact.formats.chatlog import as_object
 from redact.formats.common import (
     as_int,
     epoch_ms,
+    fallback_id,
     is_model_name,
     json_doc,
     label,
@@ -154,5 +155,6 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     reader = AmpReader(report)
     reader.read(doc if isinstance(doc, dict) else {})
     tid = doc.get("id") if isinstance(doc, dict) else None
-    reader.s.native_id = native_id(tid[2:] if isinstance(tid, str) and tid.startswith("T-") else (file_stem or where))
+    reader.s.native_id = native_id(tid[2:]) if isinstance(tid, str) and tid.startswith("T-") \
+        else fallback_id(data, file_stem)
     return reader.s

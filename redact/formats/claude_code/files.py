@@ -22,6 +22,7 @@ import orjson
 
 from redact.build.facts import RepoRoots, SessionFacts
 from redact.formats.claude_code.reader import ClaudeCodeReader
+from redact.formats.common import fallback_id
 from redact.io.read import read_input
 from redact.paths import resolve_abs
 from redact.roots import choose_roots, repo_name, settle
@@ -110,16 +111,17 @@ def roots_of(cwd: str | None, original_cwd: str | None, *, git: bool = False) ->
     return choose_roots((cwd, original_cwd), git=git)
 
 
-def settle_session(reader: ClaudeCodeReader, where: str, fallback_id: str | None = None) -> SessionFacts:
+def settle_session(reader: ClaudeCodeReader, data: bytes | BinaryIO, stem: str | None = None) -> SessionFacts:
     """The session's id (its `sessionId`; for a subagent transcript on its own, the agent's id and
     its parent's), working directory, repository roots and the repository's name (an identifier)."""
     s = reader.finish()
     sid = reader.session_ids.most_common(1)[0][0] if reader.session_ids else None
     if reader.standalone is not None:
         s.parent_native_id = _native(sid) if sid else None
-        s.native_id = _native(reader.standalone if reader.standalone != "?" else (sid or where))
+        s.native_id = _native(reader.standalone) if reader.standalone != "?" else \
+            _native(sid) if sid else fallback_id(data, stem)
     else:
-        s.native_id = _native(sid or fallback_id or where)
+        s.native_id = _native(sid) if sid else fallback_id(data, stem)
     s.cwd = reader.cwd
     # the first repository on evidence (redact.roots), then one per later repository the session
     # moved into
@@ -182,4 +184,4 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                 reader.read(fh, shown, agent_id=side.agent_id, skip_bad_lines=skip_bad_lines)
         except OSError:
             report.warn("a subagent transcript could not be read and was left out")
-    return settle_session(reader, where, fallback_id=file_stem)
+    return settle_session(reader, data, stem=file_stem)

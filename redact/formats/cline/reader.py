@@ -39,6 +39,7 @@ from redact.formats.common import (
     as_float,
     byte_len,
     count_urls,
+    fallback_id,
     host_of,
     is_model_name,
     json_doc,
@@ -269,11 +270,11 @@ class ClineReader:
     def ask_browser_action_launch(self, m: dict[str, Any], t: float) -> None:
         self.call(m, t, "browser_action", "tool", ran=False)
 
-    def finish(self, where: str) -> SessionFacts:
+    def finish(self, where: str, data: bytes) -> SessionFacts:
         s = self.s
         s.agent_tool = fork_of(where)
         task = PurePath(where).parent.name
-        s.native_id = native_id(task if _TASK_ID.fullmatch(task) else where)
+        s.native_id = native_id(task) if _TASK_ID.fullmatch(task) else fallback_id(data)
         if self.cwd:
             s.cwd = self.cwd
             settle(s, (self.cwd,))  # a repository only on evidence (redact/roots.py)
@@ -295,4 +296,4 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
             reader.read(doc)
         else:
             reader.skip("<not a task log>")
-    return reader.finish(where)
+    return reader.finish(where, raw)

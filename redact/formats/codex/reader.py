@@ -27,18 +27,28 @@ import re
 from typing import Any, BinaryIO
 
 from redact.build.facts import (
-    MAIN, Compaction, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
+    MAIN,
+    Compaction,
+    Fact,
+    LlmResponse,
+    SessionFacts,
+    ToolCall,
+    ToolResult,
+    UserTurn,
 )
-from redact.formats.codex import calls
-from redact.formats.codex import events
-from redact.formats.codex import layouts
-from redact.formats.codex import responses
+from redact.formats.codex import calls, events, layouts, responses
 from redact.formats.codex.native_table import EVENT_MSG_TYPES as EVENT_MSGS
 from redact.formats.codex.native_table import RECORD_TYPES
 from redact.formats.codex.native_table import RESPONSE_ITEM_TYPES as RESPONSE_ITEMS
 from redact.formats.codex.table import sniff_doc
 from redact.formats.common import (
-    count_urls, epoch_ms, is_model_name, label, native_id, text_chars,
+    count_urls,
+    epoch_ms,
+    fallback_id,
+    is_model_name,
+    label,
+    native_id,
+    text_chars,
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
@@ -307,7 +317,7 @@ class CodexReader:
         self.gave_input(t)
 
     # -- end ---------------------------------------------------------------------------------------
-    def finish(self, where: str, fallback_id: str | None) -> SessionFacts:
+    def finish(self, where: str, stem: str | None, data: bytes | BinaryIO) -> SessionFacts:
         s = self.s
         for fact in s.facts:
             if isinstance(fact, LlmResponse) and fact.stop is None:
@@ -318,7 +328,7 @@ class CodexReader:
             resp = LlmResponse(at if at is not None else self.last_t or 0.0, MAIN, model)  # no items written
             events.meter(resp, usage)
             s.facts.append(resp)
-        s.native_id = native_id(self.native or fallback_id or where)
+        s.native_id = native_id(self.native) if self.native else fallback_id(data, stem)
         if s.cwd is None:
             s.cwd = self.env_cwd
         remote = s.remote
@@ -362,7 +372,7 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     """Read one rollout (bytes, or a binary file streamed line by line) into facts."""
     reader = CodexReader(report)
     reader.read(data, where, skip_bad_lines=skip_bad_lines)
-    return reader.finish(where, file_stem)
+    return reader.finish(where, file_stem, data)
 
 
 def list_sessions(folder: Any) -> list[Any]:

@@ -15,6 +15,7 @@ from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTu
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
 from redact.formats.common import (
+    fallback_id,
     is_model_name,
     json_doc,
     label,
@@ -117,5 +118,5 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     reader = ContinueReader(report)
     reader.read(doc)
     sid = doc.get("sessionId")
-    reader.s.native_id = native_id(sid if isinstance(sid, str) and sid else (file_stem or where))
+    reader.s.native_id = native_id(sid) if isinstance(sid, str) and sid else fallback_id(data, file_stem)
     return reader.s

@@ -35,6 +35,7 @@ from redact.formats.codex.events import error_class as api_error_class
 from redact.formats.common import (
     count_urls,
     epoch_ms,
+    fallback_id,
     is_model_name,
     label,
     native_id,
@@ -234,7 +235,8 @@ class CopilotReader:
         self.add(Compaction(t, MAIN, None, pre, None, None))
 
     # -- end ---------------------------------------------------------------------------------------
-    def finish(self, where: str, fallback: str | None, workspace_cwd: str | None) -> SessionFacts:
+    def finish(self, where: str, fallback: str | None, workspace_cwd: str | None,
+               data: bytes | BinaryIO) -> SessionFacts:
         for resp, model in self.fallback:
             if resp.model is None:
                 resp.model = model
@@ -245,7 +247,7 @@ class CopilotReader:
                 self.add(call)
         self.s.facts.sort(key=lambda f: f.t)  # stable: a late call stays after its response
         s = self.s
-        s.native_id = native_id(self.native or fallback or where)
+        s.native_id = native_id(self.native) if self.native else fallback_id(data, fallback)
         s.cwd = self.cwd or workspace_cwd
         # a repository only on evidence (redact/roots.py): the git root the log names is evidence
         settle(s, (self.git_root or s.cwd,), git=self.git_root is not None)
@@ -293,4 +295,4 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  file_stem: str | None = None) -> SessionFacts:
     reader = CopilotReader(report)
     reader.read(data, where, skip_bad_lines=skip_bad_lines)
-    return reader.finish(where, file_stem if file_stem != "events" else None, _workspace_cwd(companions))
+    return reader.finish(where, file_stem if file_stem != "events" else None, _workspace_cwd(companions), data)

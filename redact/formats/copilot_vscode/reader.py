@@ -42,6 +42,7 @@ from redact.formats.common import (
     as_float,
     byte_len,
     count_urls,
+    fallback_id,
     host_of,
     is_model_name,
     json_doc,
@@ -265,9 +266,9 @@ class VscodeReader:
         self.add(res)
         return True
 
-    def finish(self, where: str, fallback: str | None) -> SessionFacts:
+    def finish(self, where: str, fallback: str | None, data: bytes | BinaryIO) -> SessionFacts:
         s = self.s
-        s.native_id = native_id(self.native or fallback or where)
+        s.native_id = native_id(self.native) if self.native else fallback_id(data, fallback)
         if self.base:
             s.cwd = self.base
             settle(s, (self.base,), git=True)  # the workspace the user opened; never a home (redact/roots.py)
@@ -302,7 +303,7 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
             reader.document(doc)
         else:
             reader.skip("<not a chat session>")
-    return reader.finish(where, file_stem)
+    return reader.finish(where, file_stem, data)
 
 
 def edit_log(raw: bytes, where: str, report: RedactionReport, skip_bad_lines: bool) -> Any:

@@ -15,7 +15,15 @@ from typing import Any, BinaryIO
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
-from redact.formats.common import epoch_ms, is_model_name, label, native_id, parse_json_string, positive_int
+from redact.formats.common import (
+    epoch_ms,
+    fallback_id,
+    is_model_name,
+    label,
+    native_id,
+    parse_json_string,
+    positive_int,
+)
 from redact.formats.cursor.table import AI_TYPES, ALIASES, DONE, USER_TYPES
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
@@ -132,11 +140,11 @@ class CursorReader:
             res.err_class = "interrupted" if status != "rejected" else "permission_denied"
         self.s.facts.append(res)
 
-    def finish(self, where: str, fallback: str | None) -> SessionFacts:
+    def finish(self, where: str, fallback: str | None, data: bytes | BinaryIO) -> SessionFacts:
         for fact in self.s.facts:
             if isinstance(fact, LlmResponse) and fact.stop is None:
                 fact.stop = "tool_use" if fact.tool_calls else "end_turn"
-        self.s.native_id = native_id(self.session_id or fallback or where)
+        self.s.native_id = native_id(self.session_id) if self.session_id else fallback_id(data, fallback)
         self.stats.warn_skipped(self.report)
         return self.s
 
@@ -146,4 +154,4 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  file_stem: str | None = None) -> SessionFacts:
     reader = CursorReader(report)
     reader.read(data, where, skip_bad_lines)
-    return reader.finish(where, file_stem)
+    return reader.finish(where, file_stem, data)

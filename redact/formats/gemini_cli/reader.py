@@ -42,6 +42,7 @@ from redact.formats.common import (
     byte_len,
     count_urls,
     epoch_ms,
+    fallback_id,
     host_of,
     is_model_name,
     label,
@@ -232,10 +233,10 @@ class GeminiReader:
         self.add(make_result(tc, call, res_t))
         return True
 
-    def finish(self, where: str, fallback: str | None) -> SessionFacts:
+    def finish(self, where: str, fallback: str | None, data: bytes | BinaryIO) -> SessionFacts:
         self.facts()
         s = self.s
-        s.native_id = native_id(self.native or fallback or where)
+        s.native_id = native_id(self.native) if self.native else fallback_id(data, fallback)
         if self.dirs:
             s.cwd = self.dirs[0]
             settle(s, (self.dirs[0],), git=True)  # the project folder Gemini CLI names; never a home
@@ -331,7 +332,7 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  file_stem: str | None = None) -> SessionFacts:
     reader = GeminiReader(report)
     reader.read(data, where, skip_bad_lines=skip_bad_lines)
-    facts = reader.finish(where, file_stem)
+    facts = reader.finish(where, file_stem, data)
     if facts.role == "subagent":  # chats/<parent session id>/<id>.jsonl
         parent = PurePath(where).parent.name
         if _PARENT.fullmatch(parent):

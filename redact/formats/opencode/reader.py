@@ -19,7 +19,15 @@ import orjson
 from redact.build.facts import MAIN, Compaction, ErrorFact, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
-from redact.formats.common import as_int, is_model_name, label, native_id, positive_int, safe_name
+from redact.formats.common import (
+    as_int,
+    fallback_id,
+    is_model_name,
+    label,
+    native_id,
+    positive_int,
+    safe_name,
+)
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.opencode.table import ERRORS, PART_TYPES
 from redact.formats.opencode.tree import is_session_doc, session_line
@@ -167,8 +175,8 @@ class OpencodeReader:
             output=state.get("output"), exit_code=as_int(meta.get("exit")) if c.kind == "exec" else None,
             error_text=state.get("error"), created=(exists is False) if isinstance(exists, bool) else None))
 
-    def finish(self, where: str, fallback: str | None) -> SessionFacts:
-        self.s.native_id = native_id(self.session_id or fallback or where)
+    def finish(self, where: str, fallback: str | None, data: bytes | BinaryIO) -> SessionFacts:
+        self.s.native_id = native_id(self.session_id) if self.session_id else fallback_id(data, fallback)
         self.stats.warn_skipped(self.report)
         return self.s
 
@@ -186,4 +194,4 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
             data = orjson.dumps(session_line(doc)) + b"\n"
     reader = OpencodeReader(report)
     reader.read(data, where, skip_bad_lines)
-    return reader.finish(where, file_stem)
+    return reader.finish(where, file_stem, data)

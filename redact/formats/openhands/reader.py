@@ -16,7 +16,7 @@ from redact.build.facts import MAIN, Compaction, LlmResponse, SessionFacts, Tool
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
 from redact.formats.claude_code.tools import error_class
-from redact.formats.common import as_int, epoch_ms, json_doc, label, native_id, text_chars
+from redact.formats.common import as_int, epoch_ms, fallback_id, json_doc, label, native_id, text_chars
 from redact.formats.openhands.table import ACTIONS, EDITOR, EVENT_KINDS
 from redact.report import RedactionReport
 
@@ -172,5 +172,6 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     doc = json_doc(raw, where) if raw.strip() else []
     reader = OpenHandsReader(report)
     reader.read(doc if isinstance(doc, list) else [])
-    reader.s.native_id = native_id(conversation_id(where) or where)
+    found = conversation_id(where)
+    reader.s.native_id = native_id(found) if found else fallback_id(raw)
     return reader.s

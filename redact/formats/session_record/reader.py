@@ -26,7 +26,7 @@ from functools import cache
 from typing import Any, BinaryIO
 
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolResult
-from redact.formats.common import epoch_ms, label, native_id
+from redact.formats.common import epoch_ms, fallback_id, label, native_id
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.session_record.native_table import RECORD_TYPES
 from redact.formats.session_record.records import RecordReader
@@ -142,7 +142,7 @@ class SessionRecordReader(RecordReader):
             self.s.remote = self.first_remote
 
     # -- end ---------------------------------------------------------------------------------------
-    def finish(self, where: str, fallback_id: str | None) -> SessionFacts:
+    def finish(self, where: str, stem: str | None, data: bytes | BinaryIO) -> SessionFacts:
         s = self.s
         for call_id, paths, ops in self.pending_changes:
             call = self.calls.get(call_id)
@@ -177,7 +177,7 @@ class SessionRecordReader(RecordReader):
         for fact in llm:
             if fact.stop is None:
                 fact.stop = "tool_use" if fact.tool_calls else "end_turn"
-        s.native_id = native_id(self.native or fallback_id or where)
+        s.native_id = native_id(self.native) if self.native else fallback_id(data, stem)
         self.settle_roots()
         if not self.header:
             self.report.warn("the stream has no session header; its roots and id are unknown")
@@ -205,4 +205,4 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  file_stem: str | None = None) -> SessionFacts:
     reader = SessionRecordReader(report)
     reader.read(data, where, skip_bad_lines=skip_bad_lines)
-    return reader.finish(where, file_stem)
+    return reader.finish(where, file_stem, data)

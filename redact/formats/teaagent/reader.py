@@ -19,12 +19,28 @@ from typing import Any, BinaryIO
 
 from redact.build import outputs
 from redact.build.facts import (
-    MAIN, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
+    MAIN,
+    ErrorFact,
+    Fact,
+    LlmResponse,
+    SessionFacts,
+    ToolCall,
+    ToolResult,
+    UserTurn,
 )
 from redact.formats import toolnames
 from redact.formats.claude_code.tools import error_class
 from redact.formats.common import (
-    as_float, as_int, byte_len, epoch_ms, is_model_name, label, native_id, positive_int, safe_name,
+    as_float,
+    as_int,
+    byte_len,
+    epoch_ms,
+    fallback_id,
+    is_model_name,
+    label,
+    native_id,
+    positive_int,
+    safe_name,
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.teaagent.chain import ChainCheck
@@ -209,12 +225,12 @@ class TeaagentReader:
             self.settle(call, ToolResult(t, call.call_id, True, err_class="permission_denied"))
 
     # -- end ---------------------------------------------------------------------------------------
-    def finish(self, where: str, fallback_id: str | None) -> SessionFacts:
+    def finish(self, where: str, stem: str | None, data: bytes | BinaryIO) -> SessionFacts:
         s = self.s
         for fact in s.facts:
             if isinstance(fact, LlmResponse) and fact.stop is None:
                 fact.stop = "tool_use" if fact.tool_calls else "end_turn"
-        s.native_id = native_id(self.run_id or fallback_id or where)
+        s.native_id = native_id(self.run_id) if self.run_id else fallback_id(data, stem)
         self.chain.report_to(self.report)
         self.stats.warn_skipped(self.report)
         return s
@@ -241,4 +257,4 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  file_stem: str | None = None) -> SessionFacts:
     reader = TeaagentReader(report)
     reader.read(data, where, skip_bad_lines=skip_bad_lines)
-    return reader.finish(where, file_stem)
+    return reader.finish(where, file_stem, data)

@@ -1,0 +1,58 @@
+"""A session's id never comes from where its file sits.
+
+A log that names no session id (an Aider history, a Cline task read outside its task folder, a log
+without its id record) gets one: its file stem when that is an id, else the digest of its bytes
+(redact/formats/common.py `fallback_id`). It used to be an unkeyed digest of the path the user typed,
+which `default` keeps in clear: `sha256("/home/dana/acme/.aider.chat.history.md")` confirms a guess of
+the user and the project, and the same session got another id in another folder.
+
+For every format (the registry) and each of its generated sessions: read from two paths naming
+different users and projects, the map is byte for byte the same, under `default` (ids in clear) and
+`public` (ids hashed with the key).
+"""
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from redact.api import redact_bytes
+from redact.errors import BadInput
+from redact.formats.common import fallback_id
+from redact.formats.registry import formats
+from redact.keys import Key
+from tests.formats.table_inputs import GENERATED
+
+KEY = Key(bytes(range(32)), source="test")
+NAMES = [fmt.name for fmt in formats()]
+HOMES = ("/home/dana/acme-billing", "/Users/erin/Projects/beta-payroll")
+
+
+@pytest.mark.parametrize("policy", ["default", "public"])
+@pytest.mark.parametrize("name", NAMES)
+def test_same_session_same_map_wherever_it_sits(name: str, policy: str) -> None:
+    compared = 0
+    for given, data in GENERATED[name]():
+        maps, ids = [], []
+        for home in HOMES:
+            where = f"{home}/{given.name}"
+            try:
+                result = redact_bytes(data, name=where, policy=policy, key=KEY, input_format=name,
+                                      file_stem=given.name.split(".")[0], companions=[])
+            except BadInput:
+                break
+            maps.append(result.data)
+            ids.append(result.session_map["session"]["id"])
+            path_digest = hashlib.sha256(where.encode()).hexdigest()[:16]
+            assert path_digest.encode() not in result.data, f"{name}: the id is a digest of the path"
+        if len(maps) == 2:
+            assert maps[0] == maps[1], (name, given.name, ids)
+            compared += 1
+    assert compared, f"{name}: no generated session was read"
+
+
+def test_fallback_id_is_the_stem_when_it_is_an_id_else_the_content() -> None:
+    uuid = "0f8fad5b-d9cb-469f-a165-70867728950e"
+    assert fallback_id(b"anything", uuid) == uuid
+    assert fallback_id(b"one log", ".aider") == hashlib.sha256(b"one log").hexdigest()[:32]
+    assert fallback_id(b"one log") != fallback_id(b"another log")
