@@ -6,6 +6,13 @@ line per (input, policy): the SHA-256 of the map bytes, or the error's class whe
 Run it before and after a change and diff the two lists:
 
     PYTHONPATH=$PWD python bench/same_outputs.py > /tmp/before.txt
+
+`--all-formats` digests instead every file of every corpus folder (each format: the map under
+`default` and `public`, and `--to native` under `default` where the format offers it) and the
+sessions tests/formats/table_inputs.py generates for each format, the map and its report both (a
+reader change must keep the counts of what it skipped, too):
+
+    PYTHONPATH=$PWD python bench/same_outputs.py --all-formats > /tmp/before.txt
 """
 from __future__ import annotations
 
@@ -34,7 +41,43 @@ def _digest(run: object) -> str:
     return hashlib.sha256(result.data).hexdigest()
 
 
+def _digest_all(run: object) -> str:
+    try:
+        result = run()  # type: ignore[operator]
+    except Exception as exc:  # noqa: BLE001 - a refusal is an outcome to compare too
+        return f"error {type(exc).__name__}"
+    kept = {k: v for k, v in result.report.as_dict().items() if k not in ("scanner", "source")}
+    report = orjson.dumps(kept, option=orjson.OPT_SORT_KEYS)  # the scanner's timings vary
+    return hashlib.sha256(result.data + b"\0" + report).hexdigest()
+
+
+def all_formats() -> None:
+    from redact.api_native import scrub_file
+    from tests.formats.table_inputs import GENERATED
+
+    key = Key(bytes(range(32)), source="bench")
+    for path in sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "README.md"):
+        where = path.relative_to(CORPUS)
+        for policy in POLICIES:
+            print(f"{where} {policy} {_digest_all(lambda: redact_file(path, policy=policy, key=key))}")
+        print(f"{where} native {_digest_all(lambda: scrub_file(path, policy='default', key=key))}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, build in sorted(GENERATED.items()):
+            for i, (given, data) in enumerate(build()):
+                path = Path(tmp) / name / f"{i}-{given.name}"
+                path.parent.mkdir(exist_ok=True)
+                path.write_bytes(data)
+                for policy in POLICIES:
+                    print(f"generated/{name}/{path.name} {policy} "
+                          f"{_digest_all(lambda: redact_file(path, policy=policy, key=key, companions=[]))}")
+                print(f"generated/{name}/{path.name} native "
+                      f"{_digest_all(lambda: scrub_file(path, policy='default', key=key))}")
+
+
 def main() -> None:
+    if "--all-formats" in sys.argv[1:]:
+        all_formats()
+        return
     key = Key(bytes(range(32)), source="bench")
     for agent in ("claude-code", "codex"):
         folder = CORPUS / agent

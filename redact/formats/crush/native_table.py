@@ -7,7 +7,6 @@ session tables, never copied. The table classifies every field the reader reads
 """
 from __future__ import annotations
 
-from redact.formats.crush.table import FINISH_ERRORS
 from redact.native.spec import (
     BOOL,
     DROP,
@@ -27,6 +26,9 @@ from redact.native.spec import (
 )
 
 FORMAT = "crush"
+#: finish reasons that are failures -> errClass of an llm error event
+FINISH_ERRORS: dict[str, str] = {"error": "api_error", "canceled": "interrupted",
+                                 "permission_denied": "interrupted"}
 _KIND = used("record dispatch", enum("session", "message"))
 
 SESSION = obj(

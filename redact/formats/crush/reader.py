@@ -13,31 +13,18 @@ from typing import Any, BinaryIO
 from redact.build.facts import MAIN, ErrorFact, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
-from redact.formats.common import is_model_name, label, native_id, parse_json_string, safe_name
-from redact.formats.crush.native_table import TABLE
-from redact.formats.crush.table import ALIASES, FINISH_ERRORS
+from redact.formats.common import fallback_id, is_model_name, label, native_id, parse_json_string, safe_name
+from redact.formats.crush.keys import (
+    AT, CALL_ID, CALL_INPUT, CALL_NAME, CREATED, DATA, FINISHED, KIND, MIME, MIME_GO, MODEL, PARENT, PART_TYPE,
+    PART_TYPES, PARTS, PROJECT, REASON, RESULT_CALL, RESULT_CONTENT, RESULT_ERROR, ROLE, SESSION_ID, TEXT,
+)
+from redact.formats.crush.native_table import FINISH_ERRORS
+from redact.formats.crush.table import ALIASES
 from redact.formats.jsonl import LineStats, iter_objects
-from redact.formats.slots import Slots
 from redact.report import RedactionReport
 
 AGENT_TOOL = "crush"
 
-# The keys read, each named by its place in the table (redact/formats/slots.py).
-S = Slots(TABLE)
-KIND = S.key("crush")
-SESSION_ID, PROJECT = S.key("session", "id"), S.key("session", "project")
-PARENT, CREATED = S.key("session", "parent_session_id"), S.key("session", "created_at")
-ROLE, AT, FINISHED = S.key("message", "role"), S.key("message", "created_at"), S.key("message", "finished_at")
-MODEL, PARTS = S.key("message", "model"), S.key("message", "parts")
-PART_TYPE, DATA = S.key("message", "parts", "type"), S.key("message", "parts", "text", "data")
-PART_TYPES = S.cases("message", "parts")
-TEXT = S.key("message", "parts", "text", "data", "text")
-MIME, MIME_GO = (S.key("message", "parts", "binary", "data", name) for name in ("mime_type", "MIMEType"))
-CALL_ID, CALL_NAME = (S.key("message", "parts", "tool_call", "data", name) for name in ("id", "name"))
-CALL_INPUT = S.blob("message", "parts", "tool_call", "data", "input")
-RESULT_CALL, RESULT_ERROR, RESULT_CONTENT = (S.key("message", "parts", "tool_result", "data", name)
-                                             for name in ("tool_call_id", "is_error", "content"))
-REASON = S.key("message", "parts", "finish", "data", "reason")
 
 
 class CrushReader:
@@ -159,8 +146,8 @@ class CrushReader:
         self.s.facts.append(chatlog.result(c, max(t, c.t), error=error, output=content,
                                            error_text=content if error else None))
 
-    def finish(self, where: str, fallback: str | None) -> SessionFacts:
-        self.s.native_id = native_id(self.session_id or fallback or where)
+    def finish(self, where: str, fallback: str | None, data: bytes | BinaryIO) -> SessionFacts:
+        self.s.native_id = native_id(self.session_id) if self.session_id else fallback_id(data, fallback)
         self.stats.warn_skipped(self.report)
         return self.s
 
@@ -170,4 +157,4 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  file_stem: str | None = None) -> SessionFacts:
     reader = CrushReader(report)
     reader.read(data, where, skip_bad_lines)
-    return reader.finish(where, file_stem)
+    return reader.finish(where, file_stem, data)

@@ -1,4 +1,4 @@
-"""Crush's name tables (tool aliases, finish reasons; the part types are the table's, `native_table.py`) and the sniffer.
+"""Crush's tool aliases and the sniffer (the part types and finish reasons are the table's, `native_table.py`) and the sniffer.
 
 The reader reads the JSON Lines export of one session (`store.py`): the `sessions` row, then each
 message with its `parts` (a JSON array of `{type, data}`). The class of every field, and what the reader keeps of it, is the format's one table
@@ -11,21 +11,18 @@ from typing import Any
 #: Crush's tool names -> the shared tool table's spelling
 ALIASES: dict[str, str] = {"view": "read", "multiedit": "edit", "ls": "list", "sourcegraph": "web_search",
                            "download": "fetch", "agent": "agent", "diagnostics": "diagnostics"}
-#: finish reasons that are failures -> errClass of an llm error event
-FINISH_ERRORS: dict[str, str] = {"error": "api_error", "canceled": "interrupted",
-                                 "permission_denied": "interrupted"}
 
 
 
 def sniff(records: list[dict[str, Any]]) -> bool:
     """The JSON Lines export of one session (`store.py`)."""
-    from redact.formats.crush.reader import KIND, SESSION_ID
+    from redact.formats.crush.keys import KIND, SESSION_ID
 
     return bool(records) and records[0].get(KIND) == "session" and isinstance(records[0].get(SESSION_ID), str)
 
 
 def markdown() -> str:
-    from redact.formats.crush.reader import PART_TYPES
+    from redact.formats.crush.keys import PART_TYPES
 
     lines = ["| part type | handling |", "|---|---|"]
     for kind, how in PART_TYPES.items():
