@@ -27,7 +27,6 @@ import hashlib
 import hmac
 import os
 import secrets
-import stat
 from pathlib import Path
 from typing import NoReturn
 
@@ -38,6 +37,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from redact.errors import KeyError_, UsageError
+from redact.io.private import read_private_file
 
 MIN_KEY_BYTES = 16
 KEY_BYTES = 32
@@ -154,56 +154,8 @@ def parse_key_text(data: bytes, *, source: str) -> Key:
     return Key(material, source=source)
 
 
-def _read_private_file(path: Path, what: str, *, allow_unsafe_permissions: bool) -> bytes:
-    """The bytes of a secret file: a regular file that group and others cannot read."""
-    where = str(path)
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        raise KeyError_(f"{what} file not found", where=where) from None
-    except OSError as exc:
-        raise KeyError_(f"cannot read {what} file ({exc.strerror})", where=where) from None
-    if not stat.S_ISREG(st.st_mode):
-        raise KeyError_(f"{what} path is not a regular file", where=where)
-    if st.st_mode & 0o077 and not allow_unsafe_permissions:
-        raise KeyError_(
-            f"{what} file is readable by group or others (mode {stat.S_IMODE(st.st_mode):04o}); "
-            "run `chmod 600` on it, or pass --unsafe-key-permissions",
-            where=where,
-        )
-    if not allow_unsafe_permissions:
-        _check_private_place(path, st, what)
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise KeyError_(f"cannot read {what} file ({exc.strerror})", where=where) from None
-
-
-def _check_private_place(path: Path, st: os.stat_result, what: str) -> None:
-    """Refuse a secret file that someone else could replace: one owned by another user, or one in a
-    folder that group or others may write without the sticky bit (they could rename their own key
-    over it, and then test guesses against every map made with it)."""
-    uid = os.geteuid() if hasattr(os, "geteuid") else None
-    if uid is not None and st.st_uid not in (uid, 0):
-        raise KeyError_(f"{what} file belongs to another user; pass --unsafe-key-permissions to use it "
-                        "anyway", where=str(path))
-    for folder in dict.fromkeys((path.absolute().parent, path.resolve().parent)):  # a link's, the file's
-        try:
-            fst = folder.stat()
-        except OSError as exc:
-            raise KeyError_(f"cannot check the {what} file's folder ({exc.strerror})",
-                            where=str(folder)) from None
-        if fst.st_mode & 0o022 and not fst.st_mode & stat.S_ISVTX:
-            raise KeyError_(
-                f"{what} file's folder is writable by group or others (mode "
-                f"{stat.S_IMODE(fst.st_mode):04o}) without the sticky bit, so the {what} could be "
-                "swapped; move it to a private folder, or pass --unsafe-key-permissions",
-                where=str(folder),
-            )
-
-
 def load_key_file(path: Path, *, allow_unsafe_permissions: bool = False) -> Key:
-    data = _read_private_file(path, "key", allow_unsafe_permissions=allow_unsafe_permissions)
+    data = read_private_file(path, "key", allow_unsafe_permissions=allow_unsafe_permissions)
     return parse_key_text(data, source=str(path))
 
 
@@ -362,7 +314,7 @@ def signing_keygen(private_path: Path, public_path: Path) -> str:
 
 def load_signing_key(path: Path, *, allow_unsafe_permissions: bool = False) -> SigningKey:
     """An Ed25519 private key from a PEM (PKCS#8, unencrypted) file that only its owner can read."""
-    data = _read_private_file(path, "signing key", allow_unsafe_permissions=allow_unsafe_permissions)
+    data = read_private_file(path, "signing key", allow_unsafe_permissions=allow_unsafe_permissions)
     try:
         key = serialization.load_pem_private_key(data, password=None)
     except TypeError:
