@@ -101,7 +101,7 @@ def _models(events: list[Ev]) -> list[str]:
 
 def _files(events: list[Ev], where: dict[str, tuple[str, str]]) -> dict[str, dict[str, Any]]:
     """Repo files in order of first touch; the event order is final, so ids are stable. `where`
-    gives each place's repository and repo-relative path (`FileTable.where`)."""
+    gives each place's repository and repo-relative path (`redact.build.filetable.FileTable.where`)."""
     files: dict[str, dict[str, Any]] = {}
     for ev in events:
         for place, touch, op in ev.targets:

@@ -27,6 +27,20 @@ from redact.model.fieldclass import (
     FieldClass,
     ident,
 )
+from redact.model.values import (
+    AnyErrClass,
+    Category,
+    ErrSource,
+    EventErrClass,
+    FileOp,
+    HookEvent,
+    Outcome,
+    PathMode,
+    Provider,
+    StopReason,
+    ToolErrClass,
+    Touch,
+)
 
 SCHEMA_IDS = ("agentplay/v1", "entelligence.session-map/v1")
 CLASS_KEY = "x-field-class"
@@ -39,45 +53,6 @@ def F(fc: FieldClass, default: Any = None, *, alias: str | None = None) -> Any:
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
-
-
-PathMode = Literal["relative", "dirs_only", "hashed"]
-Outcome = Literal[
-    "pr_created", "interrupted", "blocked", "verified", "unresolved_errors", "incomplete", "completed"
-]
-Category = Literal[
-    "file", "shell", "vcs", "test", "cloud", "http", "fs", "package", "build", "mcp", "subagent",
-    "skill", "web", "tool",
-]
-ToolErrClass = Literal[
-    "exit_code", "timeout", "not_found", "validation", "needs_approval", "permission_denied", "blocked",
-    "browser", "patch_failed", "stale_file", "model_unavailable", "rate_limit", "api_error",
-    "interrupted", "no_result", "subagent_failed", "subagent_killed", "other",
-]
-EventErrClass = Literal[
-    "rate_limit", "usage_limit", "spend_limit", "overloaded", "server_error", "auth", "bad_request",
-    "api_error", "refusal_fallback", "hook_blocking", "hook_error", "interrupted",
-]
-AnyErrClass = Literal[
-    "exit_code", "timeout", "not_found", "validation", "needs_approval", "permission_denied", "blocked",
-    "browser", "patch_failed", "stale_file", "model_unavailable", "rate_limit", "api_error",
-    "interrupted", "no_result", "subagent_failed", "subagent_killed", "other", "usage_limit",
-    "spend_limit", "overloaded", "server_error", "auth", "bad_request", "refusal_fallback",
-    "hook_blocking", "hook_error",
-]
-ErrSource = Literal["tool", "mcp", "llm", "hook", "orchestration"]
-StopReason = Literal[
-    "end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal",
-    "model_context_window_exceeded", "other",
-]
-HookEvent = Literal[
-    "PreToolUse", "PostToolUse", "PostToolUseFailure", "Notification", "UserPromptSubmit",
-    "SessionStart", "SessionEnd", "Stop", "SubagentStart", "SubagentStop", "PreCompact",
-    "PermissionRequest",
-]
-FileOp = Literal["create", "modify", "delete", "rename-from", "rename-to"]
-Touch = Literal["hit", "read", "edit"]
-Provider = Literal["git", "github", "gitlab", "bitbucket"]
 
 
 class Session(_Model):
