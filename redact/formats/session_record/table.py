@@ -13,15 +13,14 @@ from typing import Any
 #: `vcs.evidence` values that confirm a commit (the producer saw it, not a mention)
 COMMIT_EVIDENCE = frozenset({"parsed_output", "observed", "repository", "hook", "native"})
 
-_HEADER_KEYS = ("formatVersion",)
-
-
 def sniff(records: list[dict[str, Any]]) -> bool:
     """Line 1 is the session header."""
+    from redact.formats.session_record.keys import FORMAT_VERSION, TYPE
+
     if not records:
         return False
     first = records[0]
-    return first.get("type") == "session" and "formatVersion" in first
+    return first.get(TYPE) == "session" and FORMAT_VERSION in first
 
 
 #: Names the format's one table (`native_table.py`) now holds, still importable from here.
