@@ -125,7 +125,6 @@ PENDING = {
     "gemini_cli",
     "opencode",
     "openhands",
-    "teaagent",
 }
 
 
