@@ -26,12 +26,12 @@ from redact.formats.session_record.keys import (
     STATE, STOP_REASON, SUMMARY_SCOPE, SUMMARY_USAGE, TRIGGER, UNCACHED, USAGE, USAGE_INPUT, USAGE_OUTPUT,
     VCS_ACTION, VCS_CAUSE, VCS_CAUSE_CALL, VCS_COMMIT, VCS_EVIDENCE,
 )
-from redact.formats.session_record.native_table import CALL_KINDS, FILE_OPS, RESULT_STATUS
-from redact.formats.session_record.table import COMMIT_EVIDENCE
+from redact.formats.session_record.native_table import (
+    CALL_KINDS, COMMIT_EVIDENCE, FILE_OPS, INTERRUPTED_STATES, RESULT_STATUS,
+)
 from redact.report import RedactionReport
 
 _SHA = frozenset("0123456789abcdef")
-_INTERRUPTED = frozenset({"interrupted", "cancelled", "canceled", "aborted"})
 
 
 def _content(content: object) -> tuple[int, int, int, bool]:
@@ -251,7 +251,7 @@ class RecordReader:
 
     def state(self, r: dict[str, Any], t: float) -> None:
         state = r.get(STATE)
-        if isinstance(state, str) and state in _INTERRUPTED:
+        if isinstance(state, str) and state in INTERRUPTED_STATES:
             self.add(ErrorFact(t, MAIN, "orchestration", "interrupted"))
         else:
             self.skip("state")

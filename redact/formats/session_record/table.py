@@ -1,4 +1,4 @@
-"""The agent session-record stream (seed 002): the sniffer and the commit evidence the reader trusts.
+"""The agent session-record stream (seed 002): the sniffer.
 
 A stream is JSON Lines; line 1 is the session header (`{"type": "session", "formatVersion": ...}`).
 Order is `seq`, not `ts`; timestamps are optional and never made up. `session_record.py` (the reader)
@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
-#: `vcs.evidence` values that confirm a commit (the producer saw it, not a mention)
-COMMIT_EVIDENCE = frozenset({"parsed_output", "observed", "repository", "hook", "native"})
 
 def sniff(records: list[dict[str, Any]]) -> bool:
     """Line 1 is the session header."""
@@ -24,12 +21,12 @@ def sniff(records: list[dict[str, Any]]) -> bool:
 
 
 #: Names the format's one table (`native_table.py`) now holds, still importable from here.
-_MOVED = frozenset({"RECORD_TYPES", "CALL_KINDS", "RESULT_STATUS", "FILE_OPS"})
+_MOVED = frozenset({"RECORD_TYPES", "CALL_KINDS", "RESULT_STATUS", "FILE_OPS", "COMMIT_EVIDENCE"})
 
 
 def __getattr__(name: str) -> Any:
     """`RECORD_TYPES` (read off the native table) and the value tables the native table is built
-    from (`CALL_KINDS`, `RESULT_STATUS`, `FILE_OPS`) live in `native_table.py`, imported on first use."""
+    from (`CALL_KINDS`, `RESULT_STATUS`, `FILE_OPS`, `COMMIT_EVIDENCE`) live in `native_table.py`, imported on first use."""
     if name in _MOVED:
         from redact.formats.session_record import native_table
 
