@@ -125,8 +125,6 @@ PENDING = {
     "gemini_cli",
     "opencode",
     "openhands",
-    "session_record",
-    "teaagent",
 }
 
 

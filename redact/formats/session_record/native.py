@@ -17,6 +17,9 @@ from redact.formats.jsonl import LineStats, iter_objects
 from redact.keys import Key
 from redact.native.scrub import Scrubber
 from redact.native.spec import Switch
+from redact.formats.session_record.keys import (
+    CONTENT_LEVEL, LOSSY, PRODUCER, ROOT_PATH, ROOT_VCS, ROOTS, TYPE, WORKSPACE,
+)
 from redact.formats.session_record.native_table import (
     CONTENT_LEVELS,
     LOSSY_ADDED,
@@ -30,14 +33,14 @@ from redact.report import RedactionReport
 
 def _roots(data: bytes, name: str) -> tuple[str, ...]:
     for _, record in iter_objects(data, name, skip_bad_lines=True, stats=LineStats()):
-        if record.get("type") != "session":
+        if record.get(TYPE) != "session":
             return ()
-        workspace = record.get("workspace")
-        roots = workspace.get("roots") if isinstance(workspace, dict) else None
+        workspace = record.get(WORKSPACE)
+        roots = workspace.get(ROOTS) if isinstance(workspace, dict) else None
         found: list[str] = []
         for root in roots if isinstance(roots, list) else []:
-            path = root.get("path") if isinstance(root, dict) else None
-            vcs = root.get("vcs") if isinstance(root, dict) else None
+            path = root.get(ROOT_PATH) if isinstance(root, dict) else None
+            vcs = root.get(ROOT_VCS) if isinstance(root, dict) else None
             if isinstance(path, str) and path:
                 git = isinstance(vcs, dict) and bool(vcs)
                 found += [r for r in roots_of(path, None, git=git) if r not in found]
@@ -54,12 +57,12 @@ def lowered(level: object) -> str:
 
 
 def _declare(header: dict[str, Any], source: dict[str, Any]) -> None:
-    header["contentLevel"] = lowered(source.get("contentLevel"))
-    producer = header.get("producer")
+    header[CONTENT_LEVEL] = lowered(source.get(CONTENT_LEVEL))
+    producer = header.get(PRODUCER)
     producer = producer if isinstance(producer, dict) else {}
-    lossy: list[Any] = producer["lossy"] if isinstance(producer.get("lossy"), list) else []
-    producer["lossy"] = lossy + [item for item in LOSSY_ADDED if item not in lossy]
-    header["producer"] = producer
+    lossy: list[Any] = producer[LOSSY] if isinstance(producer.get(LOSSY), list) else []
+    producer[LOSSY] = lossy + [item for item in LOSSY_ADDED if item not in lossy]
+    header[PRODUCER] = producer
 
 
 def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, mode: str,
@@ -69,7 +72,7 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
     out: list[bytes] = []
     stats = LineStats()
     for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
-        kind = record.get("type")
+        kind = record.get(TYPE)
         if not isinstance(kind, str) or kind not in RECORD.cases:
             report.skipped_records[label(kind) if isinstance(kind, str) else "<no type>"] += 1
             continue

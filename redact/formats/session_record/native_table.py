@@ -1,7 +1,7 @@
 """Agent session-record streams (seed 002) under `--to native`: what every field becomes.
 
 The format's one table: the reader's record types (`RECORD_TYPES`, read off the tree) and value
-tables (call kinds, result statuses, file ops) are here too; `redact/formats/toolnames.py` says which input fields of which tool are paths, commands, URLs or
+tables (call kinds, result statuses, file ops, commit evidence, interrupted states) are here too; `redact/formats/toolnames.py` says which input fields of which tool are paths, commands, URLs or
 identifiers). A tool call's input is reduced by the call's own `kind` when it states one, else by its
 tool name; a `{root, path}` location keeps its root id and has its path in the path mode; each
 `workspace.roots[].path` is `.` (a repository root) or a bucket label.
@@ -62,6 +62,12 @@ FILE_OPS: dict[str, str] = {
     "modified": "modify", "edit": "modify", "delete": "delete", "remove": "delete", "deleted": "delete",
     "rename": "rename-to", "move": "rename-to",
 }
+#: `vcs.evidence` values that confirm a commit (the producer saw it); the others (a mention) do not.
+COMMIT_EVIDENCE = frozenset({"parsed_output", "observed", "repository", "hook", "native"})
+_OTHER_EVIDENCE = ("mention",)
+#: `state.state` values that end the run early: an error event (orchestration); the others are skipped.
+INTERRUPTED_STATES = frozenset({"interrupted", "cancelled", "canceled", "aborted"})
+_OTHER_STATES = ("idle", "running", "waiting", "error", "done", "completed")
 
 #: Content levels, least content first. A native stream keeps no content: `metadata`.
 CONTENT_LEVELS: tuple[str, ...] = ("none", "metadata", "redacted", "full")
@@ -223,11 +229,9 @@ RECORD = used("record dispatch", Switch("type", {
         root=ID, commit=used("commit sha", _SHA_ID), parents=Many(_SHA_ID), branch=DROP, message=DROP,
         cause=obj(callId=used("the call the commit event follows", ID)),
         evidence=used("a commit needs one (parsed_output, observed, ...)", enum(
-            "parsed_output", "observed", "repository", "hook", "native", "mention")))),
+            *sorted(COMMIT_EVIDENCE), *_OTHER_EVIDENCE)))),
     "state": _reads("interrupted/cancelled -> error (orchestration); other states skipped", record(
-        "state", state=used("interrupted / cancelled -> error", enum(
-            "idle", "running", "waiting", "interrupted", "cancelled", "canceled", "aborted", "error", "done",
-            "completed")),
+        "state", state=used("interrupted / cancelled -> error", enum(*sorted(INTERRUPTED_STATES), *_OTHER_STATES)),
         stopReason=enum("end_turn", "tool_use", "max_tokens", "interrupted", "error", "user"))),
     "usage_summary": _reads("used only when no inference record carries usage (never both)", record(
         "usage_summary", scope=used("session only", enum("session", "turn", "subagent")), cumulative=BOOL,

@@ -28,19 +28,25 @@ from typing import Any, BinaryIO
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolResult
 from redact.formats.common import epoch_ms, fallback_id, label, native_id
 from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.session_record.keys import (
+    AGENT, AGENT_NAME, LINEAGE, LINEAGE_ROOT, PARENT, PARENT_SESSION, PROFILES, ROOT_ID, ROOT_PATH, ROOT_REMOTE,
+    ROOT_VCS, ROOTS, SESSION_ID, STARTED_AT, TS, TYPE, WORKSPACE,
+)
 from redact.formats.session_record.native_table import RECORD_TYPES
 from redact.formats.session_record.records import RecordReader
 from redact.report import RedactionReport
 from redact.roots import choose_roots, evidence_in, repo_name
 
 FORMAT = "session-record"
+#: The policy allowlist of agent tools kept in clear (not a key of the stream).
+_AGENT_TOOL = "agent_tool"
 
 
 @cache
 def _agent_tools() -> frozenset[str]:
     from redact.policy.load import shipped_allowlists
 
-    found = shipped_allowlists().get("agent_tool")
+    found = shipped_allowlists().get(_AGENT_TOOL)
     return frozenset(found.values) if found is not None else frozenset()
 
 
@@ -60,12 +66,12 @@ class SessionRecordReader(RecordReader):
             self.record(record)
 
     def record(self, r: dict[str, Any]) -> None:
-        kind = r.get("type")
+        kind = r.get(TYPE)
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             self.skip(label(kind) if isinstance(kind, str) else "<no type>")
             return
-        t = epoch_ms(r.get("ts"))
+        t = epoch_ms(r.get(TS))
         if t is None:
             t = self.last_t
         else:
@@ -83,45 +89,45 @@ class SessionRecordReader(RecordReader):
             self.skip("session:repeat")
             return
         self.header = True
-        sid = r.get("sessionId")
+        sid = r.get(SESSION_ID)
         if isinstance(sid, str) and sid:
             self.native = sid
-        agent = r.get("agent")
-        name = agent.get("name") if isinstance(agent, dict) else None
+        agent = r.get(AGENT)
+        name = agent.get(AGENT_NAME) if isinstance(agent, dict) else None
         if isinstance(name, str) and name in _agent_tools():
             self.s.agent_tool = name
-        start = epoch_ms(r.get("startedAt"))
+        start = epoch_ms(r.get(STARTED_AT))
         if start is not None:
             self.s.first_seen = start if self.s.first_seen is None else min(start, self.s.first_seen)
             if self.last_t is None:
                 self.last_t = start
-        lineage = r.get("lineage")
+        lineage = r.get(LINEAGE)
         if isinstance(lineage, dict):
-            parent = lineage.get("parent")
-            if lineage.get("root") is True:
+            parent = lineage.get(PARENT)
+            if lineage.get(LINEAGE_ROOT) is True:
                 self.s.role = "root"
             elif parent is not None:
                 self.s.role = "subagent"
-                pid = parent.get("sessionId") if isinstance(parent, dict) else parent
+                pid = parent.get(PARENT_SESSION) if isinstance(parent, dict) else parent
                 if isinstance(pid, str) and pid:
                     self.s.parent_native_id = native_id(pid)
             else:
                 self.s.role = "unknown"
         else:
             self.s.role = "unknown"  # an absent lineage means unknown, not root (seed 002)
-        profiles = r.get("profiles")
+        profiles = r.get(PROFILES)
         self.coding = isinstance(profiles, list) and "coding" in profiles
-        workspace = r.get("workspace")
-        roots = workspace.get("roots") if isinstance(workspace, dict) else None
+        workspace = r.get(WORKSPACE)
+        roots = workspace.get(ROOTS) if isinstance(workspace, dict) else None
         first_remote: str | None = None
         for i, root in enumerate(roots if isinstance(roots, list) else []):
-            if not isinstance(root, dict) or not isinstance(root.get("path"), str) or not root["path"]:
+            if not isinstance(root, dict) or not isinstance(root.get(ROOT_PATH), str) or not root[ROOT_PATH]:
                 continue
-            rid = root.get("id")
-            self.roots[rid if isinstance(rid, str) else f"#{i}"] = root["path"]
-            vcs = root.get("vcs")
-            self.root_git[root["path"]] = isinstance(vcs, dict) and bool(vcs)
-            remote = vcs.get("remote") if isinstance(vcs, dict) else None
+            rid = root.get(ROOT_ID)
+            self.roots[rid if isinstance(rid, str) else f"#{i}"] = root[ROOT_PATH]
+            vcs = root.get(ROOT_VCS)
+            self.root_git[root[ROOT_PATH]] = isinstance(vcs, dict) and bool(vcs)
+            remote = vcs.get(ROOT_REMOTE) if isinstance(vcs, dict) else None
             if first_remote is None and isinstance(remote, str) and remote:
                 first_remote = remote
         self.first_remote = first_remote
@@ -185,19 +191,10 @@ class SessionRecordReader(RecordReader):
         return s
 
 
-_HANDLERS: dict[str, Any] = {
-    "session": SessionRecordReader.session,
-    "message": SessionRecordReader.message,
-    "inference": SessionRecordReader.inference,
-    "tool_call": SessionRecordReader.tool_call,
-    "tool_result": SessionRecordReader.tool_result,
-    "file_change": SessionRecordReader.file_change,
-    "vcs": SessionRecordReader.vcs,
-    "state": SessionRecordReader.state,
-    "usage_summary": SessionRecordReader.usage_summary,
-    "compaction": SessionRecordReader.compaction,
-}
-assert set(_HANDLERS) == {k for k, v in RECORD_TYPES.items() if v == "mapped"}
+#: The handler of each record type the table maps (`RECORD_TYPES`, read off the tree): the method of
+#: that name (a mapped type without one fails the import).
+_HANDLERS: dict[str, Any] = {kind: getattr(SessionRecordReader, kind)
+                             for kind, how in RECORD_TYPES.items() if how == "mapped"}
 
 
 def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,

@@ -1,4 +1,4 @@
-"""The agent session-record stream (seed 002): the sniffer and the commit evidence the reader trusts.
+"""The agent session-record stream (seed 002): the sniffer.
 
 A stream is JSON Lines; line 1 is the session header (`{"type": "session", "formatVersion": ...}`).
 Order is `seq`, not `ts`; timestamps are optional and never made up. `session_record.py` (the reader)
@@ -10,27 +10,23 @@ from __future__ import annotations
 from typing import Any
 
 
-#: `vcs.evidence` values that confirm a commit (the producer saw it, not a mention)
-COMMIT_EVIDENCE = frozenset({"parsed_output", "observed", "repository", "hook", "native"})
-
-_HEADER_KEYS = ("formatVersion",)
-
-
 def sniff(records: list[dict[str, Any]]) -> bool:
     """Line 1 is the session header."""
+    from redact.formats.session_record.keys import FORMAT_VERSION, TYPE
+
     if not records:
         return False
     first = records[0]
-    return first.get("type") == "session" and "formatVersion" in first
+    return first.get(TYPE) == "session" and FORMAT_VERSION in first
 
 
 #: Names the format's one table (`native_table.py`) now holds, still importable from here.
-_MOVED = frozenset({"RECORD_TYPES", "CALL_KINDS", "RESULT_STATUS", "FILE_OPS"})
+_MOVED = frozenset({"RECORD_TYPES", "CALL_KINDS", "RESULT_STATUS", "FILE_OPS", "COMMIT_EVIDENCE"})
 
 
 def __getattr__(name: str) -> Any:
     """`RECORD_TYPES` (read off the native table) and the value tables the native table is built
-    from (`CALL_KINDS`, `RESULT_STATUS`, `FILE_OPS`) live in `native_table.py`, imported on first use."""
+    from (`CALL_KINDS`, `RESULT_STATUS`, `FILE_OPS`, `COMMIT_EVIDENCE`) live in `native_table.py`, imported on first use."""
     if name in _MOVED:
         from redact.formats.session_record import native_table
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from redact.formats.common import canonical_variants
+from redact.formats.teaagent.keys import CHAIN_HMAC, HASH, PREV_HASH
 from redact.report import RedactionReport
 
 _GENESIS = frozenset({"", "0" * 64, "genesis"})
@@ -34,16 +35,16 @@ def _is_hash(value: object) -> bool:
 
 def _bodies(record: dict[str, Any]) -> tuple[dict[str, Any], ...]:
     return (
-        {k: v for k, v in record.items() if k not in ("hash", "chain_hmac")},
-        {k: v for k, v in record.items() if k != "hash"},
-        {**record, "hash": None, "chain_hmac": None} if "chain_hmac" in record else {**record, "hash": None},
+        {k: v for k, v in record.items() if k not in (HASH, CHAIN_HMAC)},
+        {k: v for k, v in record.items() if k != HASH},
+        {**record, HASH: None, CHAIN_HMAC: None} if CHAIN_HMAC in record else {**record, HASH: None},
     )
 
 
 def content_form(record: dict[str, Any], first: tuple[int, int] | None = None) -> tuple[int, int] | None:
     """The form (body, spelling) in which `record["hash"]` is the SHA-256 of the record, or None.
     `first` is tried first (a log keeps one form)."""
-    claimed = str(record.get("hash")).lower()
+    claimed = str(record.get(HASH)).lower()
     bodies = _bodies(record)
     order = [(b, s) for b in range(len(bodies)) for s in range(4)]
     if first is not None:
@@ -71,7 +72,7 @@ class ChainCheck:
 
     def feed(self, lineno: int, record: dict[str, Any]) -> None:
         self.records += 1
-        prev, own = record.get("prev_hash"), record.get("hash")
+        prev, own = record.get(PREV_HASH), record.get(HASH)
         has_own = _is_hash(own)
         link = prev.lower() if isinstance(prev, str) else None
         if not self.started:

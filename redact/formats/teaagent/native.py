@@ -18,6 +18,7 @@ import orjson
 from redact.errors import UsageError
 from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.teaagent.keys import CHAIN_HMAC, EVENT_TYPE, HASH, PAYLOAD, PREV_HASH
 from redact.formats.teaagent.reader import WORKSPACE
 from redact.keys import Key, sha256_hex
 from redact.native.scrub import Scrubber
@@ -26,21 +27,21 @@ from redact.formats.teaagent.native_table import DEFAULT_LEVEL, L1_PAYLOAD, LEVE
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 
-_CHAIN = ("prev_hash", "hash", "chain_hmac")
+_CHAIN = (PREV_HASH, HASH, CHAIN_HMAC)
 
 
 def canonical(record: dict[str, Any]) -> bytes:
     """The bytes `hash` and `chain_hmac` are computed over: the record without them, keys sorted,
     compact, ASCII (one of the forms the reader verifies, `canonical_variants`)."""
-    body = {k: v for k, v in record.items() if k not in ("hash", "chain_hmac")}
+    body = {k: v for k, v in record.items() if k not in (HASH, CHAIN_HMAC)}
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
 
 
 def at_level(record: dict[str, Any], level: str) -> dict[str, Any]:
     keep = LEVELS[level]
     out = {k: v for k, v in record.items() if k in keep}
-    if level == "L1" and isinstance(out.get("payload"), dict):
-        out["payload"] = {k: v for k, v in out["payload"].items() if k in L1_PAYLOAD}
+    if level == "L1" and isinstance(out.get(PAYLOAD), dict):
+        out[PAYLOAD] = {k: v for k, v in out[PAYLOAD].items() if k in L1_PAYLOAD}
     return out
 
 
@@ -57,20 +58,20 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
     previous: str | None = None
     had_hmac = False
     for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
-        kind = record.get("event_type")
+        kind = record.get(EVENT_TYPE)
         if not isinstance(kind, str) or kind not in RECORD.cases:
             report.skipped_records[label(kind) if isinstance(kind, str) else "<no event_type>"] += 1
             continue
-        had_hmac = had_hmac or record.get("chain_hmac") is not None
+        had_hmac = had_hmac or record.get(CHAIN_HMAC) is not None
         scrubbed = scrubber.record({k: v for k, v in record.items() if k not in _CHAIN})
         if scrubbed is None:
             continue
         event = at_level(scrubbed, level)
-        event["prev_hash"] = previous
+        event[PREV_HASH] = previous
         body = canonical(event)
-        event["hash"] = previous = sha256_hex(body)
+        event[HASH] = previous = sha256_hex(body)
         if chain_key is not None:
-            event["chain_hmac"] = chain_key.chain_hmac(body)
+            event[CHAIN_HMAC] = chain_key.chain_hmac(body)
         out.append(orjson.dumps(event))
     stats.warn_skipped(report)
     report.warn(f"teaagent: written at audit level {level}; prev_hash and hash recomputed over the "

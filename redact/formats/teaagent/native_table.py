@@ -53,11 +53,27 @@ _TOOL = tool(*spellings())
 _PROVIDER = enum("claude", "anthropic", "gpt", "openai", "gemini", "google", "ollama", "mistral", "bedrock",
                  "azure", "openrouter", "local")
 _ANNOTATIONS = obj(read_only=BOOL, destructive=BOOL, security_tier=enum("Low", "Medium", "High", "Critical"))
-_EXCEPTIONS = ("PermissionError", "PermissionDenied", "TimeoutError", "TimeoutExpired", "FileNotFoundError",
-               "NotFoundError", "IsADirectoryError", "ValueError", "ValidationError", "TypeError", "KeyError",
-               "CalledProcessError", "KeyboardInterrupt", "CancelledError", "ApprovalDenied", "BlockedError",
-               "RuntimeError", "OSError", "Exception")
-EXCEPTIONS = frozenset(e.lower() for e in _EXCEPTIONS)  # reader.py checks its ERROR_TYPES against these
+#: `tool_error.error_type` (a Python exception class name) -> errClass (None: the reader takes the
+#: class from the wording of `error_message`). The one list: the table's enum is built from it.
+ERROR_CLASSES: dict[str, str | None] = {
+    "PermissionError": "permission_denied", "PermissionDenied": "permission_denied",
+    "TimeoutError": "timeout", "TimeoutExpired": "timeout", "FileNotFoundError": "not_found",
+    "NotFoundError": "not_found", "IsADirectoryError": "validation", "ValueError": "validation",
+    "ValidationError": "validation", "TypeError": "validation", "KeyError": "validation",
+    "CalledProcessError": "exit_code", "KeyboardInterrupt": "interrupted", "CancelledError": "interrupted",
+    "ApprovalDenied": "permission_denied", "BlockedError": "blocked",
+    "RuntimeError": None, "OSError": None, "Exception": None,
+}
+#: The same, as the reader looks it up (the class name lowercased), classified names only.
+ERROR_TYPES: dict[str, str] = {name.lower(): cls for name, cls in ERROR_CLASSES.items() if cls is not None}
+#: `run_end.status` -> errClass of an orchestration error event (None: no error). The one list: the
+#: table's enum is built from it.
+RUN_END: dict[str, str | None] = {
+    "completed": None, "failed": "api_error", "approval_denied": None, "limit_exceeded": "usage_limit",
+    "cost_exceeded": "spend_limit",
+}
+#: `tool_result.result` fields that hold the tool's output (the reader counts their bytes).
+OUTPUT_FIELDS: tuple[str, ...] = ("output", "stdout", "stderr", "content", "text")
 
 
 _CALL_ID = used("pairs call, result, error and approvals", ID)
@@ -97,18 +113,17 @@ PAYLOADS: dict[str, Spec] = {
         max_iterations=NUMBER, max_tool_calls=NUMBER, max_estimated_cost_cents=NUMBER, git_sandbox=BOOL,
         allow_destructive=BOOL)),
     "run_end": _reads("failed / cost_exceeded / limit_exceeded -> error (orchestration)", obj(
-        status=used("error event for failed / cost_exceeded / limit_exceeded", enum(
-            "completed", "failed", "approval_denied", "limit_exceeded", "cost_exceeded")),
+        status=used("error event for failed / cost_exceeded / limit_exceeded", enum(*RUN_END)),
         iterations=NUMBER, tool_calls=NUMBER, cost_cents=NUMBER, input_tokens=NUMBER, output_tokens=NUMBER,
         error_message=MASK, final_answer=MASK)),
     "tool_call": _reads("a tool call (the shared tool table), paired by call_id", _with_arguments(
         call_id=_CALL_ID, reasoning=MASK, annotations=_ANNOTATIONS)),
     "tool_result": _reads("success, duration, byte count", obj(
         tool_name=_TOOL, call_id=_CALL_ID, elapsed_ms=used("dur", NUMBER), result=obj(
-            success=used("err", BOOL), bytes_written=NUMBER, exit_code=_EXIT, returncode=_EXIT, output=_OUT,
-            stdout=_OUT, stderr=_OUT, content=_OUT, text=_OUT))),
+            success=used("err", BOOL), bytes_written=NUMBER, exit_code=_EXIT, returncode=_EXIT,
+            **{name: _OUT for name in OUTPUT_FIELDS}))),
     "tool_error": _reads("a failed call: errClass from error_type", obj(
-        tool_name=_TOOL, call_id=_CALL_ID, error_type=used("errClass", enum(*_EXCEPTIONS)),
+        tool_name=_TOOL, call_id=_CALL_ID, error_type=used("errClass", enum(*ERROR_CLASSES)),
         error_message=used("errClass from the wording when error_type says nothing", MASK))),
     "approval_request": _reads("the call waits on the user", _with_arguments(
         call_id=_CALL_ID, reason=MASK, annotations=_ANNOTATIONS)),

@@ -44,8 +44,13 @@ from redact.formats.common import (
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.teaagent.chain import ChainCheck
-from redact.formats.teaagent.native_table import EVENT_TYPES, EXCEPTIONS
-from redact.formats.teaagent.table import ERROR_TYPES, PLACEHOLDERS, RUN_END
+from redact.formats.teaagent.keys import (
+    ARGUMENTS, CALL_ID, CALLS_REQUESTED, CREATED_AT, ELAPSED_MS, END_STATUS, ERROR_MESSAGE, ERROR_TYPE, EVENT_TYPE,
+    EXIT_CODE, INPUT_TOKENS, OUTPUT_KEYS, OUTPUT_TOKENS, PAYLOAD, REQUEST_MODEL, RESULT, RETURNCODE, RUN_ID,
+    SETTLED_CALL, START_MODEL, STOP_REASON, SUCCESS, TASK, TOOL_NAME,
+)
+from redact.formats.teaagent.native_table import ERROR_TYPES, EVENT_TYPES, RUN_END
+from redact.formats.teaagent.table import PLACEHOLDERS
 from redact.report import RedactionReport
 
 FORMAT = "teaagent"
@@ -53,7 +58,6 @@ AGENT_TOOL = "teaagent"
 #: Stands for the workspace root, which the log does not name (never written: only paths relative to
 #: it reach the map).
 WORKSPACE = "/teaagent-workspace"
-_OUTPUT_KEYS = ("output", "stdout", "stderr", "content", "text")
 
 
 def _clean(value: object) -> object:
@@ -91,15 +95,15 @@ class TeaagentReader:
             self.record(record)
 
     def record(self, r: dict[str, Any]) -> None:
-        kind = r.get("event_type")
-        run = r.get("run_id")
+        kind = r.get(EVENT_TYPE)
+        run = r.get(RUN_ID)
         if self.run_id is None and isinstance(run, str) and run:
             self.run_id = run
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             self.skip(label(kind) if isinstance(kind, str) else "<no event_type>")
             return
-        t = epoch_ms(r.get("created_at"))
+        t = epoch_ms(r.get(CREATED_AT))
         if t is None:
             t = self.last_t
         else:
@@ -109,27 +113,27 @@ class TeaagentReader:
         if t is None:
             self.skip(label(str(kind)) + ":<no time>")
             return
-        payload = r.get("payload")
+        payload = r.get(PAYLOAD)
         handler(self, payload if isinstance(payload, dict) else {}, t)
 
     # -- run ---------------------------------------------------------------------------------------
     def run_start(self, p: dict[str, Any], t: float) -> None:
-        if is_model_name(p.get("model")):
-            self.model = p["model"]
-        task = p.get("task")
+        if is_model_name(p.get(START_MODEL)):
+            self.model = p[START_MODEL]
+        task = p.get(TASK)
         chars = len(task) if isinstance(task, str) and task not in PLACEHOLDERS else 0
         self.add(UserTurn(t, MAIN, chars))
 
     def run_end(self, p: dict[str, Any], t: float) -> None:
-        status = p.get("status")
+        status = p.get(END_STATUS)
         cls = RUN_END.get(status) if isinstance(status, str) else None
         if cls is not None:
             self.add(ErrorFact(t, MAIN, "orchestration", cls))
 
     # -- model -------------------------------------------------------------------------------------
     def model_request(self, p: dict[str, Any], t: float) -> None:
-        model = p.get("model") if is_model_name(p.get("model")) else self.model
-        self.request = LlmResponse(t, MAIN, model, inp=positive_int(p.get("input_tokens")), latency=0.0)
+        model = p.get(REQUEST_MODEL) if is_model_name(p.get(REQUEST_MODEL)) else self.model
+        self.request = LlmResponse(t, MAIN, model, inp=positive_int(p.get(INPUT_TOKENS)), latency=0.0)
         self.add(self.request)
 
     def model_response(self, p: dict[str, Any], t: float) -> None:
@@ -140,29 +144,29 @@ class TeaagentReader:
         else:
             fact.latency = max(t - fact.t, 0.0)
         self.request = None
-        fact.out = positive_int(p.get("output_tokens"))
-        stop = p.get("stop_reason")
+        fact.out = positive_int(p.get(OUTPUT_TOKENS))
+        stop = p.get(STOP_REASON)
         fact.stop = stop if safe_name(stop) else None
-        fact.tool_calls = positive_int(p.get("tool_calls_requested"))
+        fact.tool_calls = positive_int(p.get(CALLS_REQUESTED))
 
     # -- tools -------------------------------------------------------------------------------------
     def call_of(self, p: dict[str, Any]) -> ToolCall | None:
-        call_id = p.get("call_id")
+        call_id = p.get(SETTLED_CALL)
         if isinstance(call_id, str) and call_id:
             return self.calls.get(call_id)
         return self.calls.get(self.open[0]) if self.open else None
 
     def tool_call(self, p: dict[str, Any], t: float) -> None:
-        call_id = p.get("call_id")
+        call_id = p.get(CALL_ID)
         if not isinstance(call_id, str) or not call_id:
             self.anonymous += 1
             call_id = f"#{self.anonymous}"
         if call_id in self.calls:
             self.skip("<duplicate>")
             return
-        name = p.get("tool_name")
+        name = p.get(TOOL_NAME)
         name = name if isinstance(name, str) and name else "unknown"
-        call = toolnames.make_call(name, _clean(p.get("arguments")), call_id, t, MAIN)
+        call = toolnames.make_call(name, _clean(p.get(ARGUMENTS)), call_id, t, MAIN)
         if call.kind in ("read", "edit"):
             call.paths = tuple(path if path.startswith(("/", "~", "\\")) or path[1:2] == ":"
                                else WORKSPACE + "/" + path for path in call.paths)
@@ -181,18 +185,18 @@ class TeaagentReader:
         if call is None or call.call_id in self.results:
             self.skip("<tool_result without call>" if call is None else "<duplicate>")
             return
-        result = p.get("result")
+        result = p.get(RESULT)
         result = result if isinstance(result, dict) else {}
-        texts = [v for k in _OUTPUT_KEYS if isinstance(v := result.get(k), str) and v not in PLACEHOLDERS]
-        res = ToolResult(t, call.call_id, result.get("success") is False, out_bytes=sum(map(byte_len, texts)))
-        code = as_int(result.get("exit_code", result.get("returncode")))
+        texts = [v for k in OUTPUT_KEYS if isinstance(v := result.get(k), str) and v not in PLACEHOLDERS]
+        res = ToolResult(t, call.call_id, result.get(SUCCESS) is False, out_bytes=sum(map(byte_len, texts)))
+        code = as_int(result.get(EXIT_CODE, result.get(RETURNCODE)))
         if call.kind == "exec" and code is not None:
             res.exit_code = code
             if code != 0:
                 res.is_error = True
         if res.is_error:
             res.err_class = "exit_code" if res.exit_code not in (None, 0) else "other"
-        ms = as_float(p.get("elapsed_ms"))
+        ms = as_float(p.get(ELAPSED_MS))
         res.dur = ms if ms is not None and ms >= 0 else None
         if call.kind == "exec":
             res.outputs = outputs.shell_outputs(call.command or "", "\n".join(texts), res.is_error)
@@ -203,10 +207,10 @@ class TeaagentReader:
         if call is None or call.call_id in self.results:
             self.skip("<tool_error without call>" if call is None else "<duplicate>")
             return
-        kind = p.get("error_type")
+        kind = p.get(ERROR_TYPE)
         cls = ERROR_TYPES.get(kind.lower()) if isinstance(kind, str) else None
         if cls is None:
-            message = p.get("error_message")
+            message = p.get(ERROR_MESSAGE)
             cls = error_class(message, call.name) if isinstance(message, str) else "other"
         self.settle(call, ToolResult(t, call.call_id, True, err_class=cls))
 
@@ -236,20 +240,9 @@ class TeaagentReader:
         return s
 
 
-_HANDLERS: dict[str, Any] = {
-    "run_start": TeaagentReader.run_start,
-    "run_end": TeaagentReader.run_end,
-    "tool_call": TeaagentReader.tool_call,
-    "tool_result": TeaagentReader.tool_result,
-    "tool_error": TeaagentReader.tool_error,
-    "approval_request": TeaagentReader.approval_request,
-    "approval_granted": TeaagentReader.approval_granted,
-    "approval_denied": TeaagentReader.approval_denied,
-    "model_request": TeaagentReader.model_request,
-    "model_response": TeaagentReader.model_response,
-}
-assert set(_HANDLERS) == {k for k, v in EVENT_TYPES.items() if v == "mapped"}
-assert EXCEPTIONS >= set(ERROR_TYPES)  # every exception the reader classifies is kept by the native table
+#: The handler of each event type the table maps (`EVENT_TYPES`, read off the tree): the method of that
+#: name (a mapped type without one fails the import).
+_HANDLERS: dict[str, Any] = {kind: getattr(TeaagentReader, kind) for kind, how in EVENT_TYPES.items() if how == "mapped"}
 
 
 def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,

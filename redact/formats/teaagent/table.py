@@ -10,37 +10,31 @@ from __future__ import annotations
 
 from typing import Any
 
-#: `run_end.status` -> errClass of an orchestration error event (other statuses: none)
-RUN_END: dict[str, str] = {
-    "failed": "api_error", "cost_exceeded": "spend_limit", "limit_exceeded": "usage_limit",
-}
-#: `tool_error.error_type` (a Python exception class name) -> errClass
-ERROR_TYPES: dict[str, str] = {
-    "permissionerror": "permission_denied", "permissiondenied": "permission_denied",
-    "timeouterror": "timeout", "timeoutexpired": "timeout", "filenotfounderror": "not_found",
-    "notfounderror": "not_found", "isadirectoryerror": "validation", "valueerror": "validation",
-    "validationerror": "validation", "typeerror": "validation", "keyerror": "validation",
-    "calledprocesserror": "exit_code", "keyboardinterrupt": "interrupted", "cancellederror": "interrupted",
-    "approvaldenied": "permission_denied", "blockederror": "blocked",
-}
 #: Placeholders audit levels L1/L2 write instead of a value: never read as a command or a path.
 PLACEHOLDERS = frozenset({"[REDACTED]", "[redacted]", "[REDACTED at L2]", "[truncated]", "[redacted-JWT]"})
 
 def sniff(records: list[dict[str, Any]]) -> bool:
+    from redact.formats.teaagent.keys import CREATED_AT, EVENT_TYPE, PREV_HASH, RUN_ID
+
     for record in records:
-        if isinstance(record.get("event_type"), str) and isinstance(record.get("run_id"), str) and \
-                ("created_at" in record or "prev_hash" in record):
+        if isinstance(record.get(EVENT_TYPE), str) and isinstance(record.get(RUN_ID), str) and \
+                (CREATED_AT in record or PREV_HASH in record):
             return True
     return False
 
 
-def __getattr__(name: str) -> Any:
-    """`EVENT_TYPES` ("mapped" or "skipped" by event type) is read off the native table, the format's
-    one table (imported on first use: that module imports this one)."""
-    if name == "EVENT_TYPES":
-        from redact.formats.teaagent.native_table import EVENT_TYPES
+#: Names the format's one table (`native_table.py`) now holds, still importable from here.
+_MOVED = frozenset({"EVENT_TYPES", "RUN_END", "ERROR_TYPES"})
 
-        return EVENT_TYPES
+
+def __getattr__(name: str) -> Any:
+    """`EVENT_TYPES` ("mapped" or "skipped" by event type, read off the native table) and the value
+    tables the native table's enums are built from (`RUN_END`, `ERROR_TYPES`) live in
+    `native_table.py`, imported on first use."""
+    if name in _MOVED:
+        from redact.formats.teaagent import native_table
+
+        return getattr(native_table, name)
     raise AttributeError(name)
 
 
