@@ -123,7 +123,6 @@ PENDING = {
     "cursor",
     "gemini_cli",
     "opencode",
-    "openhands",
     "session_record",
     "teaagent",
 }
