@@ -11,7 +11,8 @@ from typing import Any
 
 import orjson
 
-from redact.formats.agent_replay.native_table import DOCUMENT, RUN, STEP, STEP_TYPES, TABLE
+from redact.formats.agent_replay.keys import STEP_ID, STEP_TYPE, STEP_TYPES, STEPS
+from redact.formats.agent_replay.native_table import DOCUMENT, RUN, STEP, TABLE
 from redact.formats.agent_replay.table import sniff_doc
 from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects
@@ -22,7 +23,7 @@ from redact.report import RedactionReport
 
 
 def _known(step: Any, report: RedactionReport) -> bool:
-    kind = step.get("type") if isinstance(step, dict) else None
+    kind = step.get(STEP_TYPE) if isinstance(step, dict) else None
     if isinstance(kind, str) and kind in STEP_TYPES:
         return True
     report.skipped_records[label("step", kind if isinstance(kind, str) else None)] += 1
@@ -38,13 +39,13 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
         doc = None
     if sniff_doc(doc):
         assert isinstance(doc, dict)
-        doc = {**doc, "steps": [s for s in doc["steps"] if _known(s, report)]}
+        doc = {**doc, STEPS: [s for s in doc[STEPS] if _known(s, report)]}
         out = scrubber.value(DOCUMENT, doc, "document")
-        return orjson.dumps(out if out is not DROP else {"steps": []}, option=orjson.OPT_INDENT_2) + b"\n"
+        return orjson.dumps(out if out is not DROP else {STEPS: []}, option=orjson.OPT_INDENT_2) + b"\n"
     lines: list[bytes] = []
     stats = LineStats()
     for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
-        spec = RUN if "step_id" not in record and "type" not in record else STEP
+        spec = RUN if STEP_ID not in record and STEP_TYPE not in record else STEP
         if spec is STEP and not _known(record, report):
             continue
         scrubbed = scrubber.value(spec, record, "run" if spec is RUN else "step")

@@ -59,13 +59,18 @@ USAGE = Obj({**{key: used(use if use != "latency" else "latency or dur", NUMBER)
                 for use, keys in USAGE_KEYS.items() for key in keys},
              "total_tokens": NUMBER, "cost": NUMBER, "cost_usd": NUMBER,
              "model": used("llm model (llm_call)", ident("model"))})
+#: Names the reader looks for inside a step's `output` (a leaf it opens itself): the text of a model's
+#: output message, and its tool calls (counted).
+OUTPUT_TEXT: tuple[str, ...] = ("content", "text", "message")
+OUTPUT_CALLS = "tool_calls"
 _NESTING = used("order and nesting: a tool_call with child steps is a subagent; its children are that "
                 "subagent's lane", ID)
 
 _STEP: dict[str, Spec] = {
     "step_id": _NESTING, "run_id": ID, "parent_step_id": _NESTING, "timestamp": used("event time", TIMESTAMP),
     "usage": USAGE, "metadata": METADATA,
-    "output": used("length (llm textChars) or byte count (outBytes)", SHAPE), "state_before": SHAPE,
+    "output": used(f"length (llm textChars: a string, else the first {' / '.join(OUTPUT_TEXT)} string a few "
+                   f"levels down; its {OUTPUT_CALLS} counted) or byte count (outBytes)", SHAPE), "state_before": SHAPE,
     "state_after": SHAPE, "error": used("err; errClass from the wording", SHAPE),
 }
 _TOOL = tool(*spellings())
@@ -81,7 +86,8 @@ STEP = used("record dispatch (STEP_TYPES)", Switch("type", {
     "tool_call": used(_STEPS["tool_call"], Switch("name", {spelled: _tool_step(const(spelled), inputs_of(kind))
                                  for spelled, kind in spellings().items()},
                         default=_tool_step(_TOOL, {}))),
-    **{kind: Obj({**_STEP, "type": const(kind), "name": DROP, "input": SHAPE}, use=what)
+    **{kind: Obj({**_STEP, "type": const(kind), "name": DROP,
+                  "input": used("llm model, when its `model` names one", SHAPE) if kind == "llm_call" else SHAPE}, use=what)
        for kind, what in _STEPS.items() if kind != "tool_call"},
 }))
 #: Step types -> handling ("mapped": read for facts).

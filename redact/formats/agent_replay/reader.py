@@ -31,7 +31,36 @@ from redact.build.facts import (
     UserTurn,
 )
 from redact.formats import toolnames
-from redact.formats.agent_replay.native_table import STEP_TYPES, USAGE_KEYS
+from redact.formats.agent_replay.keys import (
+    AT,
+    CALLS,
+    CR_KEYS,
+    CW_KEYS,
+    ENDED,
+    ERROR,
+    IN_KEYS,
+    LATENCY_KEYS,
+    LLM_INPUT,
+    LLM_METADATA,
+    LLM_OUTPUT,
+    MODEL,
+    OUT_KEYS,
+    OUTPUT,
+    PARENT,
+    RUN,
+    RUN_ID,
+    STARTED,
+    STATUS,
+    STEP_ID,
+    STEP_TYPE,
+    STEPS,
+    TASK,
+    TEXT_KEYS,
+    TOOL_INPUT,
+    TOOL_NAME,
+    USAGE,
+    USAGE_MODEL,
+)
 from redact.formats.agent_replay.table import _run_like, _step_like, sniff_doc
 from redact.formats.claude_code.tools import error_class, lane_id
 from redact.formats.common import (
@@ -52,10 +81,10 @@ AGENT_TOOL = "agent-replay"
 _RUN_ID = re.compile(r"run_([0-9a-f]{12})")
 
 
-def _usage(usage: object, name: str) -> int:
+def _usage(usage: object, keys: tuple[str, ...]) -> int:
     if not isinstance(usage, dict):
         return 0
-    for key in USAGE_KEYS[name]:
+    for key in keys:
         if key in usage:
             return positive_int(usage.get(key))
     return 0
@@ -64,7 +93,7 @@ def _usage(usage: object, name: str) -> int:
 def _latency(usage: object) -> float | None:
     if not isinstance(usage, dict):
         return None
-    for key in USAGE_KEYS["latency"]:
+    for key in LATENCY_KEYS:
         ms = as_float(usage.get(key))
         if ms is not None and ms >= 0:
             return ms
@@ -90,7 +119,7 @@ def _text_chars(output: object, depth: int = 0) -> int:
     if depth > 4:
         return 0
     if isinstance(output, dict):
-        for key in ("content", "text", "message"):
+        for key in TEXT_KEYS:
             value = output.get(key)
             if isinstance(value, str):
                 return len(value)
@@ -102,14 +131,14 @@ def _text_chars(output: object, depth: int = 0) -> int:
 
 
 def _tool_calls(output: object) -> int:
-    calls = output.get("tool_calls") if isinstance(output, dict) else None
+    calls = output.get(CALLS) if isinstance(output, dict) else None
     return len(calls) if isinstance(calls, list) else 0
 
 
 def _model(step: dict[str, Any]) -> str | None:
-    for holder in (step.get("input"), step.get("metadata"), step.get("usage")):
-        if isinstance(holder, dict) and is_model_name(holder.get("model")):
-            return holder["model"]  # type: ignore[no-any-return]
+    for holder, key in ((step.get(LLM_INPUT), MODEL), (step.get(LLM_METADATA), MODEL), (step.get(USAGE), USAGE_MODEL)):
+        if isinstance(holder, dict) and is_model_name(holder.get(key)):
+            return holder[key]  # type: ignore[no-any-return]
     return None
 
 
@@ -146,7 +175,7 @@ class AgentReplayReader:
         """Each step's parent step, with the links of a cycle cut (its steps are then top-level)."""
         parent: dict[str, str | None] = {}
         for sid, step in self.steps.items():
-            up = step.get("parent_step_id")
+            up = step.get(PARENT)
             parent[sid] = up if isinstance(up, str) and up in self.steps and up != sid else None
         done: set[str] = set()
         for sid in parent:
@@ -177,7 +206,7 @@ class AgentReplayReader:
                 up = parent[step_id]
                 if up is None:
                     self.lanes[step_id] = MAIN
-                elif self.steps[up].get("type") == "tool_call" and self.lanes[up] == MAIN:
+                elif self.steps[up].get(STEP_TYPE) == "tool_call" and self.lanes[up] == MAIN:
                     lane = lane_id(up)
                     self.launchers.add(up)
                     self.s.lanes.setdefault(lane, Lane(lane, "subagent", launch_call=up))
@@ -186,9 +215,9 @@ class AgentReplayReader:
                     self.lanes[step_id] = self.lanes[up]
 
     def read(self, run: dict[str, Any] | None, steps: list[Any]) -> None:
-        start = epoch_ms(run.get("started_at")) if run is not None else None
+        start = epoch_ms(run.get(STARTED)) if run is not None else None
         if run is not None:
-            rid = run.get("run_id")
+            rid = run.get(RUN_ID)
             if isinstance(rid, str) and rid:
                 m = _RUN_ID.fullmatch(rid)
                 self.s.native_id = m.group(1) if m else native_id(rid)
@@ -197,51 +226,51 @@ class AgentReplayReader:
         ordered: list[tuple[float, int, dict[str, Any]]] = []
         for i, step in enumerate(steps):
             if not _step_like(step):
-                kind = step.get("type") if isinstance(step, dict) else None
+                kind = step.get(STEP_TYPE) if isinstance(step, dict) else None
                 self.skip(label("step", kind if isinstance(kind, str) else None))
                 continue
-            if step["step_id"] in self.steps:
+            if step[STEP_ID] in self.steps:
                 self.skip("<duplicate>")
                 continue
-            self.steps[step["step_id"]] = step
-            t = epoch_ms(step.get("timestamp"))
+            self.steps[step[STEP_ID]] = step
+            t = epoch_ms(step.get(AT))
             if t is None:
                 t = self.last_t
             else:
                 self.last_t = t if self.last_t is None else max(self.last_t, t)
             if t is None:
-                self.skip(label("step", step["type"]) + ":<no time>")
+                self.skip(label("step", step[STEP_TYPE]) + ":<no time>")
                 continue
             ordered.append((t, i, step))
         if self.s.first_seen is None and ordered:
             self.s.first_seen = min(t for t, _, _ in ordered)
         self.assign_lanes()
         if run is not None:
-            task = run.get("task")
+            task = run.get(TASK)
             t0 = start if start is not None else self.s.first_seen
             if t0 is not None and (isinstance(task, str) and task or not ordered):
                 self.add(UserTurn(t0, MAIN, len(task) if isinstance(task, str) else 0))
         ordered.sort(key=lambda item: (item[0], item[1]))
         for t, _, step in ordered:
             self.step(step, t)
-        if run is not None and run.get("status") == "failed" and not self.failed_step:
-            end = epoch_ms(run.get("ended_at"))
+        if run is not None and run.get(STATUS) == "failed" and not self.failed_step:
+            end = epoch_ms(run.get(ENDED))
             self.add(ErrorFact(end if end is not None else (self.last_t or 0.0), MAIN, "orchestration",
                                "api_error"))
 
     def step(self, step: dict[str, Any], t: float) -> None:
-        kind = step["type"]
-        step_id = step["step_id"]
+        kind = step[STEP_TYPE]
+        step_id = step[STEP_ID]
         lane = self.lanes.get(step_id, MAIN)
-        usage = step.get("usage")
-        error = step.get("error")
+        usage = step.get(USAGE)
+        error = step.get(ERROR)
         failed = error is not None and error is not False and error != ""
         self.failed_step = self.failed_step or failed
         if kind == "llm_call":
-            fact = LlmResponse(t, lane, _model(step), inp=_usage(usage, "in"), cw=_usage(usage, "cw"),
-                               cr=_usage(usage, "cr"), out=_usage(usage, "out"), latency=_latency(usage),
-                               text_chars=_text_chars(step.get("output")),
-                               tool_calls=_tool_calls(step.get("output")))
+            fact = LlmResponse(t, lane, _model(step), inp=_usage(usage, IN_KEYS), cw=_usage(usage, CW_KEYS),
+                               cr=_usage(usage, CR_KEYS), out=_usage(usage, OUT_KEYS), latency=_latency(usage),
+                               text_chars=_text_chars(step.get(LLM_OUTPUT)),
+                               tool_calls=_tool_calls(step.get(LLM_OUTPUT)))
             if not failed:
                 fact.stop = "tool_use" if fact.tool_calls else "end_turn"  # not recorded: inferred
             self.add(fact)
@@ -249,15 +278,15 @@ class AgentReplayReader:
                 self.add(ErrorFact(t, lane, "llm", _llm_error_class(error if isinstance(error, str) else "")))
             return
         if kind == "tool_call":
-            name = step.get("name")
+            name = step.get(TOOL_NAME)
             call = toolnames.make_call(name if isinstance(name, str) and name else "unknown",
-                                       step.get("input"), step_id, t, lane)
+                                       step.get(TOOL_INPUT), step_id, t, lane)
             if step_id in self.launchers:
                 call.kind, call.paths, call.command, call.argv = "subagent", (), None, None
         else:
             call = ToolCall(t, lane, step_id, kind, "tool")
         self.add(call)
-        res = ToolResult(t, step_id, failed, out_bytes=_out_bytes(step.get("output")), dur=_latency(usage))
+        res = ToolResult(t, step_id, failed, out_bytes=_out_bytes(step.get(OUTPUT)), dur=_latency(usage))
         if failed:
             res.err_class = error_class(error if isinstance(error, str) else "", call.name)
             if call.kind == "subagent":
@@ -274,7 +303,7 @@ def _layout(data: bytes | BinaryIO, where: str, report: RedactionReport, skip_ba
         doc = None
     if sniff_doc(doc):
         assert isinstance(doc, dict)
-        return (doc["run"] if isinstance(doc.get("run"), dict) else doc), list(doc["steps"])
+        return (doc[RUN] if isinstance(doc.get(RUN), dict) else doc), list(doc[STEPS])
     run: dict[str, Any] | None = None
     steps: list[Any] = []
     for _, record in iter_objects(bytes(raw), where, skip_bad_lines=skip_bad_lines, stats=stats):
@@ -283,7 +312,7 @@ def _layout(data: bytes | BinaryIO, where: str, report: RedactionReport, skip_ba
         elif _step_like(record):
             steps.append(record)
         else:
-            kind = record.get("type")
+            kind = record.get(STEP_TYPE)
             report.skipped_records[label("line", kind if isinstance(kind, str) else None)] += 1
     return run, steps
 
@@ -298,5 +327,4 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     if not reader.s.native_id:
         reader.s.native_id = fallback_id(data, file_stem)
     stats.warn_skipped(report)
-    assert set(STEP_TYPES) == {"llm_call", "tool_call", "retrieval", "memory_read", "memory_write"}
     return reader.s

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+#: Keys of other formats' records the sniffers rule out, never read: a TeaAgent event names its
+#: `event_type` beside a `run_id`; another format's document declares its `schema`.
+FOREIGN_KIND, FOREIGN_SCHEMA = "event_type", "schema"
+
+
 def __getattr__(name: str) -> Any:
     """`STEP_TYPES` (read off the native table) and `USAGE_KEYS` (the usage aliases it is built from)
     live in `native_table.py`, the format's one table; imported on first use."""
@@ -21,26 +26,29 @@ def __getattr__(name: str) -> Any:
 
 
 def _run_like(record: object) -> bool:
-    return isinstance(record, dict) and isinstance(record.get("run_id"), str) and "step_id" not in record \
-        and "event_type" not in record and any(k in record for k in ("agent_name", "started_at", "task",
-                                                                       "status", "schema_version"))
+    from redact.formats.agent_replay.keys import RUN_ID, RUN_MARKS, STEP_ID
+
+    return isinstance(record, dict) and isinstance(record.get(RUN_ID), str) and STEP_ID not in record \
+        and FOREIGN_KIND not in record and any(k in record for k in RUN_MARKS)
 
 
 def _step_like(record: object) -> bool:
-    if not isinstance(record, dict) or not isinstance(record.get("step_id"), str):
-        return False
-    from redact.formats.agent_replay.native_table import STEP_TYPES
+    from redact.formats.agent_replay.keys import STEP_ID, STEP_TYPE, STEP_TYPES
 
-    kind = record.get("type")
+    if not isinstance(record, dict) or not isinstance(record.get(STEP_ID), str):
+        return False
+    kind = record.get(STEP_TYPE)
     return isinstance(kind, str) and kind in STEP_TYPES
 
 
 def sniff_doc(doc: object) -> bool:
     """A trace document: `{"run": {...}, "steps": [...]}` or a Run with its `steps`."""
-    if not isinstance(doc, dict) or not isinstance(doc.get("steps"), list) or "schema" in doc:
+    from redact.formats.agent_replay.keys import RUN, STEPS
+
+    if not isinstance(doc, dict) or not isinstance(doc.get(STEPS), list) or FOREIGN_SCHEMA in doc:
         return False
-    run = doc.get("run") if isinstance(doc.get("run"), dict) else doc
-    return _run_like(run) or any(_step_like(s) for s in doc["steps"][:5])
+    run = doc.get(RUN) if isinstance(doc.get(RUN), dict) else doc
+    return _run_like(run) or any(_step_like(s) for s in doc[STEPS][:5])
 
 
 def sniff(records: list[dict[str, Any]]) -> bool:

@@ -8,6 +8,7 @@ from typing import Any
 import orjson
 
 from redact.formats.common import json_doc, label
+from redact.formats.openhands.keys import KIND
 from redact.formats.openhands.native_table import EVENT, TABLE
 from redact.formats.openhands.reader import root_of
 from redact.keys import Key
@@ -25,7 +26,7 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
     scrubber.cwd = root
     out = []
     for e in events:
-        kind = e.get("kind") if isinstance(e, dict) else None
+        kind = e.get(KIND) if isinstance(e, dict) else None
         if not isinstance(kind, str) or kind not in EVENT.cases:
             report.skipped_records[label(kind) if isinstance(kind, str) else "<no kind>"] += 1
             continue

@@ -1,4 +1,5 @@
-"""OpenHands V1 conversations, declared: event kinds, action kinds and the sniffer.
+"""OpenHands V1 conversations: the sniffer (the event kinds, action kinds and editor commands are the
+table's, `native_table.py`).
 
 `events.json` is a list of events `{id, timestamp, source, kind, ...}`. The class of every field, and
 what the reader keeps of it, is the format's one table (`native_table.py`); docs/formats.md renders
@@ -8,34 +9,21 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Event kinds. "mapped": read for facts; "skipped": counted by kind, never read.
-EVENT_KINDS: dict[str, str] = {
-    "MessageEvent": "mapped",  # source user: a prompt (length); source agent: a reply (length)
-    "ActionEvent": "mapped",  # a tool call; its llm_response_id groups calls into model calls
-    "ObservationEvent": "mapped",  # a tool result, paired by tool_call_id
-    "AgentErrorEvent": "mapped",  # a failed tool call
-    "UserRejectObservation": "mapped",  # a call the user refused
-    "Condensation": "mapped",  # a compaction of the history
-    "SystemPromptEvent": "skipped",  # the system prompt and the tools' descriptions
-    "CondensationRequest": "skipped",
-    "PauseEvent": "skipped",
-    "ConversationStateUpdateEvent": "skipped",
-}
-#: action kinds -> (the shared tool table's name, what a FileEditorAction's command does)
-ACTIONS: dict[str, str] = {
-    "TerminalAction": "bash", "ExecuteBashAction": "bash", "FileEditorAction": "file_editor",
-    "StrReplaceEditorAction": "file_editor", "ThinkAction": "think", "FinishAction": "finish",
-    "TaskTrackerAction": "task_tracker", "BrowserNavigateAction": "web_fetch",
-}
-#: FileEditorAction.command -> (event kind, file op)
-EDITOR: dict[str, tuple[str, str | None]] = {
-    "view": ("read", None), "create": ("edit", "create"), "str_replace": ("edit", "modify"),
-    "insert": ("edit", "modify"), "undo_edit": ("edit", "modify"),
-}
+
+def __getattr__(name: str) -> Any:
+    """`EVENT_KINDS` (read off the native table), `ACTIONS` and `EDITOR` (the lists the table is
+    built from) live in `native_table.py`, the format's one table; imported on first use."""
+    if name in ("EVENT_KINDS", "ACTIONS", "EDITOR"):
+        from redact.formats.openhands import native_table
+
+        return getattr(native_table, name)
+    raise AttributeError(name)
+
 
 def _event(e: object) -> bool:
-    return isinstance(e, dict) and isinstance(e.get("kind"), str) and "timestamp" in e and "source" in e \
-        and "id" in e
+    from redact.formats.openhands.keys import AT, ID, KIND, SOURCE
+
+    return isinstance(e, dict) and isinstance(e.get(KIND), str) and AT in e and SOURCE in e and ID in e
 
 
 def sniff(records: list[dict[str, Any]]) -> bool:
@@ -45,11 +33,15 @@ def sniff(records: list[dict[str, Any]]) -> bool:
 def sniff_doc(doc: Any) -> bool:
     if not isinstance(doc, list) or not doc:
         return False
+    from redact.formats.openhands.keys import KIND, KNOWN_KINDS
+
     head = doc[:25]
-    return all(_event(e) for e in head) and any(e["kind"] in EVENT_KINDS for e in head)
+    return all(_event(e) for e in head) and any(e[KIND] in KNOWN_KINDS for e in head)
 
 
 def markdown() -> str:
+    from redact.formats.openhands.native_table import ACTIONS, EVENT_KINDS
+
     lines = ["| event kind | handling |", "|---|---|"]
     for kind, how in EVENT_KINDS.items():
         lines.append(f"| `{kind}` | {how} |")
