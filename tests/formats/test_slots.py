@@ -121,7 +121,6 @@ PENDING = {
     "continue_dev",
     "copilot_cli",
     "copilot_vscode",
-    "cursor",
     "gemini_cli",
     "opencode",
     "openhands",
