@@ -118,7 +118,6 @@ PENDING = {
     "claude_code",
     "cline",
     "codex",
-    "continue_dev",
     "copilot_cli",
     "copilot_vscode",
     "gemini_cli",
