@@ -117,10 +117,8 @@ PENDING = {
     "claude_code",
     "cline",
     "codex",
-    "continue_dev",
     "copilot_cli",
     "copilot_vscode",
-    "cursor",
     "gemini_cli",
     "opencode",
 }

@@ -7,7 +7,6 @@ usage numbers and models stay; ids are kept or hashed; anything unknown is dropp
 """
 from __future__ import annotations
 
-from redact.formats.continue_dev.table import ALIASES, STATUS
 from redact.native.spec import (
     BOOL,
     DROP,
@@ -28,6 +27,19 @@ from redact.native.spec import (
 )
 
 FORMAT = "continue-dev"
+#: Continue's tool names (extension and cn CLI) -> the shared tool table's spelling
+ALIASES: dict[str, str] = {
+    "read_file": "read", "read_currently_open_file": "read", "create_new_file": "write",
+    "edit_existing_file": "edit", "single_find_and_replace": "edit", "multi_edit": "edit",
+    "run_terminal_command": "bash", "grep_search": "grep", "file_glob_search": "glob", "ls": "ls",
+    "view_subdirectory": "ls", "fetch_url_content": "fetch", "search_web": "web_search",
+    "Read": "read", "Write": "write", "Edit": "edit", "MultiEdit": "edit", "Bash": "bash", "Search": "grep",
+    "List": "ls", "Fetch": "fetch",
+}
+#: toolCallStates[].status -> (a final status, error, errClass)
+STATUS: dict[str, tuple[bool, str | None]] = {
+    "done": (False, None), "errored": (True, None), "canceled": (True, "interrupted"),
+}
 _TOOL_CALL = Obj({"id": used("pairs call and state", ID), "type": const("function"),
                   "function": Obj({"name": used("event kind (after the aliases)", tool(*ALIASES)),
                                    "arguments": used("command, filepath / file_path, url host", DROP)})})
@@ -38,7 +50,8 @@ _ARGS = used("command, filepath / file_path, url host", Obj({
 _STATE = Obj({"toolCallId": used("pairs call and state", ID), "toolCall": _TOOL_CALL,
               "status": used("done / errored / canceled: a result",
                              enum(*STATUS, "generating", "generated", "calling")),
-              "parsedArgs": _ARGS, "processedArgs": DROP, "output": used("byte count (output[].content)", SHAPE),
+              "parsedArgs": _ARGS, "processedArgs": DROP,
+              "output": used("byte count of its items' content (`OUTPUT_ITEM`)", SHAPE),
               "tool": DROP})
 _USAGE = Obj({"prompt_tokens": used("in", NUMBER), "completion_tokens": used("out", NUMBER), "total_tokens": NUMBER,
               "model": used("llm model", ident("model")), "cost_cents": NUMBER})
@@ -55,4 +68,10 @@ SESSION = Obj({"sessionId": used("session.id", ID), "title": SHAPE,
                "usage": Obj({"totalCost": NUMBER, "promptTokens": NUMBER, "completionTokens": NUMBER,
                              "promptTokensDetails": Obj({"cachedTokens": NUMBER, "cacheWriteTokens": NUMBER})})})
 
-TABLE = Table(FORMAT, SESSION, {}, jsonl=False)
+#: An item of `toolCallStates[].output` (a context item), which the tree above shapes whole: the reader
+#: opens the list itself and reads only this (named, never reached from the root: the native output
+#: keeps the list as one shape)
+OUTPUT_ITEM = Obj({"content": used("byte count (the items' contents joined)", SHAPE), "name": SHAPE,
+                   "description": SHAPE})
+
+TABLE = Table(FORMAT, SESSION, {"OUTPUT_ITEM": OUTPUT_ITEM}, jsonl=False)

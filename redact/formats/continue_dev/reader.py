@@ -24,7 +24,12 @@ from redact.formats.common import (
     positive_int,
     text_chars,
 )
-from redact.formats.continue_dev.table import ALIASES, STATUS
+from redact.formats.continue_dev.keys import (
+    CALL_ARGS, CALL_ID, CALL_NAME, COMPLETION_TOKENS, CONTENT, FUNCTION, HISTORY, MESSAGE, MODEL, OUTPUT,
+    OUTPUT_CONTENT, PARSED_ARGS, PROMPT_TOKENS, ROLE, SESSION_ID, STATE_CALL_ID, STATE_STATUS, STATES, TOOL_CALLS,
+    USAGE, WORKSPACE,
+)
+from redact.formats.continue_dev.native_table import ALIASES, STATUS
 from redact.report import RedactionReport
 
 AGENT_TOOL = "continue"
@@ -33,7 +38,7 @@ NO_TIME = 0.0
 
 def root_of(doc: dict[str, Any]) -> str | None:
     """The workspace folder: a path, or a `file://` URI decoded (`file:///c%3A/Users/x` -> `c:/Users/x`)."""
-    value = doc.get("workspaceDirectory")
+    value = doc.get(WORKSPACE)
     if not isinstance(value, str) or not value:
         return None
     if value.startswith("file://"):
@@ -56,38 +61,38 @@ class ContinueReader:
         root = root_of(doc)
         self.s.roots = chatlog.root_of(root, project=True)  # the workspace the user opened
         self.s.cwd = root
-        history = doc.get("history")
+        history = doc.get(HISTORY)
         for item in history if isinstance(history, list) else []:
-            m = as_object(as_object(item).get("message"))
-            role = m.get("role")
+            m = as_object(as_object(item).get(MESSAGE))
+            role = m.get(ROLE)
             if role == "user":
-                self.s.facts.append(UserTurn(NO_TIME, MAIN, text_chars(m.get("content"))))
+                self.s.facts.append(UserTurn(NO_TIME, MAIN, text_chars(m.get(CONTENT))))
             elif role == "assistant":
                 self.assistant(m, as_object(item))
             else:
                 self.skip(label("message", role if isinstance(role, str) else None))
 
     def assistant(self, m: dict[str, Any], item: dict[str, Any]) -> None:
-        usage = as_object(m.get("usage"))
-        model = usage.get("model") if is_model_name(usage.get("model")) else None
-        llm = LlmResponse(NO_TIME, MAIN, model, inp=positive_int(usage.get("prompt_tokens")),
-                          out=positive_int(usage.get("completion_tokens")), text_chars=text_chars(m.get("content")))
+        usage = as_object(m.get(USAGE))
+        model = usage.get(MODEL) if is_model_name(usage.get(MODEL)) else None
+        llm = LlmResponse(NO_TIME, MAIN, model, inp=positive_int(usage.get(PROMPT_TOKENS)),
+                          out=positive_int(usage.get(COMPLETION_TOKENS)), text_chars=text_chars(m.get(CONTENT)))
         self.s.facts.append(llm)
-        found = item.get("toolCallStates")
-        states = {s["toolCallId"]: s for s in found if isinstance(s, dict) and isinstance(s.get("toolCallId"), str)} \
+        found = item.get(STATES)
+        states = {s[STATE_CALL_ID]: s for s in found if isinstance(s, dict) and isinstance(s.get(STATE_CALL_ID), str)} \
             if isinstance(found, list) else {}
-        calls = m.get("toolCalls")
+        calls = m.get(TOOL_CALLS)
         for tc in calls if isinstance(calls, list) else []:
             tc = as_object(tc)
-            call_id, fn = tc.get("id"), as_object(tc.get("function"))
-            name = fn.get("name")
+            call_id, fn = tc.get(CALL_ID), as_object(tc.get(FUNCTION))
+            name = fn.get(CALL_NAME)
             if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name \
                     or call_id in self.calls:
                 self.skip("toolCall:<no id or name>")
                 continue
             state = as_object(states.get(call_id))
-            args = state.get("parsedArgs") if isinstance(state.get("parsedArgs"), dict) \
-                else parse_json_string(fn.get("arguments"))
+            args = state.get(PARSED_ARGS) if isinstance(state.get(PARSED_ARGS), dict) \
+                else parse_json_string(fn.get(CALL_ARGS))
             c = chatlog.call(name, args if isinstance(args, dict) else {}, call_id, NO_TIME, MAIN, aliases=ALIASES)
             self.calls[call_id] = c
             llm.tool_calls += 1
@@ -96,12 +101,13 @@ class ContinueReader:
         llm.stop = "tool_use" if llm.tool_calls else "end_turn"
 
     def result(self, c: ToolCall, state: dict[str, Any]) -> None:
-        status = state.get("status")
+        status = state.get(STATE_STATUS)
         if not isinstance(status, str) or status not in STATUS:
             return  # still generating or calling when the session was saved: no result
         error, cls = STATUS[status]
-        output = state.get("output")
-        text = "".join(o.get("content", "") for o in output if isinstance(o, dict) and isinstance(o.get("content"), str)) \
+        output = state.get(OUTPUT)
+        text = "".join(o.get(OUTPUT_CONTENT, "") for o in output
+                       if isinstance(o, dict) and isinstance(o.get(OUTPUT_CONTENT), str)) \
             if isinstance(output, list) else None
         res = chatlog.result(c, NO_TIME, error=error, output=text, error_text=text if error else None)
         if cls is not None:
@@ -117,6 +123,6 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     doc = doc if isinstance(doc, dict) else {}
     reader = ContinueReader(report)
     reader.read(doc)
-    sid = doc.get("sessionId")
+    sid = doc.get(SESSION_ID)
     reader.s.native_id = native_id(sid) if isinstance(sid, str) and sid else fallback_id(data, file_stem)
     return reader.s

@@ -1,4 +1,5 @@
-"""Continue sessions (`~/.continue/sessions/<uuid>.json`), declared: tools, statuses, the sniffer.
+"""Continue sessions (`~/.continue/sessions/<uuid>.json`): the session file names and the sniffer (the
+tool aliases and statuses are the one table's, `native_table.py`, which is built from them).
 
 `{sessionId, title, workspaceDirectory, history[], usage?, mode?, chatModelTitle?}`; each history
 item holds a `message` (user or assistant, with `toolCalls`) and, for an assistant message,
@@ -13,28 +14,21 @@ import re
 from pathlib import Path
 from typing import Any
 
+from redact.formats.continue_dev.native_table import ALIASES, STATUS
+
 SESSION_NAME = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.json")
-#: Continue's tool names (extension and cn CLI) -> the shared tool table's spelling
-ALIASES: dict[str, str] = {
-    "read_file": "read", "read_currently_open_file": "read", "create_new_file": "write",
-    "edit_existing_file": "edit", "single_find_and_replace": "edit", "multi_edit": "edit",
-    "run_terminal_command": "bash", "grep_search": "grep", "file_glob_search": "glob", "ls": "ls",
-    "view_subdirectory": "ls", "fetch_url_content": "fetch", "search_web": "web_search",
-    "Read": "read", "Write": "write", "Edit": "edit", "MultiEdit": "edit", "Bash": "bash", "Search": "grep",
-    "List": "ls", "Fetch": "fetch",
-}
-#: toolCallStates[].status -> (a final status, error, errClass)
-STATUS: dict[str, tuple[bool, str | None]] = {
-    "done": (False, None), "errored": (True, None), "canceled": (True, "interrupted"),
-}
+__all__ = ["ALIASES", "STATUS", "SESSION_NAME", "list_sessions", "markdown", "sniff", "sniff_doc"]
+
 
 def sniff(records: list[dict[str, Any]]) -> bool:
     return False  # one JSON document
 
 
 def sniff_doc(doc: Any) -> bool:
-    return isinstance(doc, dict) and isinstance(doc.get("sessionId"), str) and \
-        isinstance(doc.get("history"), list) and "workspaceDirectory" in doc
+    from redact.formats.continue_dev.keys import HISTORY, SESSION_ID, WORKSPACE
+
+    return isinstance(doc, dict) and isinstance(doc.get(SESSION_ID), str) and \
+        isinstance(doc.get(HISTORY), list) and WORKSPACE in doc
 
 
 def list_sessions(folder: Path) -> list[Path]:

@@ -1,8 +1,9 @@
 """Cursor's one table: the JSON Lines export of one chat (`store.py`: a composer of globalStorage, or an
 older workspaceStorage aichat tab, then its bubbles in order) that the reader reads, with what it keeps.
 
-The export picks these fields out of the store's JSON values (named in each use text); nothing else
-of a composer or a bubble is exported (its `*EncryptionKey` values, `toolCallBinary`, ... never are).
+The export picks these fields out of the store's JSON values, which the named nodes classify as
+`store.py` reads them (`STORED_COMPOSER`, `STORED_BUBBLE`, `CHATDATA`); nothing else of a composer or a
+bubble is exported (its `*EncryptionKey` values, `toolCallBinary`, ... never are).
 Cursor has no native output (`native.py` refuses `--to native`). The table classifies every field
 the reader reads (tests/formats/test_tables.py) and renders the field table of docs/formats.md.
 """
@@ -17,6 +18,8 @@ from redact.native.spec import (
     TIMESTAMP,
     VERSION,
     ByType,
+    Many,
+    Ref,
     Switch,
     Table,
     enum,
@@ -56,15 +59,20 @@ _TOOL = obj(
     result=used("byte count", SHAPE),
     error=used("errClass from the wording", SHAPE),
 )
-_TYPE = used("1 / user: a prompt; 2 / ai: the agent's turn", ByType(text=enum("user", "ai"), scalar=NUMBER))
+#: bubble `type`: 1 (or "user") is the user's, 2 (or "ai") the agent's
+USER_TYPES = (1, "user")
+AI_TYPES = (2, "ai")
+_TYPE = used("1 / user: a prompt; 2 / ai: the agent's turn", ByType(
+    text=enum(*(t for t in USER_TYPES + AI_TYPES if isinstance(t, str))), scalar=NUMBER))
+_TOKENS = obj(inputTokens=used("in (summed over a turn)", NUMBER),
+              outputTokens=used("out (summed over a turn)", NUMBER))
 BUBBLE = obj(
     cursor=_KIND,
     id=ID,
     type=_TYPE,
     createdAt=used("event time", TIMESTAMP),
     time=used("event time (an aichat bubble's timestamp)", TIMESTAMP),
-    tokenCount=obj(inputTokens=used("in (summed over a turn)", NUMBER),
-                   outputTokens=used("out (summed over a turn)", NUMBER)),
+    tokenCount=_TOKENS,
     model=used("llm model (modelInfo.modelName, an aichat bubble's modelType)", ident("model")),
     text=used("length only (text, an aichat bubble's rawText)", SHAPE),
     thinking=used("presence only (thinking.text)", SHAPE),
@@ -73,4 +81,60 @@ BUBBLE = obj(
 
 RECORD = Switch("cursor", {"composer": COMPOSER, "tab": TAB, "bubble": BUBBLE})
 
-TABLE = Table(FORMAT, RECORD)
+
+# -- the store's own JSON values, as `store.py` reads them to build the export above -------------------
+
+_EXPORTED = "exported as"
+#: a bubble value (`bubbleId:<composerId>:<bubbleId>` of cursorDiskKV, or an item of an older
+#: composer's inline `conversation`); toolFormerData's fields that the export's `tool` also has are
+#: copied under the same names
+STORED_BUBBLE = obj(
+    bubbleId=used(f"{_EXPORTED} bubble.id (the key's, when the value is stored under its own key)", ID),
+    type=used(f"{_EXPORTED} bubble.type", _TYPE),
+    createdAt=used(f"{_EXPORTED} bubble.createdAt", TIMESTAMP),
+    tokenCount=used(f"{_EXPORTED} bubble.tokenCount (the object as it is)", _TOKENS),
+    modelInfo=obj(modelName=used(f"{_EXPORTED} bubble.model", ident("model"))),
+    text=used(f"{_EXPORTED} bubble.text", SHAPE),
+    richText=SHAPE,
+    thinking=obj(text=used(f"{_EXPORTED} bubble.thinking", SHAPE)),
+    toolFormerData=used(f"{_EXPORTED} bubble.tool (the fields both have)", obj(
+        **{name: spec for name, spec in _TOOL.fields.items() if name != "additionalStatus"},
+        additionalData=obj(status=used(f"{_EXPORTED} bubble.tool.additionalStatus", SHAPE)),
+        toolCallBinary=DROP)),
+)
+#: a composer value (`composerData:<composerId>` of cursorDiskKV)
+_SUBAGENTS = used("a composer listing another is its parent (exported as composer.parent)", Many(ID))
+STORED_COMPOSER = obj(
+    composerId=ID,
+    _v=used(f"{_EXPORTED} composer.v", VERSION),
+    createdAt=used(f"{_EXPORTED} composer.createdAt; orders the sessions", TIMESTAMP),
+    lastUpdatedAt=used(f"{_EXPORTED} composer.lastUpdatedAt", TIMESTAMP),
+    modelConfig=obj(modelName=used(f"{_EXPORTED} composer.model", ident("model"))),
+    unifiedMode=used(f"{_EXPORTED} composer.mode", SHAPE),
+    workspaceIdentifier=obj(uri=obj(fsPath=used(f"{_EXPORTED} composer.root", PATH))),
+    name=used(f"{_EXPORTED} composer.name", SHAPE),
+    text=SHAPE, richText=SHAPE,
+    subagentComposerIds=_SUBAGENTS, subComposerIds=_SUBAGENTS,
+    fullConversationHeadersOnly=used("the bubbles, in order", Many(obj(
+        bubbleId=used("the bubble's key", ID)))),
+    conversation=used("the bubbles, inline (older composers)", Many(Ref("STORED_BUBBLE"))),
+    blobEncryptionKey=DROP, speculativeSummarizationEncryptionKey=DROP,
+)
+#: ItemTable's `workbench.panel.aichat.view.aichat.chatdata` (workspaceStorage): its tabs are the chats
+CHATDATA = obj(tabs=used("the chats", Many(obj(
+    tabId=used(f"{_EXPORTED} tab.id", ID),
+    lastSendTime=used(f"{_EXPORTED} tab.lastSendTime", TIMESTAMP),
+    chatTitle=used(f"{_EXPORTED} tab.title", SHAPE),
+    bubbles=used("the chat's bubbles, in order", Many(obj(
+        id=used(f"{_EXPORTED} bubble.id", ID),
+        type=used(f"{_EXPORTED} bubble.type", _TYPE),
+        timestamp=used(f"{_EXPORTED} bubble.time", TIMESTAMP),
+        contextCacheTimestamp=used(f"{_EXPORTED} bubble.time, when it has no timestamp", TIMESTAMP),
+        modelType=used(f"{_EXPORTED} bubble.model", ident("model")),
+        text=used(f"{_EXPORTED} bubble.text", SHAPE),
+        rawText=used(f"{_EXPORTED} bubble.text, when it has no text", SHAPE),
+    ))),
+))))
+
+TABLE = Table(FORMAT, RECORD, named={"STORED_COMPOSER": STORED_COMPOSER, "STORED_BUBBLE": STORED_BUBBLE,
+                                     "CHATDATA": CHATDATA})

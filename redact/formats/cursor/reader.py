@@ -24,7 +24,13 @@ from redact.formats.common import (
     parse_json_string,
     positive_int,
 )
-from redact.formats.cursor.table import AI_TYPES, ALIASES, DONE, USER_TYPES
+from redact.formats.cursor.keys import (
+    ADDITIONAL_STATUS, AT, BUBBLE_MODEL, BUBBLE_TYPE, CALL_ID, CREATED, ERROR, ID, INPUT_TOKENS, KIND, LAST_SEND,
+    MODEL, OUTPUT_TOKENS, PARAMS, PARENT, RAW_ARGS, RESULT, ROOT, STATUS, TEXT, THINKING, TIME, TOKENS, TOOL,
+    TOOL_NAME,
+)
+from redact.formats.cursor.native_table import AI_TYPES, USER_TYPES
+from redact.formats.cursor.table import ALIASES, DONE
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
 
@@ -56,7 +62,7 @@ class CursorReader:
 
     def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:
         for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
-            kind = record.get("cursor")
+            kind = record.get(KIND)
             if kind in ("composer", "tab") and self.session_id is None:
                 self.head(record)
             elif kind == "bubble":
@@ -69,72 +75,72 @@ class CursorReader:
         def field(key: str) -> Any:
             return r.get(key) if key in r else None
 
-        sid = r.get("id")
+        sid = r.get(ID)
         self.session_id = sid if isinstance(sid, str) and sid else None
-        root = field("root")
+        root = field(ROOT)
         self.s.roots = chatlog.root_of(root if isinstance(root, str) else None, project=True)
         self.s.cwd = self.s.roots[0] if self.s.roots else None
-        self.model = field("model") if is_model_name(field("model")) else None
-        parent = field("parent")
+        self.model = field(MODEL) if is_model_name(field(MODEL)) else None
+        parent = field(PARENT)
         if isinstance(parent, str) and parent:
             self.s.role = "subagent"
             self.s.parent_native_id = native_id(parent)
-        self.time(field("createdAt") or field("lastSendTime"))
+        self.time(field(CREATED) or field(LAST_SEND))
 
     def bubble(self, r: dict[str, Any]) -> None:
-        kind = r.get("type")
-        t = self.time(r.get("createdAt") or r.get("time"))
+        kind = r.get(BUBBLE_TYPE)
+        t = self.time(r.get(AT) or r.get(TIME))
         if t is None:
             self.skip("bubble:<no time>")
             return
-        text = r.get("text")
+        text = r.get(TEXT)
         chars = len(text) if isinstance(text, str) else 0
         if kind in USER_TYPES:
             self.turn = None
-            if is_model_name(r.get("model")):
-                self.model = r["model"]
+            if is_model_name(r.get(BUBBLE_MODEL)):
+                self.model = r[BUBBLE_MODEL]
             self.s.facts.append(UserTurn(t, MAIN, chars))
             return
         if kind not in AI_TYPES:
             self.skip(label("bubble", str(kind) if isinstance(kind, (str, int)) else None))
             return
         if self.turn is None:
-            model = r.get("model") if is_model_name(r.get("model")) else self.model
+            model = r.get(BUBBLE_MODEL) if is_model_name(r.get(BUBBLE_MODEL)) else self.model
             self.turn = LlmResponse(t, MAIN, model)
             self.s.facts.append(self.turn)
         turn = self.turn
-        tokens = as_object(r.get("tokenCount"))
-        turn.inp += positive_int(tokens.get("inputTokens"))
-        turn.out += positive_int(tokens.get("outputTokens"))
+        tokens = as_object(r.get(TOKENS))
+        turn.inp += positive_int(tokens.get(INPUT_TOKENS))
+        turn.out += positive_int(tokens.get(OUTPUT_TOKENS))
         turn.text_chars += chars
-        if isinstance(r.get("thinking"), str) and r["thinking"]:
+        if isinstance(r.get(THINKING), str) and r[THINKING]:
             turn.thinking = True
-        tool = r.get("tool")
+        tool = r.get(TOOL)
         if isinstance(tool, dict):
             self.tool(tool, t, turn)
 
     def tool(self, tool: dict[str, Any], t: float, turn: LlmResponse) -> None:
-        name = tool.get("name")
+        name = tool.get(TOOL_NAME)
         if not isinstance(name, str) or not name:
             self.skip("bubble:tool:<no name>")
             return
-        call_id = tool.get("toolCallId")
+        call_id = tool.get(CALL_ID)
         if not isinstance(call_id, str) or not call_id or call_id in self.calls:
             self.n += 1
             call_id = f"#{self.n}"
         self.calls.add(call_id)
-        args = parse_json_string(tool.get("params"))
+        args = parse_json_string(tool.get(PARAMS))
         if not isinstance(args, dict) or not args:
-            args = parse_json_string(tool.get("rawArgs"))
+            args = parse_json_string(tool.get(RAW_ARGS))
         c = chatlog.call(name, args if isinstance(args, dict) else {}, call_id, t, MAIN, aliases=ALIASES)
         turn.tool_calls += 1
         self.s.facts.append(c)
-        status = tool.get("status")
+        status = tool.get(STATUS)
         if not isinstance(status, str) or status not in DONE:
             return
-        failed = DONE[status] or tool.get("additionalStatus") == "error"
-        error = tool.get("error")
-        res = chatlog.result(c, t, error=failed, output=tool.get("result"),
+        failed = DONE[status] or tool.get(ADDITIONAL_STATUS) == "error"
+        error = tool.get(ERROR)
+        res = chatlog.result(c, t, error=failed, output=tool.get(RESULT),
                              error_text=error if isinstance(error, str) else None)
         if status in ("cancelled", "canceled", "rejected"):
             res.err_class = "interrupted" if status != "rejected" else "permission_denied"

@@ -8,7 +8,9 @@ table `ItemTable`, key `workbench.panel.aichat.view.aichat.chatdata`, whose `tab
 
 Only those keys are read, and of each value only the fields named here are exported: the composer's
 `*EncryptionKey` fields, `agentKv:*`, `checkpointId:*`, file contents (`ofsContent:*`,
-`inlineDiff:*`), `cursorAuth/*` and every other key are never selected. The export:
+`inlineDiff:*`), `cursorAuth/*` and every other key are never selected. The fields read from those
+values and the fields written are places of the format's one table (`keys.py`: the named nodes
+`STORED_COMPOSER`, `STORED_BUBBLE`, `CHATDATA` of `native_table.py`, and the export's records). The export:
 
     {"cursor": "composer", "id", "v", "createdAt", "lastUpdatedAt", "model", "mode", "root", "name",
      "parent"}                                   (parent: the composer listing it as a subagent)
@@ -28,6 +30,14 @@ import orjson
 
 from redact.io.store import tables
 from redact.formats.chatlog import as_object
+from redact.formats.cursor.keys import (
+    ADDITIONAL_STATUS, AT, B_ADDITIONAL, B_ADDITIONAL_STATUS, B_CREATED, B_ID, B_MODEL_INFO, B_MODEL_NAME, B_TEXT,
+    B_THINKING, B_THINKING_TEXT, B_TOKENS, B_TOOL, B_TYPE, BUBBLE_MODEL, BUBBLE_TYPE, C_CONVERSATION, C_CREATED,
+    C_FS_PATH, C_HEADER_BUBBLE, C_HEADERS, C_MODE, C_MODEL_CONFIG, C_MODEL_NAME, C_NAME, C_SUBAGENTS, C_UPDATED,
+    C_URI, C_VERSION, C_WORKSPACE, CREATED, ID, KIND, LAST_SEND, MODE, MODEL, NAME, PARENT, ROOT, T_CACHE_TIME,
+    T_ID, T_MODEL, T_RAW_TEXT, T_TEXT, T_TIMESTAMP, T_TYPE, TAB_BUBBLES, TAB_ID, TAB_SENT, TAB_TITLE, TABS, TEXT,
+    THINKING, TIME, TITLE, TOKENS, TOOL, TOOL_COPIED, UPDATED, VERSION,
+)
 
 CHATDATA = "workbench.panel.aichat.view.aichat.chatdata"
 STORE_NAME = "state.vscdb"
@@ -69,14 +79,14 @@ def sniff(db: sqlite3.Connection) -> bool:
 
 
 def _headers(composer: dict[str, Any]) -> list[str]:
-    heads = composer.get("fullConversationHeadersOnly")
-    ids = [h.get("bubbleId") for h in heads if isinstance(h, dict)] if isinstance(heads, list) else []
+    heads = composer.get(C_HEADERS)
+    ids = [h.get(C_HEADER_BUBBLE) for h in heads if isinstance(h, dict)] if isinstance(heads, list) else []
     return [i for i in ids if isinstance(i, str)]
 
 
 def _tabs(db: sqlite3.Connection) -> list[dict[str, Any]]:
-    tabs = as_object(_item(db, CHATDATA)).get("tabs")
-    return [t for t in tabs if isinstance(t, dict) and isinstance(t.get("tabId"), str)] \
+    tabs = as_object(_item(db, CHATDATA)).get(TABS)
+    return [t for t in tabs if isinstance(t, dict) and isinstance(t.get(TAB_ID), str)] \
         if isinstance(tabs, list) else []
 
 
@@ -92,39 +102,36 @@ def sessions(db: sqlite3.Connection) -> list[str]:
     if _global(db):
         found = []
         for cid, doc in _composers(db):
-            if _headers(doc) or isinstance(doc.get("conversation"), list) and doc["conversation"]:
-                found.append((doc.get("createdAt") if isinstance(doc.get("createdAt"), int) else 0, cid))
+            if _headers(doc) or isinstance(doc.get(C_CONVERSATION), list) and doc[C_CONVERSATION]:
+                found.append((doc.get(C_CREATED) if isinstance(doc.get(C_CREATED), int) else 0, cid))
         return [cid for _, cid in sorted(found)]
-    return [t["tabId"] for t in _tabs(db) if isinstance(t.get("bubbles"), list) and t["bubbles"]]
+    return [t[TAB_ID] for t in _tabs(db) if isinstance(t.get(TAB_BUBBLES), list) and t[TAB_BUBBLES]]
 
 
 def _parent(db: sqlite3.Connection, session: str) -> str | None:
     """The composer that launched `session` as a subagent (it lists it in `subagentComposerIds`)."""
     for cid, doc in _composers(db):
-        for key in ("subagentComposerIds", "subComposerIds"):
+        for key in C_SUBAGENTS:
             ids = doc.get(key)
             if isinstance(ids, list) and session in ids and cid != session:
                 return cid
     return None
 
 
-_TOOL_FIELDS = ("toolCallId", "name", "status", "params", "rawArgs", "result", "error")
-
-
 def _bubble(b: dict[str, Any]) -> dict[str, Any]:
-    tool = as_object(b.get("toolFormerData"))
-    thinking = b.get("thinking")
+    tool = as_object(b.get(B_TOOL))
+    thinking = b.get(B_THINKING)
     out: dict[str, Any] = {
-        "cursor": "bubble", "id": b.get("bubbleId"), "type": b.get("type"), "createdAt": b.get("createdAt"),
-        "tokenCount": as_object(b.get("tokenCount")), "model": as_object(b.get("modelInfo")).get("modelName"),
-        "text": b.get("text"), "thinking": as_object(thinking).get("text") if isinstance(thinking, dict) else None,
+        KIND: "bubble", ID: b.get(B_ID), BUBBLE_TYPE: b.get(B_TYPE), AT: b.get(B_CREATED),
+        TOKENS: as_object(b.get(B_TOKENS)), BUBBLE_MODEL: as_object(b.get(B_MODEL_INFO)).get(B_MODEL_NAME),
+        TEXT: b.get(B_TEXT), THINKING: as_object(thinking).get(B_THINKING_TEXT) if isinstance(thinking, dict) else None,
     }
     if tool:
-        picked = {k: tool.get(k) for k in _TOOL_FIELDS if k in tool}
-        status = as_object(tool.get("additionalData")).get("status")
+        picked = {k: tool.get(k) for k in TOOL_COPIED if k in tool}
+        status = as_object(tool.get(B_ADDITIONAL)).get(B_ADDITIONAL_STATUS)
         if status is not None:
-            picked["additionalStatus"] = status
-        out["tool"] = picked
+            picked[ADDITIONAL_STATUS] = status
+        out[TOOL] = picked
     return out
 
 
@@ -132,28 +139,27 @@ def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> by
     lines: list[dict[str, Any]] = []
     if _global(db):
         doc = as_object(_kv(db, f"composerData:{session}"))
-        root = as_object(as_object(doc.get("workspaceIdentifier")).get("uri")).get("fsPath")
-        lines.append({"cursor": "composer", "id": session, "v": doc.get("_v"), "createdAt": doc.get("createdAt"),
-                      "lastUpdatedAt": doc.get("lastUpdatedAt"), "model": as_object(doc.get("modelConfig")).get("modelName"),
-                      "mode": doc.get("unifiedMode"), "root": root, "name": doc.get("name"),
-                      "parent": _parent(db, session)})
-        inline = doc.get("conversation")
+        root = as_object(as_object(doc.get(C_WORKSPACE)).get(C_URI)).get(C_FS_PATH)
+        lines.append({KIND: "composer", ID: session, VERSION: doc.get(C_VERSION), CREATED: doc.get(C_CREATED),
+                      UPDATED: doc.get(C_UPDATED), MODEL: as_object(doc.get(C_MODEL_CONFIG)).get(C_MODEL_NAME),
+                      MODE: doc.get(C_MODE), ROOT: root, NAME: doc.get(C_NAME),
+                      PARENT: _parent(db, session)})
+        inline = doc.get(C_CONVERSATION)
         if isinstance(inline, list) and inline:
             lines.extend(_bubble(b) for b in inline if isinstance(b, dict))
         for bid in _headers(doc):
             b = _kv(db, f"bubbleId:{session}:{bid}")
             if isinstance(b, dict):
-                lines.append(_bubble({**b, "bubbleId": bid}))
+                lines.append(_bubble({**b, B_ID: bid}))
     else:
-        tab = next((t for t in _tabs(db) if t["tabId"] == session), {})
-        lines.append({"cursor": "tab", "id": session, "lastSendTime": tab.get("lastSendTime"),
-                      "title": tab.get("chatTitle")})
-        bubbles = tab.get("bubbles")
+        tab = next((t for t in _tabs(db) if t[TAB_ID] == session), {})
+        lines.append({KIND: "tab", ID: session, LAST_SEND: tab.get(TAB_SENT), TITLE: tab.get(TAB_TITLE)})
+        bubbles = tab.get(TAB_BUBBLES)
         for b in bubbles if isinstance(bubbles, list) else []:
             if isinstance(b, dict):
-                lines.append({"cursor": "bubble", "id": b.get("id"), "type": b.get("type"),
-                              "time": b.get("timestamp") or b.get("contextCacheTimestamp"),
-                              "model": b.get("modelType"), "text": b.get("text") or b.get("rawText")})
+                lines.append({KIND: "bubble", ID: b.get(T_ID), BUBBLE_TYPE: b.get(T_TYPE),
+                              TIME: b.get(T_TIMESTAMP) or b.get(T_CACHE_TIME),
+                              BUBBLE_MODEL: b.get(T_MODEL), TEXT: b.get(T_TEXT) or b.get(T_RAW_TEXT)})
     return b"".join(orjson.dumps(line) + b"\n" for line in lines)
 
 

@@ -1,4 +1,4 @@
-"""Cursor's name tables (bubble types, tool aliases, statuses) and the sniffer.
+"""Cursor's name tables (tool aliases, statuses; the bubble types are the table's, `native_table.py`) and the sniffer.
 
 The reader reads the JSON Lines export of one chat (`store.py`): a composer (or an older aichat tab),
 then its bubbles in order. The class of every field, and what the reader keeps of it, is the format's
@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-#: bubble `type`: 1 (or "user") is the user's, 2 (or "ai") the agent's
-USER_TYPES = (1, "user")
-AI_TYPES = (2, "ai")
 #: Cursor's tool names -> the shared tool table's spelling (`toolFormerData.name`)
 ALIASES: dict[str, str] = {
     "read_file": "read_file", "read_file_v2": "read_file",
@@ -24,22 +21,16 @@ ALIASES: dict[str, str] = {
     "web_search": "web_search", "fetch_rules": "fetch_rules", "read_lints": "read_lints",
     "todo_write": "todo_write", "task": "task", "task_v2": "task",
 }
-#: The keys of the store's own JSON values (composerData, bubbles, aichat tabs) that `store.py` reads
-#: or names when building the export the one table describes: known names for reports.
-SOURCE_KEYS: frozenset[str] = frozenset({
-    "composerData", "composerId", "_v", "modelConfig", "modelName", "workspaceIdentifier", "unifiedMode",
-    "subagentComposerIds", "subComposerIds", "richText", "blobEncryptionKey", "EncryptionKey", "bubbleId",
-    "modelType", "rawText", "toolFormerData", "toolCallBinary", "additionalData", "tabId", "chatTitle",
-})
 #: `toolFormerData.status` values that end a call
 DONE = {"completed": False, "error": True, "cancelled": True, "canceled": True, "rejected": True}
 
 
-
 def sniff(records: list[dict[str, Any]]) -> bool:
     """The JSON Lines export of one chat (`store.py`)."""
-    return bool(records) and records[0].get("cursor") in ("composer", "tab") and \
-        isinstance(records[0].get("id"), str)
+    from redact.formats.cursor.keys import ID, KIND
+
+    return bool(records) and records[0].get(KIND) in ("composer", "tab") and \
+        isinstance(records[0].get(ID), str)
 
 
 def markdown() -> str:
