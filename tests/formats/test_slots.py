@@ -120,7 +120,6 @@ PENDING = {
     "codex",
     "continue_dev",
     "copilot_cli",
-    "copilot_vscode",
     "cursor",
     "gemini_cli",
     "opencode",
