@@ -21,14 +21,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from redact.formats.copilot_vscode.native_table import (  # noqa: F401 (the tool table, importable from here)
-    COMMAND_ARGS,
-    CREATES,
-    PATCHES,
-    PATH_ARGS,
-    TOOLS,
-    VARIABLE_KEYS,
-)
+# the tool table and the names read inside `variableData`, importable from here (redact/vocabulary.py reads them)
+from redact.formats.copilot_vscode.native_table import CREATES as CREATES
+from redact.formats.copilot_vscode.native_table import PATCHES as PATCHES
+from redact.formats.copilot_vscode.native_table import TOOLS as TOOLS
+from redact.formats.copilot_vscode.native_table import VARIABLE_KEYS as VARIABLE_KEYS
 
 _SESSION_DIRS = ("chatSessions", "emptyWindowChatSessions")
 
