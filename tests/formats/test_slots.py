@@ -116,7 +116,6 @@ PENDING = {
     "agent_replay",
     "amp",
     "claude_code",
-    "cline",
     "codex",
     "continue_dev",
     "copilot_cli",
