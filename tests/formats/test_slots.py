@@ -115,10 +115,8 @@ FOLDERS = sorted({fmt.package.rsplit(".", 1)[1] for fmt in formats()})
 PENDING = {
     "amp",
     "claude_code",
-    "cline",
     "codex",
     "copilot_cli",
-    "copilot_vscode",
     "gemini_cli",
     "opencode",
 }

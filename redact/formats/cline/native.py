@@ -13,7 +13,8 @@ from redact.errors import BadInput
 from redact.formats.claude_code.files import roots_of
 from redact.formats.cline.native_table import DOCUMENT, TABLE
 from redact.formats.cline.reader import _CWD
-from redact.formats.cline.table import ASKS, SAYS, sniff_doc
+from redact.formats.cline.keys import ASK_CASES, KINDS, REQUEST, SAY, SAY_CASES, TEXT, TYPE
+from redact.formats.cline.table import sniff_doc
 from redact.formats.common import label, parse_json_string
 from redact.keys import Key
 from redact.native.scrub import DROP, Scrubber
@@ -23,9 +24,9 @@ from redact.report import RedactionReport
 
 def _cwd(messages: list[Any]) -> str | None:
     for m in messages:
-        if isinstance(m, dict) and m.get("say") == "api_req_started":
-            info = parse_json_string(m.get("text"))
-            request = info.get("request") if isinstance(info, dict) else None
+        if isinstance(m, dict) and m.get(SAY) == "api_req_started":
+            info = parse_json_string(m.get(TEXT))
+            request = info.get(REQUEST) if isinstance(info, dict) else None
             found = _CWD.search(request[:200_000]) if isinstance(request, str) else None
             if found:
                 return found.group(1).strip()
@@ -33,9 +34,9 @@ def _cwd(messages: list[Any]) -> str | None:
 
 
 def _known(m: Any, report: RedactionReport) -> bool:
-    kind = m.get("type") if isinstance(m, dict) else None
-    sub = m.get(kind) if kind in ("say", "ask") else None
-    if isinstance(sub, str) and sub in (SAYS if kind == "say" else ASKS):
+    kind = m.get(TYPE) if isinstance(m, dict) else None
+    sub = m.get(kind) if kind in KINDS else None
+    if isinstance(sub, str) and sub in (SAY_CASES if kind == SAY else ASK_CASES):
         return True
     report.skipped_records[label(kind if isinstance(kind, str) else "message",
                                  sub if isinstance(sub, str) else None)] += 1

@@ -8,7 +8,6 @@ the table does not know is dropped and counted.
 """
 from __future__ import annotations
 
-from redact.formats.cline.table import ASKS, SAYS, TOOLS
 from redact.native.spec import (
     BOOL,
     ID,
@@ -31,6 +30,68 @@ from redact.native.spec import (
 )
 
 FORMAT = "cline"
+
+#: `say` subtype -> handling: `mapped (what the reader keeps)` or `skipped`; the tree's `say` switch
+#: is built from it (a mapped subtype's node says what the reader keeps), and the reader reads the tree
+SAYS: dict[str, str] = {
+    "task": "mapped (the first prompt: length, images, URL count)",
+    "user_feedback": "mapped (a prompt)",
+    "api_req_started": "mapped (an llm event: tokensIn/Out, cacheWrites/Reads; cancelReason: an error)",
+    "text": "mapped (the current response's text length)",
+    "reasoning": "mapped (the current response's thinking)",
+    "tool": "mapped (a tool call; see the tool table)",
+    "command": "mapped (a shell command: verb)",
+    "command_output": "mapped (the command's output size, commits and PRs it confirms)",
+    "mcp_server_response": "mapped (the MCP call's output size)",
+    "error_retry": "mapped (an error event, llm, retried)",
+    "error": "mapped (an error event, orchestration)",
+    "completion_result": "skipped",
+    "checkpoint_created": "skipped",
+    "task_progress": "skipped",
+    "api_req_retried": "skipped",
+    "api_req_finished": "skipped",
+    "deleted_api_reqs": "skipped",
+    "shell_integration_warning": "skipped",
+    "mcp_server_request_started": "skipped",
+    "browser_action": "skipped",
+    "browser_action_result": "skipped",
+    "browser_action_launch": "mapped (a tool call: browser_action)",
+    "diff_error": "skipped",
+    "clineignore_error": "skipped",
+    "info": "skipped",
+    "hook": "skipped",
+    "hook_output": "skipped",
+}
+#: `ask` subtype -> handling
+ASKS: dict[str, str] = {
+    "tool": "mapped (a tool call awaiting approval: no result is recorded)",
+    "command": "mapped (a shell command awaiting approval)",
+    "command_output": "mapped (the command's output size)",
+    "use_mcp_server": "mapped (an MCP call: serverName, toolName)",
+    "followup": "mapped (a tool call: ask_followup_question, waits on the user)",
+    "api_req_failed": "mapped (an error event, llm)",
+    "mistake_limit_reached": "mapped (an error event, orchestration)",
+    "browser_action_launch": "mapped (a tool call: browser_action)",
+    "completion_result": "skipped",
+    "resume_task": "skipped",
+    "resume_completed_task": "skipped",
+    "plan_mode_respond": "skipped",
+    "auto_approval_max_req_reached": "skipped",
+    "new_task": "skipped",
+    "condense": "skipped",
+    "report_bug": "skipped",
+}
+#: `tool` JSON `tool` -> (event kind, edit op)
+TOOLS: dict[str, tuple[str, str | None]] = {
+    "readFile": ("read", None),
+    "editedExistingFile": ("edit", "modify"), "appliedDiff": ("edit", "modify"),
+    "newFileCreated": ("edit", "create"), "fileDeleted": ("edit", "delete"),
+    "searchFiles": ("search", None), "listFilesTopLevel": ("search", None),
+    "listFilesRecursive": ("search", None), "listCodeDefinitionNames": ("search", None),
+    "codebaseSearch": ("search", None),
+    "webFetch": ("web", None), "webSearch": ("web", None),
+    "summarizeTask": ("tool", None), "newTask": ("subagent", None), "useSkill": ("skill", None),
+}
 
 _COMMON: dict[str, Spec] = {
     "ts": used("event times (epoch ms)", NUMBER), "partial": BOOL, "images": used("images counted", SHAPE),

@@ -1,6 +1,6 @@
 """Cline task logs (`tasks/<id>/ui_messages.json`; Roo Code and Kilo Code alike) -> facts.
 
-The tables are in `table.py`. What the reader derives, and how:
+The tables are the one table's (`native_table.py`), its keys named in `keys.py`. What the reader derives, and how:
 
 - **Prompts**: the `task` message and each `user_feedback` (length, images, URL count).
 - **Model responses**: each `api_req_started` is one llm event: its JSON `text` gives `tokensIn`
@@ -33,7 +33,35 @@ from redact.build.facts import (
     ToolResult,
     UserTurn,
 )
-from redact.formats.cline.table import ASKS, REQ_APP, SAYS, TOOLS, sniff_doc
+from redact.formats.cline.keys import (
+    ASK,
+    ASK_CASES,
+    CACHE_READS,
+    CACHE_WRITES,
+    CANCEL,
+    COMMAND_DONE,
+    IMAGES,
+    KINDS,
+    MCP_SERVER,
+    MCP_TOOL,
+    MCP_URI,
+    MODEL_ID,
+    MODEL_INFO,
+    REQUEST,
+    RETRY_ERROR,
+    SAY,
+    SAY_CASES,
+    TEXT,
+    TOKENS_IN,
+    TOKENS_OUT,
+    TOOL_NAME,
+    TOOL_PATH,
+    TOOL_URL,
+    TS,
+    TYPE,
+)
+from redact.formats.cline.native_table import TOOLS
+from redact.formats.cline.table import REQ_APP, sniff_doc
 from redact.formats.codex.events import error_class as api_error_class
 from redact.formats.common import (
     as_float,
@@ -88,12 +116,12 @@ class ClineReader:
     def read(self, messages: list[Any]) -> None:
         last_t: float | None = None
         for m in messages:
-            if not isinstance(m, dict) or m.get("type") not in ("say", "ask"):
+            if not isinstance(m, dict) or m.get(TYPE) not in KINDS:
                 self.skip("<not a message>")
                 continue
-            kind = m["type"]
+            kind = m[TYPE]
             sub = m.get(kind)
-            t = as_float(m.get("ts"))
+            t = as_float(m.get(TS))
             t = t if t is not None and 0 <= t < _LATEST else last_t
             if not isinstance(sub, str) or t is None:
                 self.skip(label(kind, sub if isinstance(sub, str) else None) + ("" if t is not None else ":<no time>"))
@@ -103,8 +131,8 @@ class ClineReader:
                 self.s.first_seen = t
             if sub != "command_output":
                 self.close_command(t)
-            table = SAYS if kind == "say" else ASKS
-            if not table.get(sub, "skipped").startswith("mapped"):
+            table = SAY_CASES if kind == SAY else ASK_CASES
+            if table.get(sub) != "mapped":
                 self.skip(label(kind, sub))
                 continue
             getattr(self, f"{kind}_{sub}")(m, t)
@@ -112,12 +140,12 @@ class ClineReader:
 
     # -- helpers -----------------------------------------------------------------------------------
     def text(self, m: dict[str, Any]) -> str:
-        text = m.get("text")
+        text = m.get(TEXT)
         return text if isinstance(text, str) else ""
 
     def model(self, m: dict[str, Any]) -> str | None:
-        info = m.get("modelInfo")
-        model = info.get("modelId") if isinstance(info, dict) else None
+        info = m.get(MODEL_INFO)
+        model = info.get(MODEL_ID) if isinstance(info, dict) else None
         return model if is_model_name(model) else None
 
     def response(self, m: dict[str, Any], t: float) -> LlmResponse:
@@ -141,7 +169,7 @@ class ClineReader:
 
     def prompt(self, m: dict[str, Any], t: float) -> None:
         text = self.text(m)
-        images = m.get("images")
+        images = m.get(IMAGES)
         count = len(images) if isinstance(images, list) else 0
         if text or count:
             self.add(UserTurn(t, MAIN, len(text), count, count_urls(text)))
@@ -157,17 +185,17 @@ class ClineReader:
     def say_api_req_started(self, m: dict[str, Any], t: float) -> None:
         info = parse_json_string(self.text(m))
         info = info if isinstance(info, dict) else {}
-        resp = LlmResponse(t, MAIN, self.model(m), inp=positive_int(info.get("tokensIn")),
-                           out=positive_int(info.get("tokensOut")), cw=positive_int(info.get("cacheWrites")),
-                           cr=positive_int(info.get("cacheReads")), stop="end_turn")
+        resp = LlmResponse(t, MAIN, self.model(m), inp=positive_int(info.get(TOKENS_IN)),
+                           out=positive_int(info.get(TOKENS_OUT)), cw=positive_int(info.get(CACHE_WRITES)),
+                           cr=positive_int(info.get(CACHE_READS)), stop="end_turn")
         self.add(resp)
         self.resp = resp
-        request = info.get("request")
+        request = info.get(REQUEST)
         if self.cwd is None and isinstance(request, str):
             found = _CWD.search(request[:200_000])
             if found:
                 self.cwd = found.group(1).strip()
-        cancel = info.get("cancelReason")
+        cancel = info.get(CANCEL)
         if isinstance(cancel, str) and cancel:
             resp.stop = None
             self.add(ErrorFact(t, MAIN, "orchestration" if cancel == "user_cancelled" else "llm",
@@ -182,13 +210,13 @@ class ClineReader:
     def say_tool(self, m: dict[str, Any], t: float, *, ran: bool = True) -> None:
         info = parse_json_string(self.text(m))
         info = info if isinstance(info, dict) else {}
-        name = info.get("tool")
+        name = info.get(TOOL_NAME)
         name = name if isinstance(name, str) and _NAME.fullmatch(name) else "unknown"
         kind, op = TOOLS.get(name, ("tool", None))
         call = self.call(m, t, name, kind, ran=ran)
-        path = info.get("path")
+        path = info.get(TOOL_PATH)
         if kind == "web":
-            call.host = "search" if name == "webSearch" else host_of(path if isinstance(path, str) else info.get("url"))
+            call.host = "search" if name == "webSearch" else host_of(path if isinstance(path, str) else info.get(TOOL_URL))
         elif kind in ("read", "edit", "search") and isinstance(path, str) and path:
             call.paths = (path,) if kind != "search" else ()
             call.op = op
@@ -200,7 +228,7 @@ class ClineReader:
         line = line.removesuffix(REQ_APP)
         call = self.call(m, t, "execute_command", "exec", ran=ran)
         call.command = line
-        self.command = (call, [], ran or m.get("commandCompleted") is True)
+        self.command = (call, [], ran or m.get(COMMAND_DONE) is True)
 
     def say_command_output(self, m: dict[str, Any], t: float) -> None:
         if self.command is None:
@@ -227,7 +255,7 @@ class ClineReader:
 
     def say_error_retry(self, m: dict[str, Any], t: float) -> None:
         info = parse_json_string(self.text(m))
-        message = info.get("errorMessage") if isinstance(info, dict) else self.text(m)
+        message = info.get(RETRY_ERROR) if isinstance(info, dict) else self.text(m)
         self.add(ErrorFact(t, MAIN, "llm", api_error_class(None, message if isinstance(message, str) else ""),
                            retry=True))
 
@@ -250,7 +278,7 @@ class ClineReader:
     def ask_use_mcp_server(self, m: dict[str, Any], t: float) -> None:
         info = parse_json_string(self.text(m))
         info = info if isinstance(info, dict) else {}
-        server, tool = info.get("serverName"), info.get("toolName") or info.get("uri")
+        server, tool = info.get(MCP_SERVER), info.get(MCP_TOOL) or info.get(MCP_URI)
         call = self.call(m, t, "use_mcp_tool", "mcp", ran=False)
         call.server = server if isinstance(server, str) and server else None
         call.tool = tool if isinstance(tool, str) and _NAME.fullmatch(tool) else None
@@ -281,8 +309,9 @@ class ClineReader:
         return s
 
 
-assert all(hasattr(ClineReader, f"say_{k}") for k, v in SAYS.items() if v.startswith("mapped"))
-assert all(hasattr(ClineReader, f"ask_{k}") for k, v in ASKS.items() if v.startswith("mapped"))
+# each subtype the tree maps has its method (`<say|ask>_<subtype>`)
+assert all(hasattr(ClineReader, f"{kind}_{sub}") for kind, cases in ((SAY, SAY_CASES), (ASK, ASK_CASES))
+           for sub, how in cases.items() if how == "mapped")
 
 
 def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,

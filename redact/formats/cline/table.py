@@ -1,4 +1,5 @@
-"""Cline task logs, declared: message types, tools, the sniffer and the task folder's other files.
+"""Cline task logs: the sniffer and the task folder's other files (the message and tool tables are the
+one table's, `native_table.py`, importable from here).
 
 Cline (VS Code extension `saoudrizwan.claude-dev`) keeps each task in
 `globalStorage/<extension id>/tasks/<task id>/`: `ui_messages.json` (what the chat view showed: a
@@ -10,7 +11,8 @@ is `ui_messages.json`: it holds the prompts, each API request's tokens and cost
 with their `command_output`) and the errors. The other files of a task folder repeat that content
 as model messages or hold settings: batch mode skips them by name and says so. The class of every
 field, and what the reader keeps of it, is the format's one table (`native_table.py`); docs/formats.md
-renders both (scripts/gen_format_docs.py).
+renders both (scripts/gen_format_docs.py). The keys read here are named by their place in it (`keys.py`),
+imported inside the functions.
 """
 from __future__ import annotations
 
@@ -18,66 +20,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-#: `say` subtype -> handling
-SAYS: dict[str, str] = {
-    "task": "mapped (the first prompt: length, images, URL count)",
-    "user_feedback": "mapped (a prompt)",
-    "api_req_started": "mapped (an llm event: tokensIn/Out, cacheWrites/Reads; cancelReason: an error)",
-    "text": "mapped (the current response's text length)",
-    "reasoning": "mapped (the current response's thinking)",
-    "tool": "mapped (a tool call; see the tool table)",
-    "command": "mapped (a shell command: verb)",
-    "command_output": "mapped (the command's output size, commits and PRs it confirms)",
-    "mcp_server_response": "mapped (the MCP call's output size)",
-    "error_retry": "mapped (an error event, llm, retried)",
-    "error": "mapped (an error event, orchestration)",
-    "completion_result": "skipped",
-    "checkpoint_created": "skipped",
-    "task_progress": "skipped",
-    "api_req_retried": "skipped",
-    "api_req_finished": "skipped",
-    "deleted_api_reqs": "skipped",
-    "shell_integration_warning": "skipped",
-    "mcp_server_request_started": "skipped",
-    "browser_action": "skipped",
-    "browser_action_result": "skipped",
-    "browser_action_launch": "mapped (a tool call: browser_action)",
-    "diff_error": "skipped",
-    "clineignore_error": "skipped",
-    "info": "skipped",
-    "hook": "skipped",
-    "hook_output": "skipped",
-}
-#: `ask` subtype -> handling
-ASKS: dict[str, str] = {
-    "tool": "mapped (a tool call awaiting approval: no result is recorded)",
-    "command": "mapped (a shell command awaiting approval)",
-    "command_output": "mapped (the command's output size)",
-    "use_mcp_server": "mapped (an MCP call: serverName, toolName)",
-    "followup": "mapped (a tool call: ask_followup_question, waits on the user)",
-    "api_req_failed": "mapped (an error event, llm)",
-    "mistake_limit_reached": "mapped (an error event, orchestration)",
-    "browser_action_launch": "mapped (a tool call: browser_action)",
-    "completion_result": "skipped",
-    "resume_task": "skipped",
-    "resume_completed_task": "skipped",
-    "plan_mode_respond": "skipped",
-    "auto_approval_max_req_reached": "skipped",
-    "new_task": "skipped",
-    "condense": "skipped",
-    "report_bug": "skipped",
-}
-#: `tool` JSON `tool` -> (event kind, edit op)
-TOOLS: dict[str, tuple[str, str | None]] = {
-    "readFile": ("read", None),
-    "editedExistingFile": ("edit", "modify"), "appliedDiff": ("edit", "modify"),
-    "newFileCreated": ("edit", "create"), "fileDeleted": ("edit", "delete"),
-    "searchFiles": ("search", None), "listFilesTopLevel": ("search", None),
-    "listFilesRecursive": ("search", None), "listCodeDefinitionNames": ("search", None),
-    "codebaseSearch": ("search", None),
-    "webFetch": ("web", None), "webSearch": ("web", None),
-    "summarizeTask": ("tool", None), "newTask": ("subagent", None), "useSkill": ("skill", None),
-}
+from redact.formats.cline.native_table import ASKS as ASKS  # the message and tool tables, importable from here
+from redact.formats.cline.native_table import SAYS as SAYS
+from redact.formats.cline.native_table import TOOLS as TOOLS
+
 REQ_APP = "REQ_APP"  # the marker Cline appends to a command that asked for approval
 
 _TASK_FILES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -89,8 +35,10 @@ _TASK_FILES: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 def _message_like(value: Any) -> bool:
-    return isinstance(value, dict) and isinstance(value.get("ts"), (int, float)) and \
-        value.get("type") in ("say", "ask") and isinstance(value.get(value["type"]), str)
+    from redact.formats.cline.keys import KINDS, TS, TYPE
+
+    return isinstance(value, dict) and isinstance(value.get(TS), (int, float)) and \
+        value.get(TYPE) in KINDS and isinstance(value.get(value[TYPE]), str)
 
 
 def sniff(records: list[dict[str, Any]]) -> bool:

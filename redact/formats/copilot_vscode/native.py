@@ -11,6 +11,7 @@ import orjson
 
 from redact.errors import BadInput
 from redact.formats.common import label
+from redact.formats.copilot_vscode.keys import ENTRY_KIND, PART_KIND, REQUESTS, RESPONSE, VALUE
 from redact.formats.copilot_vscode.native_table import DOCUMENT, PART, TABLE
 from redact.formats.copilot_vscode.reader import edit_log
 from redact.formats.copilot_vscode.table import sniff_doc
@@ -25,17 +26,17 @@ def _known_parts(request: Any, report: RedactionReport) -> Any:
     """The request with the response parts of a kind the table does not know dropped and counted
     (a part without `kind` is markdown)."""
     assert isinstance(PART, Switch)
-    parts = request.get("response") if isinstance(request, dict) else None
+    parts = request.get(RESPONSE) if isinstance(request, dict) else None
     if not isinstance(parts, list):
         return request
     kept = []
     for part in parts:
-        kind = part.get("kind") if isinstance(part, dict) else None
+        kind = part.get(PART_KIND) if isinstance(part, dict) else None
         if kind is None or isinstance(kind, str) and kind in PART.cases:
             kept.append(part)
         else:
             report.skipped_records[label("part", kind if isinstance(kind, str) else None)] += 1
-    return {**request, "response": kept}
+    return {**request, RESPONSE: kept}
 
 
 def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, mode: str,
@@ -50,9 +51,9 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
     if not sniff_doc(doc):
         raise BadInput("not a VS Code Copilot Chat session", where=name)
     scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report)
-    doc = {**doc, "requests": [_known_parts(r, report) for r in doc["requests"]]}
+    doc = {**doc, REQUESTS: [_known_parts(r, report) for r in doc[REQUESTS]]}
     out = scrubber.value(DOCUMENT, doc, "document")
-    out = out if out is not DROP else {"requests": []}
+    out = out if out is not DROP else {REQUESTS: []}
     if log:  # the edit log, replayed: one initial entry
-        return orjson.dumps({"kind": 0, "v": out}) + b"\n"
+        return orjson.dumps({ENTRY_KIND: 0, VALUE: out}) + b"\n"
     return orjson.dumps(out, option=orjson.OPT_INDENT_2) + b"\n"

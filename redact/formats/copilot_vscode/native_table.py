@@ -10,7 +10,6 @@ Code itself compacts the log.
 """
 from __future__ import annotations
 
-from redact.formats.copilot_vscode.table import TOOLS
 from redact.native.spec import (
     BOOL,
     DROP,
@@ -35,6 +34,45 @@ from redact.native.spec import (
 
 FORMAT = "copilot-vscode"
 
+#: built-in tool ids (VS Code writes both spellings over time) -> event kind
+TOOLS: dict[str, str] = {
+    **dict.fromkeys(("copilot_readFile", "read_file", "copilot_readNotebookCellOutput"), "read"),
+    **dict.fromkeys(("copilot_replaceString", "replace_string_in_file", "copilot_multiReplaceString",
+                     "multi_replace_string_in_file", "copilot_insertEdit", "insert_edit_into_file",
+                     "copilot_createFile", "create_file", "copilot_applyPatch", "apply_patch",
+                     "copilot_editNotebook", "edit_notebook_file", "copilot_createNewJupyterNotebook"), "edit"),
+    **dict.fromkeys(("copilot_findFiles", "file_search", "copilot_findTextInFiles", "grep_search",
+                     "copilot_listDirectory", "list_dir", "copilot_searchCodebase", "semantic_search",
+                     "copilot_searchWorkspaceSymbols", "copilot_listCodeUsages", "list_code_usages",
+                     "copilot_getChangedFiles", "get_changed_files"), "search"),
+    **dict.fromkeys(("run_in_terminal", "copilot_runInTerminal"), "exec"),
+    **dict.fromkeys(("copilot_fetchWebPage", "fetch_webpage", "vscode_fetchWebPage_internal"), "web"),
+    **dict.fromkeys(("runSubagent", "copilot_runSubagent", "search_subagent"), "subagent"),
+    **dict.fromkeys(("copilot_getErrors", "get_errors", "copilot_runTests", "runTests", "run_task",
+                     "get_terminal_output", "copilot_getTerminalOutput", "manage_todo_list",
+                     "copilot_createDirectory", "create_directory", "copilot_think", "think",
+                     "vscode_askQuestions", "copilot_askQuestions"), "tool"),
+}
+CREATES = frozenset({"copilot_createFile", "create_file", "copilot_createNewJupyterNotebook"})
+PATCHES = frozenset({"copilot_applyPatch", "apply_patch"})
+#: The names the reader reads inside a tool's JSON input (a round's `arguments`, an invocation's
+#: `rawInput`): the file of a read or an edit (the first present), a terminal's command line, a
+#: patch's text, the URLs of a fetch.
+PATH_ARGS = ("filePath", "path", "file_path", "dirPath")
+COMMAND_ARGS = ("command",)
+PATCH_ARGS = ("input", "patch")
+URL_ARGS = ("urls", "url")
+_ARGS_READ = (f"paths ({', '.join(PATH_ARGS)}), the terminal command ({', '.join(COMMAND_ARGS)}: its verb), "
+              f"a patch's file headers ({', '.join(PATCH_ARGS)}), URL hosts ({', '.join(URL_ARGS)})")
+#: The names the reader reads inside a call's entry of `toolCallResults` (a drop in the tree): the
+#: text of its output, `content[].value`.
+RESULT_CONTENT, RESULT_TEXT = "content", "value"
+#: The names the reader reads inside a request's `variableData` (a shape in the tree): the images
+#: among its `variables` (`kind` image, or `isImage`). The set keeps them in the vocabulary
+#: (redact/vocabulary.py reads table.py's sets, which imports it).
+VARIABLES, VARIABLE_KIND, IS_IMAGE = "variables", "kind", "isImage"
+VARIABLE_KEYS = frozenset({VARIABLES, VARIABLE_KIND, IS_IMAGE})
+
 _TOOL = tool(*TOOLS)
 _MARKDOWN: dict[str, Spec] = {"value": SHAPE, "isTrusted": BOOL, "supportThemeIcons": BOOL, "supportHtml": BOOL,
                               "baseUri": DROP, "uris": DROP}
@@ -48,7 +86,7 @@ URI = Obj({"$mid": NUMBER, "fsPath": PATH, "path": PATH, "scheme": enum("file", 
 TOOL_DATA = obj(kind=enum("terminal", "input", "todoList", "extensions", "pullRequest"),
                 commandLine=obj(original=VERB, toolEdited=VERB, userEdited=VERB),
                 language=enum("sh", "bash", "zsh", "pwsh", "powershell", "cmd", "fish"),
-                rawInput=SHAPE, terminalCommandId=DROP, terminalToolSessionId=DROP, confirmation=DROP,
+                rawInput=used(f"the input of a call no round lists: {_ARGS_READ}", SHAPE), terminalCommandId=DROP, terminalToolSessionId=DROP, confirmation=DROP,
                 todoList=SHAPE)
 
 
@@ -84,8 +122,7 @@ PART = Switch("kind", {
 ROUND = used("one llm event per round", obj(
     response=used("length", SHAPE), toolInputRetry=NUMBER, id=ID, thinking=SHAPE, statefulMarker=DROP,
     toolCalls=Many(obj(name=used("tool calls (see the tool table)", _TOOL),
-                       arguments=used("JSON in a string: paths (filePath, path, dirPath), the terminal command "
-                                      "(verb), a patch's file headers, URL hosts", SHAPE),
+                       arguments=used(f"JSON in a string: {_ARGS_READ}", SHAPE),
                        id=used("call id", ID)))))
 RESULT = obj(
     timings=obj(firstProgress=NUMBER, totalElapsed=NUMBER),
@@ -94,7 +131,7 @@ RESULT = obj(
                      message=SHAPE, responseIsIncomplete=BOOL, responseIsFiltered=BOOL, confirmationButtons=DROP,
                      level=NUMBER)),
     details=SHAPE,
-    metadata=obj(toolCallRounds=Many(ROUND), toolCallResults=used("byte count of each call's output", DROP),
+    metadata=obj(toolCallRounds=Many(ROUND), toolCallResults=used(f"byte count of each call's output ({RESULT_CONTENT}[].{RESULT_TEXT})", DROP),
                  modelMessageId=ID, responseId=ID, sessionId=used("session.id, when the document has none", ID), agentId=DROP, codeBlocks=DROP, renderedUserMessage=DROP,
                  renderedGlobalContext=DROP, cacheKey=DROP, promptTokens=NUMBER, outputTokens=NUMBER,
                  command=DROP, summary=DROP),
@@ -104,7 +141,7 @@ REQUEST = obj(
     modelId=used("llm model (`copilot/` dropped)", ident("model")),
     isCanceled=used("an interruption (error event, orchestration)", BOOL),
     message=obj(text=used("a prompt: length and URL count", SHAPE), parts=SHAPE),
-    variableData=used("images counted", SHAPE), response=Many(PART), result=RESULT,
+    variableData=used(f"images counted ({VARIABLES}[] of {VARIABLE_KIND} image, or {IS_IMAGE})", SHAPE), response=Many(PART), result=RESULT,
     followups=DROP, contentReferences=DROP, codeCitations=DROP, responseMarkdownInfo=DROP,
     editedFileEvents=DROP, timeSpentWaiting=NUMBER, agent=obj(extensionVersion=VERSION),
     isHidden=BOOL, isPaused=BOOL, modelState=DROP,

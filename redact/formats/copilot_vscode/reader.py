@@ -50,22 +50,74 @@ from redact.formats.common import (
     parse_json_string,
     positive_int,
 )
-from redact.formats.copilot_vscode.table import (
+from redact.formats.copilot_vscode.keys import (
+    CALL_ARGS,
+    CALL_ID,
+    CALL_NAME,
+    CANCELED,
+    COMMAND_LINE,
+    COMPLETE,
+    CREATED,
+    ERROR,
+    ERROR_CODE,
+    ERROR_MESSAGE,
+    IS_ERROR,
+    MARKDOWN_CONTENT,
+    MARKDOWN_VALUE,
+    MESSAGE,
+    MESSAGE_TEXT,
+    META_SESSION_ID,
+    METADATA,
+    MODEL_ID,
+    ORIGINAL,
+    OUTPUT_TOKENS,
+    PART_KIND,
+    PROMPT_TOKENS,
+    RAW_INPUT,
+    REQUESTS,
+    RESPONSE,
+    RESULT,
+    RESULT_DETAILS,
+    ROUND_CALL_ID,
+    ROUND_CALLS,
+    ROUND_RESPONSE,
+    ROUND_THINKING,
+    ROUNDS,
+    SESSION_ID,
+    SOURCE,
+    SOURCE_LABEL,
+    SOURCE_TYPE,
+    TIMESTAMP,
+    TOOL_DATA,
+    TOOL_ID,
+    TOOL_RESULTS,
+    VARIABLE_DATA,
+)
+from redact.formats.copilot_vscode.native_table import (
     COMMAND_ARGS,
     CREATES,
+    IS_IMAGE,
+    PATCH_ARGS,
     PATCHES,
     PATH_ARGS,
+    RESULT_CONTENT,
+    RESULT_TEXT,
     TOOLS,
-    replay,
-    sniff,
-    sniff_doc,
+    URL_ARGS,
+    VARIABLE_KIND,
+    VARIABLES,
 )
+from redact.formats.copilot_vscode.table import replay, sniff, sniff_doc
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
 from redact.roots import settle
 
 AGENT_TOOL = "copilot-vscode"
 _LATEST = 7_258_118_400_000.0
+#: workspace.json's key for the workspace's folder (a companion file: not in the session's table)
+WORKSPACE_FOLDER = "folder"
+_PATCH, _PATCH_ALT = PATCH_ARGS
+_URLS, _URL = URL_ARGS
 _ERROR_CODES = {"rateLimited": "rate_limit", "quotaExceeded": "usage_limit", "canceled": "interrupted",
                 "offTopic": "refusal_fallback", "filtered": "refusal_fallback", "responseFiltered": "refusal_fallback"}
 
@@ -85,8 +137,8 @@ def _model(value: object) -> str | None:
 def _text(value: object) -> str:
     if isinstance(value, str):
         return value
-    if isinstance(value, dict) and isinstance(value.get("value"), str):
-        return value["value"]  # type: ignore[no-any-return]
+    if isinstance(value, dict) and isinstance(value.get(MARKDOWN_VALUE), str):
+        return value[MARKDOWN_VALUE]  # type: ignore[no-any-return]
     return ""
 
 
@@ -111,7 +163,7 @@ def make_call(name: str, args: dict[str, Any], call_id: str, t: float, base: str
     kind = TOOLS.get(name, "tool")
     call = ToolCall(t, MAIN, call_id, name, kind)  # type: ignore[arg-type]
     if name in PATCHES:
-        patch = args.get("input") if isinstance(args.get("input"), str) else args.get("patch")
+        patch = args.get(_PATCH) if isinstance(args.get(_PATCH), str) else args.get(_PATCH_ALT)
         call.paths, call.path_ops = patch_targets(patch if isinstance(patch, str) else "", base)
         call.op = "modify"
     elif kind in ("read", "edit"):
@@ -124,7 +176,7 @@ def make_call(name: str, args: dict[str, Any], call_id: str, t: float, base: str
         command = next((args[k] for k in COMMAND_ARGS if isinstance(args.get(k), str)), "")
         call.command = command
     elif kind == "web":
-        urls: list[Any] = args["urls"] if isinstance(args.get("urls"), list) else [args.get("url")]
+        urls: list[Any] = args[_URLS] if isinstance(args.get(_URLS), list) else [args.get(_URL)]
         call.host = next((h for h in (host_of(u) for u in urls[:20]) if h), None)
     return call
 
@@ -145,92 +197,92 @@ class VscodeReader:
         self.report.skipped_records[name] += 1
 
     def document(self, doc: dict[str, Any]) -> None:
-        sid = doc.get("sessionId")
+        sid = doc.get(SESSION_ID)
         if isinstance(sid, str) and sid:
             self.native = sid
-        self.s.first_seen = _ms(doc.get("creationDate"))
+        self.s.first_seen = _ms(doc.get(CREATED))
         self.last_t = self.s.first_seen
-        for request in doc["requests"]:
+        for request in doc[REQUESTS]:
             if isinstance(request, dict):
                 self.request(request)
             else:
                 self.skip("<not a request>")
 
     def request(self, r: dict[str, Any]) -> None:
-        t = _ms(r.get("timestamp"))
+        t = _ms(r.get(TIMESTAMP))
         t = t if t is not None else self.last_t
         if t is None:
             self.skip("request:<no time>")
             return
         self.last_t = t
         self.s.saw(t)
-        message = r.get("message")
-        text = _text(message.get("text") if isinstance(message, dict) else message)
-        variables = r.get("variableData")
-        variables = variables.get("variables") if isinstance(variables, dict) else None
-        images = sum(1 for v in variables if isinstance(v, dict) and (v.get("kind") == "image" or v.get("isImage")))\
+        message = r.get(MESSAGE)
+        text = _text(message.get(MESSAGE_TEXT) if isinstance(message, dict) else message)
+        variables = r.get(VARIABLE_DATA)
+        variables = variables.get(VARIABLES) if isinstance(variables, dict) else None
+        images = sum(1 for v in variables if isinstance(v, dict) and (v.get(VARIABLE_KIND) == "image" or v.get(IS_IMAGE)))\
             if isinstance(variables, list) else 0
         if text or images:
             self.add(UserTurn(t, MAIN, len(text), images, count_urls(text)))
-        result: dict[str, Any] = r["result"] if isinstance(r.get("result"), dict) else {}
-        meta: dict[str, Any] = result["metadata"] if isinstance(result.get("metadata"), dict) else {}
-        if self.native is None and isinstance(meta.get("sessionId"), str) and meta["sessionId"]:
-            self.native = meta["sessionId"]
-        model = _model(r.get("modelId"))
-        parts = [p for p in r.get("response") or [] if isinstance(p, dict)] if isinstance(r.get("response"), list) else []
+        result: dict[str, Any] = r[RESULT] if isinstance(r.get(RESULT), dict) else {}
+        meta: dict[str, Any] = result[METADATA] if isinstance(result.get(METADATA), dict) else {}
+        if self.native is None and isinstance(meta.get(META_SESSION_ID), str) and meta[META_SESSION_ID]:
+            self.native = meta[META_SESSION_ID]
+        model = _model(r.get(MODEL_ID))
+        parts = [p for p in r.get(RESPONSE) or [] if isinstance(p, dict)] if isinstance(r.get(RESPONSE), list) else []
         invocations: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for p in parts:
-            if p.get("kind") == "toolInvocationSerialized" and isinstance(p.get("toolId"), str):
-                invocations[p["toolId"]].append(p)
-        rounds = [x for x in meta.get("toolCallRounds") or [] if isinstance(x, dict)] \
-            if isinstance(meta.get("toolCallRounds"), list) else []
-        results: dict[str, Any] = meta["toolCallResults"] if isinstance(meta.get("toolCallResults"), dict) else {}
+            if p.get(PART_KIND) == "toolInvocationSerialized" and isinstance(p.get(TOOL_ID), str):
+                invocations[p[TOOL_ID]].append(p)
+        rounds = [x for x in meta.get(ROUNDS) or [] if isinstance(x, dict)] \
+            if isinstance(meta.get(ROUNDS), list) else []
+        results: dict[str, Any] = meta[TOOL_RESULTS] if isinstance(meta.get(TOOL_RESULTS), dict) else {}
         used: dict[str, int] = defaultdict(int)
         responses: list[LlmResponse] = []
         for rnd in rounds:
-            calls = [c for c in rnd.get("toolCalls") or [] if isinstance(c, dict)] \
-                if isinstance(rnd.get("toolCalls"), list) else []
-            resp = LlmResponse(t, MAIN, model, text_chars=len(_text(rnd.get("response"))),
-                               thinking=bool(rnd.get("thinking")), stop="tool_use" if calls else "end_turn")
+            calls = [c for c in rnd.get(ROUND_CALLS) or [] if isinstance(c, dict)] \
+                if isinstance(rnd.get(ROUND_CALLS), list) else []
+            resp = LlmResponse(t, MAIN, model, text_chars=len(_text(rnd.get(ROUND_RESPONSE))),
+                               thinking=bool(rnd.get(ROUND_THINKING)), stop="tool_use" if calls else "end_turn")
             self.add(resp)
             responses.append(resp)
             for c in calls:
-                name: str = c["name"] if isinstance(c.get("name"), str) and c["name"] else "unknown"
+                name: str = c[CALL_NAME] if isinstance(c.get(CALL_NAME), str) and c[CALL_NAME] else "unknown"
                 pair = invocations[name][used[name]] if used[name] < len(invocations[name]) else None
                 used[name] += 1
-                args = parse_json_string(c.get("arguments"))
-                call_id: str = c["id"] if isinstance(c.get("id"), str) and c["id"] else f"{t}-{name}-{used[name]}"
+                args = parse_json_string(c.get(CALL_ARGS))
+                call_id: str = c[ROUND_CALL_ID] if isinstance(c.get(ROUND_CALL_ID), str) and c[ROUND_CALL_ID] else f"{t}-{name}-{used[name]}"
                 if self.call(name, args if isinstance(args, dict) else {}, call_id, t, pair, results.get(call_id)):
                     resp.tool_calls += 1
         extra = [p for name, ps in invocations.items() for p in ps[used[name]:]]
-        if not rounds and (extra or any(_text(p.get("content") if p.get("kind") == "markdownContent" else p)
-                                        for p in parts if p.get("kind") in (None, "markdownContent"))):
-            chars = sum(len(_text(p.get("content") if p.get("kind") == "markdownContent" else p))
-                        for p in parts if p.get("kind") in (None, "markdownContent"))
+        if not rounds and (extra or any(_text(p.get(MARKDOWN_CONTENT) if p.get(PART_KIND) == "markdownContent" else p)
+                                        for p in parts if p.get(PART_KIND) in (None, "markdownContent"))):
+            chars = sum(len(_text(p.get(MARKDOWN_CONTENT) if p.get(PART_KIND) == "markdownContent" else p))
+                        for p in parts if p.get(PART_KIND) in (None, "markdownContent"))
             resp = LlmResponse(t, MAIN, model, text_chars=chars, stop="tool_use" if extra else "end_turn")
             self.add(resp)
             responses.append(resp)
         for p in extra:
-            data: dict[str, Any] = p["toolSpecificData"] if isinstance(p.get("toolSpecificData"), dict) else {}
-            given: dict[str, Any] = data["rawInput"] if isinstance(data.get("rawInput"), dict) else {}
-            line = data.get("commandLine")
-            if isinstance(line, dict) and isinstance(line.get("original"), str):
-                given = {"command": line["original"]}
-            extra_id: str = p["toolCallId"] if isinstance(p.get("toolCallId"), str) else f"{t}-{p['toolId']}"
-            if self.call(p["toolId"], given, extra_id, t, p, None) and responses:
+            data: dict[str, Any] = p[TOOL_DATA] if isinstance(p.get(TOOL_DATA), dict) else {}
+            given: dict[str, Any] = data[RAW_INPUT] if isinstance(data.get(RAW_INPUT), dict) else {}
+            line = data.get(COMMAND_LINE)
+            if isinstance(line, dict) and isinstance(line.get(ORIGINAL), str):
+                given = {COMMAND_ARGS[0]: line[ORIGINAL]}
+            extra_id: str = p[CALL_ID] if isinstance(p.get(CALL_ID), str) else f"{t}-{p[TOOL_ID]}"
+            if self.call(p[TOOL_ID], given, extra_id, t, p, None) and responses:
                 responses[-1].tool_calls += 1
-        tokens_in, tokens_out = positive_int(meta.get("promptTokens")), positive_int(meta.get("outputTokens"))
+        tokens_in, tokens_out = positive_int(meta.get(PROMPT_TOKENS)), positive_int(meta.get(OUTPUT_TOKENS))
         if responses and (tokens_in or tokens_out):
             responses[-1].inp, responses[-1].out = tokens_in, tokens_out  # the request's usage, once
-        error = result.get("errorDetails")
+        error = result.get(ERROR)
         if isinstance(error, dict):
-            code = error.get("code")
+            code = error.get(ERROR_CODE)
             cls = _ERROR_CODES.get(code) if isinstance(code, str) else None
             if cls is None:
-                message = error.get("message")
+                message = error.get(ERROR_MESSAGE)
                 cls = api_error_class(None, message if isinstance(message, str) else "")
             self.add(ErrorFact(t, MAIN, "orchestration" if cls == "interrupted" else "llm", cls))
-        if r.get("isCanceled") is True:
+        if r.get(CANCELED) is True:
             self.add(ErrorFact(t, MAIN, "orchestration", "interrupted"))
 
     def call(self, name: str, args: dict[str, Any], call_id: str, t: float, invocation: dict[str, Any] | None,
@@ -239,21 +291,21 @@ class VscodeReader:
             self.skip("<duplicate>")
             return False
         self.ids.add(call_id)
-        source = invocation.get("source") if invocation is not None else None
-        server = source.get("label") if isinstance(source, dict) and source.get("type") == "mcp" else None
+        source = invocation.get(SOURCE) if invocation is not None else None
+        server = source.get(SOURCE_LABEL) if isinstance(source, dict) and source.get(SOURCE_TYPE) == "mcp" else None
         call = make_call(name, args, call_id, t, self.base, server if isinstance(server, str) else None)
         self.add(call)
-        details = invocation.get("resultDetails") if invocation is not None else None
-        failed = isinstance(details, dict) and details.get("isError") is True
+        details = invocation.get(RESULT_DETAILS) if invocation is not None else None
+        failed = isinstance(details, dict) and details.get(IS_ERROR) is True
         texts: list[str] = []
-        content = output.get("content") if isinstance(output, dict) else None
+        content = output.get(RESULT_CONTENT) if isinstance(output, dict) else None
         for item in content if isinstance(content, list) else []:
-            value = item.get("value") if isinstance(item, dict) else None
+            value = item.get(RESULT_TEXT) if isinstance(item, dict) else None
             if isinstance(value, str):
                 texts.append(value)
         if output is None and invocation is None:
             return True
-        if output is None and invocation is not None and invocation.get("isComplete") is not True and not failed:
+        if output is None and invocation is not None and invocation.get(COMPLETE) is not True and not failed:
             return True
         res = ToolResult(t, call_id, failed, out_bytes=sum(byte_len(x) for x in texts) if texts else None,
                          timed=False)
@@ -283,7 +335,7 @@ def _workspace_folder(companions: list[Any] | None) -> str | None:
         except (OSError, orjson.JSONDecodeError):
             continue
         if isinstance(doc, dict):
-            found = folder_of(doc.get("folder"))
+            found = folder_of(doc.get(WORKSPACE_FOLDER))
             if found:
                 return found
     return None

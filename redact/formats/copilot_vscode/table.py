@@ -1,4 +1,4 @@
-"""VS Code Copilot Chat sessions, declared: the document's layout, tools, the sniffers and the replay.
+"""VS Code Copilot Chat sessions: the sniffers and the replay (the tool table is the one table's, `native_table.py`).
 
 VS Code keeps each chat of a workspace in `workspaceStorage/<hash>/chatSessions/<uuid>.json` (chats
 of a window without a folder in `globalStorage/emptyWindowChatSessions/`): one JSON document,
@@ -13,6 +13,7 @@ whole document `v` (the first line), 1 sets the value at the key path `k`, 2 app
 the list at `k` (after cutting it to length `i` when given), 3 deletes `k`. It is replayed into the
 document, which is then read as above. The class of every field, and what the reader keeps of it,
 is the format's one table (`native_table.py`); docs/formats.md renders both (scripts/gen_format_docs.py).
+The keys read here are named by their place in it (`keys.py`), imported inside the functions.
 """
 from __future__ import annotations
 
@@ -20,60 +21,46 @@ import re
 from pathlib import Path
 from typing import Any
 
-#: built-in tool ids (VS Code writes both spellings over time) -> event kind
-TOOLS: dict[str, str] = {
-    **dict.fromkeys(("copilot_readFile", "read_file", "copilot_readNotebookCellOutput"), "read"),
-    **dict.fromkeys(("copilot_replaceString", "replace_string_in_file", "copilot_multiReplaceString",
-                     "multi_replace_string_in_file", "copilot_insertEdit", "insert_edit_into_file",
-                     "copilot_createFile", "create_file", "copilot_applyPatch", "apply_patch",
-                     "copilot_editNotebook", "edit_notebook_file", "copilot_createNewJupyterNotebook"), "edit"),
-    **dict.fromkeys(("copilot_findFiles", "file_search", "copilot_findTextInFiles", "grep_search",
-                     "copilot_listDirectory", "list_dir", "copilot_searchCodebase", "semantic_search",
-                     "copilot_searchWorkspaceSymbols", "copilot_listCodeUsages", "list_code_usages",
-                     "copilot_getChangedFiles", "get_changed_files"), "search"),
-    **dict.fromkeys(("run_in_terminal", "copilot_runInTerminal"), "exec"),
-    **dict.fromkeys(("copilot_fetchWebPage", "fetch_webpage", "vscode_fetchWebPage_internal"), "web"),
-    **dict.fromkeys(("runSubagent", "copilot_runSubagent", "search_subagent"), "subagent"),
-    **dict.fromkeys(("copilot_getErrors", "get_errors", "copilot_runTests", "runTests", "run_task",
-                     "get_terminal_output", "copilot_getTerminalOutput", "manage_todo_list",
-                     "copilot_createDirectory", "create_directory", "copilot_think", "think",
-                     "vscode_askQuestions", "copilot_askQuestions"), "tool"),
-}
-CREATES = frozenset({"copilot_createFile", "create_file", "copilot_createNewJupyterNotebook"})
-PATCHES = frozenset({"copilot_applyPatch", "apply_patch"})
-PATH_ARGS = ("filePath", "path", "file_path", "dirPath")
-COMMAND_ARGS = ("command",)
+# the tool table and the names read inside `variableData`, importable from here (redact/vocabulary.py reads them)
+from redact.formats.copilot_vscode.native_table import CREATES as CREATES
+from redact.formats.copilot_vscode.native_table import PATCHES as PATCHES
+from redact.formats.copilot_vscode.native_table import TOOLS as TOOLS
+from redact.formats.copilot_vscode.native_table import VARIABLE_KEYS as VARIABLE_KEYS
 
-#: the keys the reader opens inside a request's `variableData` (a shape in the one table): images counted
-VARIABLE_KEYS = frozenset({"variables", "kind", "isImage"})
 _SESSION_DIRS = ("chatSessions", "emptyWindowChatSessions")
 
 
 def _requests_like(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(r, dict) and ("message" in r or "requestId" in r)
+    from redact.formats.copilot_vscode.keys import MESSAGE, REQUEST_ID
+
+    return isinstance(value, list) and all(isinstance(r, dict) and (MESSAGE in r or REQUEST_ID in r)
                                            for r in value[:20])
 
 
 def sniff(records: list[dict[str, Any]]) -> bool:
     """The edit log: a first line `{"kind": 0, "v": <a chat session document>}`."""
+    from redact.formats.copilot_vscode.keys import ENTRY_KIND, REQUESTS, SESSION_ID, VALUE, VERSION
+
     first = records[0] if records else None
-    if not isinstance(first, dict) or first.get("kind") != 0 or not isinstance(first.get("v"), dict):
+    if not isinstance(first, dict) or first.get(ENTRY_KIND) != 0 or not isinstance(first.get(VALUE), dict):
         return False
-    doc = first["v"]
-    return isinstance(doc.get("requests", []), list) and "sessionId" in doc and isinstance(doc.get("version"), int)
+    doc = first[VALUE]
+    return isinstance(doc.get(REQUESTS, []), list) and SESSION_ID in doc and isinstance(doc.get(VERSION), int)
 
 
 def replay(records: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, int]:
     """The document an edit log describes, and how many entries could not be applied (a path that is
     not in the document, an unknown kind): those are skipped, as VS Code's own reader skips them."""
+    from redact.formats.copilot_vscode.keys import CUT, ENTRY_KIND, ENTRY_PATH, VALUE
+
     doc: Any = None
     bad = 0
     for entry in records:
-        kind = entry.get("kind")
+        kind = entry.get(ENTRY_KIND)
         if kind == 0:
-            doc = entry.get("v")
+            doc = entry.get(VALUE)
             continue
-        path = entry.get("k")
+        path = entry.get(ENTRY_PATH)
         if not isinstance(doc, dict) or not isinstance(path, list) or not path or kind not in (1, 2, 3):
             bad += 1
             continue
@@ -83,23 +70,23 @@ def replay(records: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, int]:
         last = path[-1]
         if kind == 2:
             target = _step(parent, last)
-            cut = entry.get("i")
+            cut = entry.get(CUT)
             if not isinstance(target, list):
                 bad += 1
                 continue
             if isinstance(cut, int) and not isinstance(cut, bool) and cut >= 0:
                 del target[cut:]
-            items = entry.get("v")
+            items = entry.get(VALUE)
             if isinstance(items, list):
                 target.extend(items)
         elif isinstance(parent, dict) and isinstance(last, str):
             if kind == 1:
-                parent[last] = entry.get("v")
+                parent[last] = entry.get(VALUE)
             else:
                 parent.pop(last, None)
         elif isinstance(parent, list) and isinstance(last, int) and not isinstance(last, bool) and \
                 0 <= last < len(parent) and kind == 1:
-            parent[last] = entry.get("v")
+            parent[last] = entry.get(VALUE)
         else:
             bad += 1
     return (doc if isinstance(doc, dict) else None), bad
@@ -116,10 +103,12 @@ def _step(node: Any, key: Any) -> Any:
 def sniff_doc(doc: Any) -> bool:
     """A chatSessions document (`version`, `sessionId`, `requests`) or an exported chat
     (`requesterUsername`, `responderUsername`, `requests`)."""
-    if not isinstance(doc, dict) or not _requests_like(doc.get("requests")):
+    from redact.formats.copilot_vscode.keys import REQUESTER, REQUESTS, RESPONDER, SESSION_ID, VERSION
+
+    if not isinstance(doc, dict) or not _requests_like(doc.get(REQUESTS)):
         return False
-    return ("sessionId" in doc and isinstance(doc.get("version"), int)) or \
-        ("requesterUsername" in doc and "responderUsername" in doc)
+    return (SESSION_ID in doc and isinstance(doc.get(VERSION), int)) or \
+        (REQUESTER in doc and RESPONDER in doc)
 
 
 def list_sessions(folder: Path) -> list[Path]:
