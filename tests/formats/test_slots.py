@@ -117,7 +117,6 @@ PENDING = {
     "amp",
     "claude_code",
     "cline",
-    "codex",
     "continue_dev",
     "copilot_cli",
     "copilot_vscode",
