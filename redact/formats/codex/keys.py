@@ -26,6 +26,7 @@ def _one(name: str, *places: tuple[str, ...]) -> str:
         S.key(*place, name)
     return name
 
+
 # -- a line: its envelope, the August-2025 header, the single-JSON rollout --------------------------
 KIND = S.key("type")
 TIME = S.key("event_msg", "timestamp")
@@ -59,11 +60,14 @@ TURN_MODEL, TURN_CWD = S.key("turn_context", PAYLOAD, "model"), S.key("turn_cont
 _ITEM = ("response_item", PAYLOAD)
 ITEM_TYPE = S.key(*_ITEM, "type")
 ROLE, CONTENT = S.key(*_ITEM, "message", "role"), S.key(*_ITEM, "message", "content")
-PART_TYPE, PART_TEXT = S.key(*_ITEM, "message", CONTENT, "type"), S.key(*_ITEM, "message", CONTENT, "input_text", "text")
-ITEM_ID, CALL_ID = S.key(*_ITEM, "function_call", "id"), S.key(*_ITEM, "function_call", "call_id")
-CALL_NAME, NAMESPACE = S.key(*_ITEM, "function_call", "name"), S.key(*_ITEM, "function_call", "namespace")
+PART_TYPE = S.key(*_ITEM, "message", CONTENT, "type")
+PART_TEXT = _one("text", *((*_ITEM, "message", CONTENT, part) for part in ("input_text", "output_text", "text")))
+# the call items (`calls.call`): a function call, a custom tool call, a local shell call
+_CALLS = tuple((*_ITEM, kind) for kind in ("function_call", "custom_tool_call", "local_shell_call"))
+ITEM_ID, CALL_ID = _one("id", *_CALLS, (*_ITEM, "web_search_call")), _one("call_id", *_CALLS)
+CALL_NAME, NAMESPACE = _one("name", *_CALLS[:2]), _one("namespace", *_CALLS[:2])
 ARGUMENTS = S.key(*_ITEM, "function_call", "arguments")
-CUSTOM_NAMESPACE = S.key(*_ITEM, "custom_tool_call", "namespace")
+#: A custom tool's input is read as its arguments; only apply_patch's is opened (its file headers).
 CUSTOM_INPUT = S.blob(*_ITEM, "custom_tool_call", "apply_patch", "input")
 ACTION = S.key(*_ITEM, "local_shell_call", "action")
 ACTION_COMMAND = S.key(*_ITEM, "local_shell_call", ACTION, "command")

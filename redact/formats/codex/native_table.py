@@ -1,10 +1,10 @@
 """Codex CLI rollouts under `--to native`: what every field of every record becomes.
 
-Built on the reader's tables (`redact/formats/codex/table.py`): every record type and payload type it
-lists has a node here (a test keeps the two in step), and the tools it names keep the arguments it
-reads. All three layouts are covered: `{"timestamp", "type", "payload"}` lines; the August-2025 lines
-(a bare header, bare response items, `{"record_type": "state"}`); the single-JSON `.json` rollout
-(`{"session", "items"}`, chat-completions items).
+The format's one table: the record, response item and event types (and whether the reader maps
+each) are read off it, and the reader names every key it reads by its place here (`keys.py`), the
+arguments of the tools included. All three layouts are covered: `{"timestamp", "type", "payload"}`
+lines; the August-2025 lines (a bare header, bare response items, `{"record_type": "state"}`); the
+single-JSON `.json` rollout (`{"session", "items"}`, chat-completions items).
 
 JSON held in strings (`arguments`, `output`) is parsed, scrubbed by its own node and written back as
 compact JSON text. An output that is plain text keeps only the harness's header lines (`Exit code: N`,
