@@ -115,7 +115,6 @@ FOLDERS = sorted({fmt.package.rsplit(".", 1)[1] for fmt in formats()})
 PENDING = {
     "amp",
     "claude_code",
-    "codex",
     "copilot_cli",
     "gemini_cli",
     "opencode",

@@ -1,4 +1,4 @@
-"""Codex CLI rollouts: table.py, reader.py (with calls.py, events.py, layouts.py, tools.py),
+"""Codex CLI rollouts: table.py, reader.py (with calls.py, events.py, layouts.py, tools.py, keys.py),
 native_table.py, native.py."""
 from __future__ import annotations
 

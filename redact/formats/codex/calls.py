@@ -9,6 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from redact.build.facts import MAIN, ToolCall, ToolResult
 from redact.formats.codex import tools
+from redact.formats.codex.keys import (
+    ACTION, ACTION_COMMAND, ACTION_WORKDIR, ARGUMENTS, CALL_ID, CALL_NAME, CUSTOM_INPUT, ITEM_ID, ITEM_TYPE,
+    NAMESPACE, OUT_AGENT_ID, OUTPUT, OUTPUT_CALL_ID, POLL_SESSION, SEARCH_CALL_ID, SEARCH_EXECUTION,
+    SEARCH_OUTPUT_CALL_ID, SEARCH_STATUS,
+)
 from redact.formats.common import parse_json_string
 
 if TYPE_CHECKING:
@@ -23,27 +28,27 @@ def verb_of(command: str | tuple[str, ...]) -> str:
 
 
 def call(r: CodexReader, p: dict[str, Any], t: float) -> None:
-    call_id = p.get("call_id") or p.get("id")
+    call_id = p.get(CALL_ID) or p.get(ITEM_ID)
     if not isinstance(call_id, str) or not call_id or call_id in r.calls:
         r.skip("<call without id>" if not isinstance(call_id, str) or not call_id else "<duplicate>")
         return
-    kind = p.get("type")
+    kind = p.get(ITEM_TYPE)
     base = r.cwd or r.s.cwd
     if kind == "local_shell_call":
-        action = p.get("action")
+        action = p.get(ACTION)
         action = action if isinstance(action, dict) else {}
-        workdir = action.get("working_directory")
+        workdir = action.get(ACTION_WORKDIR)
         here = tools.join(base, workdir) if isinstance(workdir, str) and workdir else base
-        call = tools.exec_call("local_shell", action.get("command"), call_id, t, MAIN, here, verb_of)
+        call = tools.exec_call("local_shell", action.get(ACTION_COMMAND), call_id, t, MAIN, here, verb_of)
     else:
-        name = p.get("name")
+        name = p.get(CALL_NAME)
         name = name if isinstance(name, str) and name else "unknown"
-        raw = p.get("arguments") if kind == "function_call" else p.get("input")
+        raw = p.get(ARGUMENTS) if kind == "function_call" else p.get(CUSTOM_INPUT)
         args = parse_json_string(raw) if kind == "function_call" else raw
-        call = tools.make_call(name, args, call_id, t, MAIN, base, namespace=p.get("namespace"),
+        call = tools.make_call(name, args, call_id, t, MAIN, base, namespace=p.get(NAMESPACE),
                                verb_of=verb_of)
     if call.name == tools.POLL_TOOL and kind == "function_call" and isinstance(args, dict):
-        session = args.get("session_id")
+        session = args.get(POLL_SESSION)
         if type(session) is int or (isinstance(session, str) and session.isdigit()):
             r.polls[call_id] = str(session)
     r.open_response(t).tool_calls += 1
@@ -51,7 +56,7 @@ def call(r: CodexReader, p: dict[str, Any], t: float) -> None:
     r.add(call)
 
 def output(r: CodexReader, p: dict[str, Any], t: float) -> None:
-    call_id = p.get("call_id")
+    call_id = p.get(OUTPUT_CALL_ID)
     r.gave_input(t)
     call = r.calls.get(call_id) if isinstance(call_id, str) else None
     if call is None:
@@ -59,16 +64,16 @@ def output(r: CodexReader, p: dict[str, Any], t: float) -> None:
         return
     if call_id in r.results:
         return
-    res = tools.make_result(p.get("output"), call, t)
+    res = tools.make_result(p.get(OUTPUT), call, t)
     r.results[call.call_id] = res
     if call.kind == "exec" or call.name == tools.POLL_TOOL:
-        _unified(r, call, p.get("output"))
+        _unified(r, call, p.get(OUTPUT))
     late = r.late.pop(call.call_id, None)
     if late is not None:
         settle(res, call, *late)
     if call.kind == "subagent" and not res.is_error:
-        doc = parse_json_string(p.get("output"))
-        agent = doc.get("agent_id") if isinstance(doc, dict) else None
+        doc = parse_json_string(p.get(OUTPUT))
+        agent = doc.get(OUT_AGENT_ID) if isinstance(doc, dict) else None
         if isinstance(agent, str) and re.fullmatch(r"[0-9a-f-]{8,64}", agent):
             res.child = "sa-" + agent.replace("-", "")[:32]
     r.add(res)
@@ -111,7 +116,7 @@ def end_event(r: CodexReader, call_id: object, exit_code: int | None, dur: float
         settle(res, r.calls[call_id], exit_code, dur, ok)
 
 def web(r: CodexReader, p: dict[str, Any], t: float) -> None:
-    wid = p.get("id")
+    wid = p.get(ITEM_ID)
     if not isinstance(wid, str) or not wid:
         r.web_ids += 1
         wid = f"web-{r.web_ids}"
@@ -132,7 +137,7 @@ def tool_search(r: CodexReader, p: dict[str, Any], t: float) -> None:
     """A `tool_search_call` item: the model searching the tools it may load (a `tool` event named
     `tool_search`; the query is never read). A server-side search may have no call id: its output
     then pairs with the latest search still open."""
-    call_id = p.get("call_id")
+    call_id = p.get(SEARCH_CALL_ID)
     if not isinstance(call_id, str) or not call_id:
         r.search_ids += 1
         call_id = f"tool-search-{r.search_ids}"
@@ -148,7 +153,7 @@ def tool_search(r: CodexReader, p: dict[str, Any], t: float) -> None:
 def tool_search_output(r: CodexReader, p: dict[str, Any], t: float) -> None:
     """Its `tool_search_output`: failed or not, and how many tool definitions came back (a count;
     their names and descriptions are never read)."""
-    call_id = p.get("call_id")
+    call_id = p.get(SEARCH_OUTPUT_CALL_ID)
     if not isinstance(call_id, str) or call_id not in r.calls:
         call_id = r.open_searches[-1] if r.open_searches else None
     if call_id is None or call_id in r.results or r.calls[call_id].name != TOOL_SEARCH:
@@ -156,9 +161,9 @@ def tool_search_output(r: CodexReader, p: dict[str, Any], t: float) -> None:
         return
     if call_id in r.open_searches:
         r.open_searches.remove(call_id)
-    if p.get("execution") != "server":
+    if p.get(SEARCH_EXECUTION) != "server":
         r.gave_input(t)  # a client-side search answers the model in a new request
-    status = p.get("status")
+    status = p.get(SEARCH_STATUS)
     failed = status in ("failed", "incomplete", "cancelled")
     res = ToolResult(t, call_id, failed, err_class="other" if failed else None)
     r.results[call_id] = res

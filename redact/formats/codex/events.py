@@ -13,29 +13,26 @@ from typing import TYPE_CHECKING, Any
 
 from redact.build.facts import MAIN, ErrorFact, LlmResponse, ToolCall, ToolResult
 from redact.formats.codex.calls import end_event
+from redact.formats.codex.keys import (
+    ABORT_REASON, COMPLETED_MS, DURATION, END_CALL_ID, ERR, ERROR_INFO, ERROR_MESSAGE, EXIT_CODE, GUARDIAN_ID,
+    GUARDIAN_STATUS, HTTP_STATUS, INVOCATION, IS_ERROR, IS_ERROR_SNAKE, NANOS, NEW_AGENT_ROLE, OK, RESULT, SECS,
+    SERVER, SPAWN_MODEL, SPAWN_STATUS, STARTED_MS, SUCCESS, TOOL, USAGE_FIELDS,
+)
+from redact.formats.codex.native_table import ERROR_CLASSES, GUARDIAN_VERDICTS
 from redact.formats.common import as_float, as_int, is_model_name, label, status_tag
 
 if TYPE_CHECKING:
     from redact.formats.codex.state import CodexReader
 
-_ERROR_INFO = {
-    "context_window_exceeded": "bad_request", "usage_limit_exceeded": "usage_limit",
-    "internal_server_error": "server_error", "unauthorized": "auth", "bad_request": "bad_request",
-    "http_connection_failed": "api_error", "response_stream_connection_failed": "api_error",
-    "response_stream_disconnected": "api_error", "response_too_many_failed_attempts": "api_error",
-    "sandbox_error": "api_error", "server_overloaded": "overloaded", "other": "api_error",
-}
-
-
 def error_class(info: object, message: object) -> str:
     """errClass of an `error`/`stream_error` event: Codex's closed `codex_error_info`, else the
     fixed wording of its message (only the class leaves this function)."""
     tag = status_tag(info)
-    if tag in _ERROR_INFO:
-        cls = _ERROR_INFO[tag]
+    if tag in ERROR_CLASSES:
+        cls = ERROR_CLASSES[tag]
         if isinstance(info, dict):
             inner = next(iter(info.values()))
-            status = as_int(inner.get("http_status_code")) if isinstance(inner, dict) else None
+            status = as_int(inner.get(HTTP_STATUS)) if isinstance(inner, dict) else None
             if status == 429:
                 return "rate_limit"
             if status is not None and status >= 500:
@@ -59,45 +56,40 @@ def exec_end(r: CodexReader, p: dict[str, Any], t: float) -> None:
     # Every source names the call it ends: `unified_exec_startup` is the end of the process an
     # `exec_command` call started (written when it exits, often after the call's own output and
     # the `write_stdin` polls that followed), so its exit code is that call's.
-    end_event(r, p.get("call_id"), as_int(p.get("exit_code")), duration(p.get("duration")), None)
+    end_event(r, p.get(END_CALL_ID), as_int(p.get(EXIT_CODE)), duration(p.get(DURATION)), None)
 
 def patch_end(r: CodexReader, p: dict[str, Any], t: float) -> None:
-    ok = p.get("success")
-    end_event(r, p.get("call_id"), None, None, ok if isinstance(ok, bool) else None)
+    ok = p.get(SUCCESS)
+    end_event(r, p.get(END_CALL_ID), None, None, ok if isinstance(ok, bool) else None)
 
 def mcp_end(r: CodexReader, p: dict[str, Any], t: float) -> None:
     call = r.call_of(p)
     if call is None:
         return
-    inv = p.get("invocation")
-    if isinstance(inv, dict) and isinstance(inv.get("server"), str) and isinstance(inv.get("tool"), str):
-        call.kind, call.server, call.tool = "mcp", inv["server"], inv["tool"]
-    result = p.get("result")
+    inv = p.get(INVOCATION)
+    if isinstance(inv, dict) and isinstance(inv.get(SERVER), str) and isinstance(inv.get(TOOL), str):
+        call.kind, call.server, call.tool = "mcp", inv[SERVER], inv[TOOL]
+    result = p.get(RESULT)
     ok: bool | None = None
     if isinstance(result, dict):
-        if "Err" in result:
+        if ERR in result:
             ok = False
-        elif isinstance(result.get("Ok"), dict):
-            ok = result["Ok"].get("isError") is not True and result["Ok"].get("is_error") is not True
-    end_event(r, call.call_id, None, duration(p.get("duration")), ok)
+        elif isinstance(result.get(OK), dict):
+            ok = result[OK].get(IS_ERROR) is not True and result[OK].get(IS_ERROR_SNAKE) is not True
+    end_event(r, call.call_id, None, duration(p.get(DURATION)), ok)
 
 def spawn_end(r: CodexReader, p: dict[str, Any], t: float) -> None:
     call = r.call_of(p)
     if call is None or call.kind != "subagent":
         return
-    role = p.get("new_agent_role")
+    role = p.get(NEW_AGENT_ROLE)
     if isinstance(role, str) and role and len(role) <= 100:
         call.subagent_type = role
-    if is_model_name(p.get("model")):
-        call.subagent_model = p["model"]
-    status = status_tag(p.get("status"))
+    if is_model_name(p.get(SPAWN_MODEL)):
+        call.subagent_model = p[SPAWN_MODEL]
+    status = status_tag(p.get(SPAWN_STATUS))
     end_event(r, call.call_id, None, None, False if status in ("errored", "not_found") else None)
 
-#: A guardian (automatic reviewer) verdict -> (failed, errClass). `in_progress` is not a verdict.
-GUARDIAN_VERDICTS: dict[str, tuple[bool, str | None]] = {
-    "approved": (False, None), "denied": (True, "blocked"), "timed_out": (True, "timeout"),
-    "aborted": (True, "interrupted"),
-}
 GUARDIAN_TOOL = "guardian_assessment"
 
 
@@ -105,9 +97,9 @@ def guardian(r: CodexReader, p: dict[str, Any], t: float) -> None:
     """The automatic reviewer's verdict on an action (a command, a patch, a network or MCP call):
     a `tool` event that says it was approved or blocked. Its rationale and the action (the command
     text, paths, hosts) are never read; an assessment still in progress is counted as skipped."""
-    status = status_tag(p.get("status"))
+    status = status_tag(p.get(GUARDIAN_STATUS))
     verdict = GUARDIAN_VERDICTS.get(status or "")
-    gid = p.get("id")
+    gid = p.get(GUARDIAN_ID)
     if verdict is None or not isinstance(gid, str) or not gid:
         r.skip(label(GUARDIAN_TOOL, status))  # `guardian_assessment:in_progress`, counted by status
         return
@@ -115,7 +107,7 @@ def guardian(r: CodexReader, p: dict[str, Any], t: float) -> None:
     if call_id in r.calls:
         r.skip(label(GUARDIAN_TOOL, "repeated"))
         return
-    started, done = as_float(p.get("started_at_ms")), as_float(p.get("completed_at_ms"))
+    started, done = as_float(p.get(STARTED_MS)), as_float(p.get(COMPLETED_MS))
     start = started if started is not None and 0 < started <= t else t
     call = ToolCall(start, MAIN, call_id, GUARDIAN_TOOL, "tool")
     failed, err_class = verdict
@@ -128,16 +120,16 @@ def guardian(r: CodexReader, p: dict[str, Any], t: float) -> None:
     r.add(res)
 
 def turn_aborted(r: CodexReader, p: dict[str, Any], t: float) -> None:
-    if p.get("reason") in ("interrupted", "replaced", None):
+    if p.get(ABORT_REASON) in ("interrupted", "replaced", None):
         r.add(ErrorFact(t, MAIN, "orchestration", "interrupted"))
     r.gave_input(t)
 
 def error_event(r: CodexReader, p: dict[str, Any], t: float) -> None:
-    r.add(ErrorFact(t, MAIN, "llm", error_class(p.get("codex_error_info"), p.get("message")),
+    r.add(ErrorFact(t, MAIN, "llm", error_class(p.get(ERROR_INFO), p.get(ERROR_MESSAGE)),
                        retry=False))
 
 def stream_error(r: CodexReader, p: dict[str, Any], t: float) -> None:
-    r.add(ErrorFact(t, MAIN, "llm", error_class(p.get("codex_error_info"), p.get("message")),
+    r.add(ErrorFact(t, MAIN, "llm", error_class(p.get(ERROR_INFO), p.get(ERROR_MESSAGE)),
                        retry=True))
 
 
@@ -154,9 +146,6 @@ def meter(resp: LlmResponse, tokens: tuple[int, int, int]) -> None:
     inp, cached, out = tokens
     cached = min(cached, inp)
     resp.inp, resp.cr, resp.out = inp - cached, cached, out
-
-
-USAGE_FIELDS = ("input_tokens", "cached_input_tokens", "output_tokens", "total_tokens")
 
 
 def usage_key(total: object) -> object:
@@ -179,7 +168,7 @@ def delta(total: object, previous: object) -> dict[str, int] | None:
 def duration(value: object) -> float | None:
     """Milliseconds of a Rust `Duration` as serde writes it (`{"secs", "nanos"}`), or seconds."""
     if isinstance(value, dict):
-        secs, nanos = as_float(value.get("secs")), as_float(value.get("nanos"))
+        secs, nanos = as_float(value.get(SECS)), as_float(value.get(NANOS))
         if secs is None:
             return None
         return secs * 1000.0 + (nanos or 0.0) / 1e6

@@ -7,6 +7,10 @@ from typing import Any
 
 import orjson
 
+from redact.formats.codex.keys import (
+    ARGUMENTS, CALL_ID, CALL_NAME, CHAT_CALL_ID, CHAT_CONTENT, CHAT_ROLE, CONTENT, FUNCTION, FUNCTION_ARGUMENTS,
+    FUNCTION_NAME, ITEM_TYPE, OUTPUT, OUTPUT_CALL_ID, REASONING, ROLE, TOOL_CALL_ID, TOOL_CALLS,
+)
 from redact.formats.codex.table import sniff_doc
 from redact.formats.common import parse_json_string
 
@@ -39,23 +43,23 @@ def document_of(data: bytes) -> Any:
 
 def chat_items(item: dict[str, Any]) -> list[dict[str, Any]]:
     """A chat-completions shaped item of a single-JSON rollout as response items."""
-    role = item.get("role")
+    role = item.get(CHAT_ROLE)
     if role == "tool":
-        return [{"type": "function_call_output", "call_id": item.get("tool_call_id"),
-                 "output": item.get("content")}]
+        return [{ITEM_TYPE: "function_call_output", OUTPUT_CALL_ID: item.get(TOOL_CALL_ID),
+                 OUTPUT: item.get(CHAT_CONTENT)}]
     if role == "user":
-        return [{"type": "message", "role": "user", "content": item.get("content")}]
+        return [{ITEM_TYPE: "message", ROLE: "user", CONTENT: item.get(CHAT_CONTENT)}]
     if role != "assistant":
-        return [{"type": "message", "role": role}]
+        return [{ITEM_TYPE: "message", ROLE: role}]
     out: list[dict[str, Any]] = []
-    if item.get("reasoning"):
-        out.append({"type": "reasoning"})
-    if item.get("content"):
-        out.append({"type": "message", "role": "assistant", "content": item.get("content")})
-    calls = item.get("tool_calls")
+    if item.get(REASONING):
+        out.append({ITEM_TYPE: "reasoning"})
+    if item.get(CHAT_CONTENT):
+        out.append({ITEM_TYPE: "message", ROLE: "assistant", CONTENT: item.get(CHAT_CONTENT)})
+    calls = item.get(TOOL_CALLS)
     for tc in calls if isinstance(calls, list) else []:
-        fn = tc.get("function") if isinstance(tc, dict) else None
+        fn = tc.get(FUNCTION) if isinstance(tc, dict) else None
         if isinstance(fn, dict):
-            out.append({"type": "function_call", "call_id": tc.get("id"), "name": fn.get("name"),
-                        "arguments": fn.get("arguments")})
+            out.append({ITEM_TYPE: "function_call", CALL_ID: tc.get(CHAT_CALL_ID), CALL_NAME: fn.get(FUNCTION_NAME),
+                        ARGUMENTS: fn.get(FUNCTION_ARGUMENTS)})
     return out

@@ -13,6 +13,10 @@ from typing import Any
 import orjson
 
 from redact.formats.claude_code.files import roots_of
+from redact.formats.codex.keys import (
+    CHAT_CONTENT, CHAT_ROLE, CONTENT, DOC_ITEMS, DOC_SESSION, HEADER_GIT, ITEM_TYPE, KIND, META_CWD,
+    META_GIT, PART_TEXT, PAYLOAD, ROLE, TURN_CWD,
+)
 from redact.formats.codex.table import sniff_doc
 from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects
@@ -50,7 +54,7 @@ def _document(data: bytes) -> Any:
 def _env_cwd(content: Any) -> str | None:
     parts = content if isinstance(content, list) else [content]
     for part in parts:
-        text = part.get("text") if isinstance(part, dict) else part
+        text = part.get(PART_TEXT) if isinstance(part, dict) else part
         if isinstance(text, str) and text.lstrip().startswith("<environment_context>"):
             m = _ENV_CWD.search(text[:8192])
             if m:
@@ -67,9 +71,9 @@ def _git_info(records: Any) -> bool:
     for n, record in enumerate(records):
         if n >= _HEAD_RECORDS:
             break
-        payload = record.get("payload")
-        if record.get("type") == "session_meta" and isinstance(payload, dict):
-            return _has_git(payload.get("git"))
+        payload = record.get(PAYLOAD)
+        if record.get(KIND) == "session_meta" and isinstance(payload, dict):
+            return _has_git(payload.get(META_GIT))
     return False
 
 
@@ -80,16 +84,16 @@ def _root_dir(records: Any) -> str | None:
     for n, record in enumerate(records):
         if n >= _HEAD_RECORDS:
             break
-        payload = record.get("payload") if isinstance(record.get("payload"), dict) else record
-        kind = record.get("type")
-        cwd = payload.get("cwd") if isinstance(payload, dict) else None
+        payload = record.get(PAYLOAD) if isinstance(record.get(PAYLOAD), dict) else record
+        kind = record.get(KIND)
+        cwd = payload.get(META_CWD) if isinstance(payload, dict) else None  # session_meta's, turn_context's
         if kind == "session_meta" and isinstance(cwd, str) and cwd:
             return cwd
         if kind == "turn_context" and isinstance(cwd, str) and cwd and turn is None:
             turn = cwd
-        if env is None and isinstance(payload, dict) and payload.get("type") == "message" and \
-                payload.get("role") == "user":
-            env = _env_cwd(payload.get("content"))
+        if env is None and isinstance(payload, dict) and payload.get(ITEM_TYPE) == "message" and \
+                payload.get(ROLE) == "user":
+            env = _env_cwd(payload.get(CONTENT))
     return turn or env
 
 
@@ -106,19 +110,19 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
     assert isinstance(RECORD, Switch)
     out: list[bytes] = []
     for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
-        kind = record.get("type")
+        kind = record.get(KIND)
         if kind is not None and (not isinstance(kind, str) or kind not in RECORD.cases):
             report.skipped_records[label(kind) if isinstance(kind, str) else "<no type>"] += 1
             continue
-        payload = record.get("payload")
+        payload = record.get(PAYLOAD)
         cases = _PAYLOADS.get(kind) if isinstance(kind, str) else None
         if isinstance(kind, str) and cases is not None:
-            ptype = payload.get("type") if isinstance(payload, dict) else None
+            ptype = payload.get(ITEM_TYPE) if isinstance(payload, dict) else None  # an item's or event's
             if not isinstance(ptype, str) or ptype not in cases:
                 report.skipped_records[label(kind, ptype if isinstance(ptype, str) else None)] += 1
                 continue
-        if kind == "turn_context" and isinstance(payload, dict) and isinstance(payload.get("cwd"), str):
-            scrubber.cwd = payload["cwd"]
+        if kind == "turn_context" and isinstance(payload, dict) and isinstance(payload.get(TURN_CWD), str):
+            scrubber.cwd = payload[TURN_CWD]
         scrubbed = scrubber.record(record)
         if scrubbed is not None:
             out.append(orjson.dumps(scrubbed))
@@ -128,11 +132,11 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
 
 def _scrub_document(doc: dict[str, Any], *, policy: EffectivePolicy, key: Key | None, mode: str,
                     report: RedactionReport) -> bytes:
-    items: list[Any] = doc["items"] if isinstance(doc.get("items"), list) else []
-    cwd = next((c for c in (_env_cwd(i.get("content")) for i in items[:50]
-                            if isinstance(i, dict) and i.get("role") == "user") if c), None)
-    session = doc.get("session")
-    git = _has_git(session.get("git") if isinstance(session, dict) else None)
+    items: list[Any] = doc[DOC_ITEMS] if isinstance(doc.get(DOC_ITEMS), list) else []
+    cwd = next((c for c in (_env_cwd(i.get(CHAT_CONTENT)) for i in items[:50]
+                            if isinstance(i, dict) and i.get(CHAT_ROLE) == "user") if c), None)
+    session = doc.get(DOC_SESSION)
+    git = _has_git(session.get(HEADER_GIT) if isinstance(session, dict) else None)
     scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=roots_of(cwd, None, git=git))
     scrubber.cwd = cwd
     out = scrubber.value(DOCUMENT, doc, "document")

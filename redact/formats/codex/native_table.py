@@ -1,10 +1,10 @@
 """Codex CLI rollouts under `--to native`: what every field of every record becomes.
 
-Built on the reader's tables (`redact/formats/codex/table.py`): every record type and payload type it
-lists has a node here (a test keeps the two in step), and the tools it names keep the arguments it
-reads. All three layouts are covered: `{"timestamp", "type", "payload"}` lines; the August-2025 lines
-(a bare header, bare response items, `{"record_type": "state"}`); the single-JSON `.json` rollout
-(`{"session", "items"}`, chat-completions items).
+The format's one table: the record, response item and event types (and whether the reader maps
+each) are read off it, and the reader names every key it reads by its place here (`keys.py`), the
+arguments of the tools included. All three layouts are covered: `{"timestamp", "type", "payload"}`
+lines; the August-2025 lines (a bare header, bare response items, `{"record_type": "state"}`); the
+single-JSON `.json` rollout (`{"session", "items"}`, chat-completions items).
 
 JSON held in strings (`arguments`, `output`) is parsed, scrubbed by its own node and written back as
 compact JSON text. An output that is plain text keeps only the harness's header lines (`Exit code: N`,
@@ -58,14 +58,25 @@ _PATCH_READ = used("file header paths and ops only", PATCH)
 _STATUS = enum("completed", "in_progress", "incomplete", "failed", "cancelled", "searching", "declined")
 _EFFORT = enum("minimal", "low", "medium", "high", "xhigh", "none")
 _PLAN = Many(obj(status=enum("pending", "in_progress", "completed"), step=DROP))
-_ERROR_INFO = ("context_window_exceeded", "usage_limit_exceeded", "internal_server_error", "unauthorized",
-               "bad_request", "http_connection_failed", "response_stream_connection_failed",
-               "response_stream_disconnected", "response_too_many_failed_attempts", "sandbox_error",
-               "server_overloaded", "other")
-ERROR_INFO = used("errClass", ByType(text=enum(*_ERROR_INFO),
-                                     obj=Obj({k: obj(http_status_code=NUMBER) for k in _ERROR_INFO})))
+#: Codex's closed `codex_error_info` -> errClass of the error event (`events.error_class`).
+ERROR_CLASSES: dict[str, str] = {
+    "context_window_exceeded": "bad_request", "usage_limit_exceeded": "usage_limit",
+    "internal_server_error": "server_error", "unauthorized": "auth", "bad_request": "bad_request",
+    "http_connection_failed": "api_error", "response_stream_connection_failed": "api_error",
+    "response_stream_disconnected": "api_error", "response_too_many_failed_attempts": "api_error",
+    "sandbox_error": "api_error", "server_overloaded": "overloaded", "other": "api_error",
+}
+ERROR_INFO = used("errClass", ByType(text=enum(*ERROR_CLASSES),
+                                     obj=Obj({k: obj(http_status_code=NUMBER) for k in ERROR_CLASSES})))
+#: A guardian (automatic reviewer) verdict -> (failed, errClass). `in_progress` is not a verdict.
+GUARDIAN_VERDICTS: dict[str, tuple[bool, str | None]] = {
+    "approved": (False, None), "denied": (True, "blocked"), "timed_out": (True, "timeout"),
+    "aborted": (True, "interrupted"),
+}
 _PAIRS = used("pairs call and result", ID)
 _VERB = used("verb (verb engine)", VERB)
+#: A shell tool's command under the other spelling (`cmd` / `command`): read when its own is absent.
+_OTHER_VERB = used("verb (verb engine), when the tool's own command field is absent", VERB)
 
 # -- tools -----------------------------------------------------------------------------------------
 _EXEC: dict[str, Spec] = {
@@ -76,11 +87,11 @@ _EXEC: dict[str, Spec] = {
 }
 #: Built-in tools (codex_table.TOOLS): the arguments that stay; every other argument is content.
 ARGUMENTS: dict[str, dict[str, Spec]] = {
-    "shell": {"command": _VERB, **_EXEC},
-    "container.exec": {"cmd": _VERB, **_EXEC},
-    "local_shell": {"command": _VERB, **_EXEC},
-    "shell_command": {"command": _VERB, **_EXEC},
-    "exec_command": {"cmd": _VERB, **_EXEC},
+    "shell": {"command": _VERB, "cmd": _OTHER_VERB, **_EXEC},
+    "container.exec": {"cmd": _VERB, "command": _OTHER_VERB, **_EXEC},
+    "local_shell": {"command": _VERB, "cmd": _OTHER_VERB, **_EXEC},
+    "shell_command": {"command": _VERB, "cmd": _OTHER_VERB, **_EXEC},
+    "exec_command": {"cmd": _VERB, "command": _OTHER_VERB, **_EXEC},
     "apply_patch": {"input": _PATCH_READ, "patch": _PATCH_READ},
     "view_image": {"path": used("read target", PATH)},
     "read_file": {"file_path": used("read target", PATH), "path": used("read target", PATH), "offset": NUMBER,
@@ -247,7 +258,7 @@ EVENT_MSGS: dict[str, Spec] = {
     "guardian_assessment": event("guardian_assessment", id=ID, target_item_id=ID, turn_id=ID,
                                  started_at_ms=used("dur", NUMBER), completed_at_ms=used("dur", NUMBER),
                                  status=used("approved / blocked / timeout / interrupted", enum(
-                                     "in_progress", "approved", "denied", "timed_out", "aborted")),
+                                     "in_progress", *GUARDIAN_VERDICTS)),
                                  risk_level=enum("low", "medium", "high", "critical"),
                                  user_authorization=DROP, decision_source=DROP, rationale=DROP, action=DROP),
     "request_permissions": event("request_permissions", call_id=ID, turn_id=ID, reason=DROP, permissions=DROP,

@@ -37,6 +37,11 @@ from redact.build.facts import (
     UserTurn,
 )
 from redact.formats.codex import calls, events, layouts, responses
+from redact.formats.codex.keys import (
+    CONTENT, DOC_ITEMS, DOC_SESSION, END_CALL_ID, EVENT_TYPE, HEADER_GIT, HEADER_ID, HEADER_TIME, IMAGES, ITEM_TYPE,
+    KIND, LOCAL_IMAGES, MESSAGE, META_CWD, META_GIT, META_ID, META_TIME, PARENT_THREAD, PART_TEXT, PART_TYPE,
+    PAYLOAD, RECORD_TYPE, REMOTE, ROLE, SOURCE, SUBAGENT, THREAD_SPAWN, TIME, TURN_CWD, TURN_MODEL,
+)
 from redact.formats.codex.native_table import EVENT_MSG_TYPES as EVENT_MSGS
 from redact.formats.codex.native_table import RECORD_TYPES
 from redact.formats.codex.native_table import RESPONSE_ITEM_TYPES as RESPONSE_ITEMS
@@ -106,8 +111,9 @@ class CodexReader:
     def skip(self, name: str) -> None:
         self.report.skipped_records[name] += 1
 
-    def time(self, record: dict[str, Any]) -> float | None:
-        t = epoch_ms(record.get("timestamp"))
+    def time(self, value: object) -> float | None:
+        """The time of the current record (its `timestamp`, or a header's)."""
+        t = epoch_ms(value)
         self.timed = t is not None
         if t is None:
             return self.last_t
@@ -130,7 +136,7 @@ class CodexReader:
             return
         first = True
         for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
-            if first and "type" not in record and "record_type" not in record:
+            if first and KIND not in record and RECORD_TYPE not in record:
                 self.legacy_header(record)
             else:
                 self.record(record)
@@ -141,8 +147,8 @@ class CodexReader:
         if not sniff_doc(doc):
             self.skip("<not a rollout>")
             return
-        self.legacy_header(doc["session"])
-        for item in doc["items"]:
+        self.legacy_header(doc[DOC_SESSION])
+        for item in doc[DOC_ITEMS]:
             self.timed = False
             if not isinstance(item, dict):
                 continue
@@ -150,15 +156,15 @@ class CodexReader:
                 self.item(converted, self.last_t)
 
     def legacy_header(self, header: dict[str, Any]) -> None:
-        t = self.time(header)
-        self.session_meta({"id": header.get("id"), "timestamp": header.get("timestamp"),
-                           "git": header.get("git")}, t)
+        t = self.time(header.get(HEADER_TIME))
+        self.session_meta({META_ID: header.get(HEADER_ID), META_TIME: header.get(HEADER_TIME),
+                           META_GIT: header.get(HEADER_GIT)}, t)
 
     def record(self, r: dict[str, Any]) -> None:
-        kind = r.get("type")
-        if "payload" in r and isinstance(kind, str):
-            t = self.time(r)
-            payload = r.get("payload")
+        kind = r.get(KIND)
+        if PAYLOAD in r and isinstance(kind, str):
+            t = self.time(r.get(TIME))
+            payload = r.get(PAYLOAD)
             handler = _TOP.get(kind)
             if handler is None or not isinstance(payload, dict):
                 self.skip(label(kind))
@@ -168,8 +174,8 @@ class CodexReader:
                 return
             handler(self, payload, t)
             return
-        if "record_type" in r:
-            rt = r.get("record_type")
+        if RECORD_TYPE in r:
+            rt = r.get(RECORD_TYPE)
             self.skip(label("record_type", rt if isinstance(rt, str) else None))
             return
         self.timed = False
@@ -183,37 +189,37 @@ class CodexReader:
         if self.meta_seen:
             return  # a forked or resumed rollout repeats its parent's meta: the first one is ours
         self.meta_seen = True
-        sid = p.get("id")
+        sid = p.get(META_ID)
         if isinstance(sid, str) and sid:
             self.native = sid
-        start = epoch_ms(p.get("timestamp"))
+        start = epoch_ms(p.get(META_TIME))
         if start is not None:
             self.s.saw(start)
-        cwd = p.get("cwd")
+        cwd = p.get(META_CWD)
         if isinstance(cwd, str) and cwd:
             self.s.cwd = self.cwd = cwd
-        git = p.get("git")
+        git = p.get(META_GIT)
         self.git = isinstance(git, dict) and any(isinstance(v, str) and v for v in git.values())
-        remote = git.get("repository_url") if isinstance(git, dict) else None
+        remote = git.get(REMOTE) if isinstance(git, dict) else None
         if isinstance(remote, str) and remote:
             self.s.remote = remote
-        source = p.get("source")
-        if isinstance(source, dict) and isinstance(source.get("subagent"), (dict, str)):
-            sub = source["subagent"]
-            spawn = sub.get("thread_spawn") if isinstance(sub, dict) else None
+        source = p.get(SOURCE)
+        if isinstance(source, dict) and isinstance(source.get(SUBAGENT), (dict, str)):
+            sub = source[SUBAGENT]
+            spawn = sub.get(THREAD_SPAWN) if isinstance(sub, dict) else None
             if isinstance(spawn, dict):
                 self.s.role = "subagent"
-                parent = spawn.get("parent_thread_id")
+                parent = spawn.get(PARENT_THREAD)
                 if isinstance(parent, str) and parent:
                     self.s.parent_native_id = native_id(parent)
             else:
                 self.s.role = "helper"
 
     def turn_context(self, p: dict[str, Any], t: float) -> None:
-        model = p.get("model")
+        model = p.get(TURN_MODEL)
         if is_model_name(model):
             self.model = model
-        cwd = p.get("cwd")
+        cwd = p.get(TURN_CWD)
         if isinstance(cwd, str) and cwd:
             self.cwd = cwd
             if self.s.cwd is None:
@@ -224,10 +230,10 @@ class CodexReader:
         self.input_t = t
 
     def user_item(self, p: dict[str, Any], t: float) -> None:
-        content = p.get("content")
+        content = p.get(CONTENT)
         parts = content if isinstance(content, list) else [content]
-        images = sum(1 for c in parts if isinstance(c, dict) and c.get("type") in ("input_image", "image"))
-        texts = [c["text"] for c in parts if isinstance(c, dict) and isinstance(c.get("text"), str)]
+        images = sum(1 for c in parts if isinstance(c, dict) and c.get(PART_TYPE) in ("input_image", "image"))
+        texts = [c[PART_TEXT] for c in parts if isinstance(c, dict) and isinstance(c.get(PART_TEXT), str)]
         first: str = texts[0] if texts else content if isinstance(content, str) else ""
         self.gave_input(t)
         if _INJECTED.match(first):
@@ -241,8 +247,8 @@ class CodexReader:
         chars = text_chars(content)
         if not chars and not images:
             return
-        turn = UserTurn(t, MAIN, chars, images, sum(count_urls(c.get("text", "")) for c in parts
-                                                   if isinstance(c, dict) and isinstance(c.get("text"), str)))
+        turn = UserTurn(t, MAIN, chars, images, sum(count_urls(c.get(PART_TEXT, "")) for c in parts
+                                                   if isinstance(c, dict) and isinstance(c.get(PART_TEXT), str)))
         turn.withdrawn = self.event_prompts
         self.item_turns.append(turn)
         self.add(turn)
@@ -252,9 +258,9 @@ class CodexReader:
             self.event_prompts = True
             for turn in self.item_turns:
                 turn.withdrawn = True
-        message = p.get("message")
+        message = p.get(MESSAGE)
         text = message if isinstance(message, str) else ""
-        images = sum(len(v) for v in (p.get("images"), p.get("local_images")) if isinstance(v, list))
+        images = sum(len(v) for v in (p.get(IMAGES), p.get(LOCAL_IMAGES)) if isinstance(v, list))
         self.gave_input(t)
         if text or images:
             self.add(UserTurn(t, MAIN, len(text), images, count_urls(text)))
@@ -270,13 +276,13 @@ class CodexReader:
     def item(self, p: dict[str, Any], t: float | None) -> None:
         if t is None:
             return
-        kind = p.get("type")
+        kind = p.get(ITEM_TYPE)
         if kind == "message":
-            role = p.get("role")
+            role = p.get(ROLE)
             if role == "user":
                 self.user_item(p, t)
             elif role == "assistant":
-                self.open_response(t).text_chars += text_chars(p.get("content"))
+                self.open_response(t).text_chars += text_chars(p.get(CONTENT))
             else:
                 self.skip(label("message", role if isinstance(role, str) else None))
         elif kind == "reasoning":
@@ -298,7 +304,7 @@ class CodexReader:
 
     # -- events ------------------------------------------------------------------------------------
     def event_msg(self, p: dict[str, Any], t: float) -> None:
-        kind = p.get("type")
+        kind = p.get(EVENT_TYPE)
         handler = _EVENTS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             self.skip(label("event_msg", kind if isinstance(kind, str) else None))
@@ -306,7 +312,7 @@ class CodexReader:
         handler(self, p, t)
 
     def call_of(self, p: dict[str, Any]) -> ToolCall | None:
-        call_id = p.get("call_id")
+        call_id = p.get(END_CALL_ID)
         return self.calls.get(call_id) if isinstance(call_id, str) else None
 
     def compaction(self, t: float, *_: Any) -> None:

@@ -11,6 +11,9 @@ from typing import Any
 
 from redact.build.facts import MAIN, LlmResponse
 from redact.formats.codex.events import delta, meter, usage_key
+from redact.formats.codex.keys import (
+    CACHED_TOKENS, INFO, INPUT_TOKENS, LAST_USAGE, OUTPUT_TOKENS, TOTAL_TOKENS, TOTAL_USAGE,
+)
 from redact.formats.codex.state import CodexReader
 from redact.formats.common import as_int, positive_int
 
@@ -42,11 +45,11 @@ def token_count(r: CodexReader, p: dict[str, Any], t: float) -> None:
     """Usage of one model request. Current clients write it after the response's items (it
     closes the open response); clients 0.3x write it before them (it waits for the next
     response). A total equal to the previous one is the same usage reported again."""
-    info = p.get("info")
+    info = p.get(INFO)
     if not isinstance(info, dict):
         return  # a rate-limit update only
-    total = info.get("total_token_usage")
-    last = info.get("last_token_usage")
+    total = info.get(TOTAL_USAGE)
+    last = info.get(LAST_USAGE)
     key = usage_key(total)
     if key is not None and key == r.last_total:
         return
@@ -55,11 +58,11 @@ def token_count(r: CodexReader, p: dict[str, Any], t: float) -> None:
     usage = last if isinstance(last, dict) else delta(total, previous)
     if not isinstance(usage, dict):
         return
-    tokens = (positive_int(usage.get("input_tokens")), positive_int(usage.get("cached_input_tokens")),
-              positive_int(usage.get("output_tokens")))
+    tokens = (positive_int(usage.get(INPUT_TOKENS)), positive_int(usage.get(CACHED_TOKENS)),
+              positive_int(usage.get(OUTPUT_TOKENS)))
     if not tokens[0] and not tokens[2]:
         return  # Codex's fill-to-context-window marker carries no tokens
-    context = as_int(usage.get("total_tokens"))
+    context = as_int(usage.get(TOTAL_TOKENS))
     r.last_context = context if context is not None else tokens[0] + tokens[2]
     resp = r.response
     if resp is not None and resp is r.unmetered:

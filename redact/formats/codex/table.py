@@ -61,29 +61,38 @@ TOOLS: dict[str, tuple[str, str]] = {
 
 def sniff(records: list[dict[str, Any]]) -> bool:
     """Whether the first records of a JSONL input look like a Codex rollout (any layout)."""
+    from redact.formats.codex.keys import KIND, PAYLOAD, RECORD_TYPE, TIME
     from redact.formats.codex.native_table import RECORD_TYPES, RESPONSE_ITEM_TYPES as RESPONSE_ITEMS
 
     for record in records:
-        kind = record.get("type")
+        kind = record.get(KIND)
         if isinstance(kind, str) and kind in RECORD_TYPES and \
-                isinstance(record.get("payload"), (dict, list, str)) and "timestamp" in record:
+                isinstance(record.get(PAYLOAD), (dict, list, str)) and TIME in record:
             return True
-        if record.get("record_type") == "state":
+        if record.get(RECORD_TYPE) == "state":
             return True
     if records and _legacy_header(records[0]):
-        return any(isinstance(r.get("type"), str) and r["type"] in RESPONSE_ITEMS for r in records[1:])
+        return any(isinstance(r.get(KIND), str) and r[KIND] in RESPONSE_ITEMS for r in records[1:])
     return False
 
 
 def _legacy_header(record: dict[str, Any]) -> bool:
-    return isinstance(record.get("id"), str) and isinstance(record.get("timestamp"), str) and \
-        "type" not in record and set(record) <= {"id", "timestamp", "instructions", "git"}
+    from redact.formats.codex.keys import HEADER_FIELDS, HEADER_ID, HEADER_TIME, KIND
+
+    return isinstance(record.get(HEADER_ID), str) and isinstance(record.get(HEADER_TIME), str) and \
+        KIND not in record and set(record) <= HEADER_FIELDS
+
+
+#: A top-level key a Codex rollout never has: a document holding it is another format's (a session export).
+_OTHER_DOCUMENT = "schema"
 
 
 def sniff_doc(doc: object) -> bool:
     """Whether one JSON document is a single-JSON rollout (`{"session": {...}, "items": [...]}`)."""
-    return isinstance(doc, dict) and isinstance(doc.get("session"), dict) and \
-        isinstance(doc.get("items"), list) and "schema" not in doc
+    from redact.formats.codex.keys import DOC_ITEMS, DOC_SESSION
+
+    return isinstance(doc, dict) and isinstance(doc.get(DOC_SESSION), dict) and \
+        isinstance(doc.get(DOC_ITEMS), list) and _OTHER_DOCUMENT not in doc
 
 
 def markdown() -> str:

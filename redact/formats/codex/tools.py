@@ -18,6 +18,11 @@ from redact.build import outputs
 from redact.build.facts import ToolCall, ToolResult
 from redact.formats.claude_code.tools import error_class as cc_error_class
 from redact.formats.claude_code.tools import split_mcp
+from redact.formats.codex.keys import (
+    AGENT_MODEL, AGENT_TYPE, CMD, COMMAND, EXEC_ARGV, EXEC_STRING, OUT_CONTENT, OUT_DURATION, OUT_EXIT_CODE,
+    OUT_METADATA, OUT_OUTPUT, OUT_SUCCESS, OUT_TEXT, PATCH_INPUT, PATCH_PATCH, READ_TOOLS, WEB_ACTION,
+    WEB_ACTION_TYPE, WEB_STATUS, WEB_URL, WORKDIR,
+)
 from redact.formats.common import (
     as_float,
     as_int,
@@ -28,9 +33,8 @@ from redact.formats.common import (
 )
 
 PATCH_TOOL = "apply_patch"
-EXEC_ARGV = {"shell": "command", "container.exec": "cmd", "local_shell": "command"}
-EXEC_STRING = {"shell_command": "command", "exec_command": "cmd"}
-READ_TOOLS = {"view_image": ("path",), "read_file": ("file_path", "path")}
+#: The shell tools and the argument holding each one's command (EXEC_ARGV: an argv array,
+#: EXEC_STRING: a string), and the file tools and their path arguments (READ_TOOLS), are in keys.py.
 SEARCH_TOOLS = frozenset({"list_dir", "grep_files"})
 SUBAGENT_TOOLS = frozenset({"spawn_agent"})
 #: Tools whose duration is the user's: a question, and a request for narrower permissions
@@ -127,16 +131,16 @@ def make_call(name: str, args: Any, call_id: str, t: float, agent: str, base: st
     if "__" in name:
         server, _, tool = name.partition("__")
         return ToolCall(t, agent, call_id, name, "mcp", server=server, tool=tool)
-    workdir = inp.get("workdir") if isinstance(inp.get("workdir"), str) else None
+    workdir = inp.get(WORKDIR) if isinstance(inp.get(WORKDIR), str) else None
     here = join(base, workdir) if workdir else base
     if name in EXEC_ARGV or name in EXEC_STRING:
         value = inp.get(EXEC_ARGV.get(name) or EXEC_STRING[name])
         if value is None:
-            value = inp.get("command", inp.get("cmd"))
+            value = inp.get(COMMAND, inp.get(CMD))
         return exec_call(name, value, call_id, t, agent, here, verb_of)
     if name == PATCH_TOOL:
         call = ToolCall(t, agent, call_id, name, "edit")
-        patch = args if isinstance(args, str) else inp.get("input", inp.get("patch"))
+        patch = args if isinstance(args, str) else inp.get(PATCH_INPUT, inp.get(PATCH_PATCH))
         return patch_call(call, patch if isinstance(patch, str) else "", here)
     if name in READ_TOOLS:
         call = ToolCall(t, agent, call_id, name, "read")
@@ -150,9 +154,9 @@ def make_call(name: str, args: Any, call_id: str, t: float, agent: str, base: st
         return ToolCall(t, agent, call_id, name, "search")
     if name in SUBAGENT_TOOLS:
         call = ToolCall(t, agent, call_id, name, "subagent")
-        kind = inp.get("agent_type")
+        kind = inp.get(AGENT_TYPE)
         call.subagent_type = kind if isinstance(kind, str) and kind and len(kind) <= 100 else "default"
-        model = inp.get("model")
+        model = inp.get(AGENT_MODEL)
         if is_model_name(model):
             call.subagent_model = model
         return call
@@ -195,18 +199,18 @@ def output_text(raw: object) -> tuple[str, dict[str, Any], bool | None]:
     `{"content", "success"}` object."""
     success: bool | None = None
     if isinstance(raw, dict):
-        content = raw.get("content")
-        success = raw.get("success") if isinstance(raw.get("success"), bool) else None
+        content = raw.get(OUT_CONTENT)
+        success = raw.get(OUT_SUCCESS) if isinstance(raw.get(OUT_SUCCESS), bool) else None
         raw = content
     if isinstance(raw, list):
-        parts = [item.get("text") for item in raw if isinstance(item, dict)]
+        parts = [item.get(OUT_TEXT) for item in raw if isinstance(item, dict)]
         return "\n".join(p for p in parts if isinstance(p, str)), {}, success
     if not isinstance(raw, str):
         return "", {}, success
     doc = parse_json_string(raw) if raw[:1] == "{" else None
-    if isinstance(doc, dict) and isinstance(doc.get("output"), str):
-        meta = doc.get("metadata")
-        return doc["output"], meta if isinstance(meta, dict) else {}, success
+    if isinstance(doc, dict) and isinstance(doc.get(OUT_OUTPUT), str):
+        meta = doc.get(OUT_METADATA)
+        return doc[OUT_OUTPUT], meta if isinstance(meta, dict) else {}, success
     return raw, {}, success
 
 
@@ -244,8 +248,8 @@ def make_result(raw: object, call: ToolCall, t: float) -> ToolResult:
     """The ToolResult of `call` from its output (function_call_output / custom_tool_call_output)."""
     text, meta, success = output_text(raw)
     res = ToolResult(t, call.call_id, False, out_bytes=byte_len(text))
-    exit_code = as_int(meta.get("exit_code"))
-    seconds = as_float(meta.get("duration_seconds"))
+    exit_code = as_int(meta.get(OUT_EXIT_CODE))
+    seconds = as_float(meta.get(OUT_DURATION))
     if exit_code is None or seconds is None:
         head = text[:_HEAD_CHARS]
         if exit_code is None and not meta:
@@ -281,11 +285,11 @@ def make_result(raw: object, call: ToolCall, t: float) -> ToolResult:
 
 def web_call(p: dict[str, Any], call_id: str, t: float, agent: str) -> tuple[ToolCall, ToolResult]:
     """A web_search_call item: the call and its result at once (the item is written when done)."""
-    action = p.get("action")
+    action = p.get(WEB_ACTION)
     action = action if isinstance(action, dict) else {}
-    host = "search" if action.get("type") in (None, "search") else host_of(action.get("url"))
+    host = "search" if action.get(WEB_ACTION_TYPE) in (None, "search") else host_of(action.get(WEB_URL))
     call = ToolCall(t, agent, call_id, "web_search", "web", host=host or "search")
-    status = p.get("status")
+    status = p.get(WEB_STATUS)
     failed = status in ("failed", "incomplete", "cancelled")
     res = ToolResult(t, call_id, failed, err_class="other" if failed else None)
     return call, res
