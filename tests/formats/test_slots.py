@@ -115,7 +115,6 @@ FOLDERS = sorted({fmt.package.rsplit(".", 1)[1] for fmt in formats()})
 PENDING = {
     "agent_replay",
     "amp",
-    "claude_code",
     "cline",
     "codex",
     "continue_dev",
