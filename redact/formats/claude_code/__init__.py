@@ -1,5 +1,6 @@
 """Claude Code transcripts: table.py (the field tables, the sniffer), reader.py, files.py (a session's
-files: main transcript and subagent transcripts), tools.py, native_table.py, native.py."""
+files: main transcript and subagent transcripts), tools.py, native_table.py (the format's one table),
+keys.py (every key the others read, named by its place in that table), native.py."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, BinaryIO

@@ -21,6 +21,7 @@ from typing import BinaryIO
 import orjson
 
 from redact.build.facts import RepoRoots, SessionFacts
+from redact.formats.claude_code.keys import SESSION_ID
 from redact.formats.claude_code.reader import ClaudeCodeReader
 from redact.formats.common import fallback_id
 from redact.io.read import read_input
@@ -57,8 +58,8 @@ def session_id_of(path: Path) -> str | None:
             record = orjson.loads(line)
         except orjson.JSONDecodeError:
             continue
-        if isinstance(record, dict) and isinstance(record.get("sessionId"), str):
-            return record["sessionId"]  # type: ignore[no-any-return]
+        if isinstance(record, dict) and isinstance(record.get(SESSION_ID), str):
+            return record[SESSION_ID]  # type: ignore[no-any-return]
     return None
 
 

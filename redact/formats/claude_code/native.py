@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 from redact.formats.claude_code.files import roots_of
+from redact.formats.claude_code.keys import CWD, GIT_BRANCH, IS_SIDECHAIN, ORIGINAL_CWD, TYPE
 from redact.formats.claude_code.table import label
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.keys import Key
@@ -33,14 +34,14 @@ def _working_dirs(data: bytes, name: str) -> tuple[str | None, str | None]:
     fallback: tuple[str | None, str | None] = (None, None)
     stats = LineStats()
     for n, (_, record) in enumerate(iter_objects(data, name, skip_bad_lines=True, stats=stats)):
-        cwd = record.get("cwd")
+        cwd = record.get(CWD)
         if not isinstance(cwd, str):
             if n >= _HEAD_RECORDS and fallback[0] is not None:
                 break
             continue
-        original = record.get("originalCwd")
+        original = record.get(ORIGINAL_CWD)
         pair = (cwd, original if isinstance(original, str) else None)
-        if record.get("type") in ("user", "assistant") and record.get("isSidechain") is not True:
+        if record.get(TYPE) in ("user", "assistant") and record.get(IS_SIDECHAIN) is not True:
             return pair
         if fallback[0] is None:
             fallback = pair
@@ -52,7 +53,7 @@ def _working_dirs(data: bytes, name: str) -> tuple[str | None, str | None]:
 def _git_branch(data: bytes, name: str) -> bool:
     """Whether one of the first records names a git branch, as the reader's evidence of git."""
     for n, (_, record) in enumerate(iter_objects(data, name, skip_bad_lines=True, stats=LineStats())):
-        branch = record.get("gitBranch")
+        branch = record.get(GIT_BRANCH)
         if isinstance(branch, str) and branch.strip():
             return True
         if n >= _HEAD_RECORDS:
@@ -72,11 +73,11 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
     out: list[bytes] = []
     stats = LineStats()
     for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
-        kind: Any = record.get("type")
+        kind: Any = record.get(TYPE)
         if not isinstance(kind, str) or kind not in known:
             report.skipped_records[label(kind) if isinstance(kind, str) else "<no type>"] += 1
             continue
-        here = record.get("cwd")
+        here = record.get(CWD)
         if isinstance(here, str):
             scrubber.cwd = here
         scrubbed = scrubber.record(record)

@@ -76,6 +76,13 @@ PATH_INPUTS: dict[str, tuple[str, ...]] = {
     "NotebookEdit": ("notebook_path",),
 }
 
+#: An API error assistant message's closed `error` field -> errClass (the tree's enum is its keys).
+API_ERRORS: dict[str, str] = {
+    "rate_limit": "rate_limit", "authentication_failed": "auth", "billing_error": "spend_limit",
+    "invalid_request": "bad_request", "server_error": "server_error", "overloaded": "overloaded",
+    "max_output_tokens": "api_error", "unknown": "api_error",
+}
+
 #: The harness's own wording for a user interruption: a closed set, kept as written.
 INTERRUPTIONS = ("[Request interrupted by user]", "[Request interrupted by user for tool use]")
 #: How Claude Code writes a failed command's exit code at the start of a tool_result.
@@ -315,9 +322,7 @@ RECORD = used("record dispatch", Switch("type", {
         "user", message=USER_MESSAGE, toolUseResult=TOOL_USE_RESULT)),
     "assistant": _reads("model responses (usage, stop reason, block kinds), tool calls", record(
         "assistant", message=ASSISTANT_MESSAGE, costUSD=NUMBER, durationMs=used("latency (client 0.2.x)", NUMBER),
-        model=_MODEL, error=used("errClass of an API error", enum(
-            "rate_limit", "authentication_failed", "billing_error", "invalid_request", "server_error", "overloaded",
-            "max_output_tokens", "unknown")))),
+        model=_MODEL, error=used("errClass of an API error", enum(*API_ERRORS)))),
     "system": SYSTEM,
     "progress": _reads("agent_progress only (a subagent without its own transcript)",
                        record("progress", data=PROGRESS_DATA)),
@@ -341,6 +346,22 @@ RECORD = used("record dispatch", Switch("type", {
 #: Record types: "mapped" (read for facts) or "skipped" (counted by type in the report, never read).
 RECORD_TYPES: dict[str, str] = handling(RECORD)
 
-TABLE = Table(FORMAT, RECORD, {"record": RECORD})
+#: What the reader reads inside three fields the tree drops whole (each says so in its `use`), named so
+#: the reader names these places too (redact/formats/slots.py). No field of the tree refers to them:
+#: the scrubber and the native scan never reach them (the fields stay dropped).
+INSIDE_BLOBS: dict[str, Spec] = {
+    # a Batch call's `input.invocations[]` entry (clients 0.2.x): read as a call of that tool
+    "batch_invocation": obj(tool_name=used("Batch `input.invocations[]`: the tool each ran", TOOL),
+                            input=used("Batch `input.invocations[]`: that tool's input, read as its own "
+                                       "call's (the tool table)", DROP)),
+    # a Batch result's `toolUseResult.orderedToolResults[]` entry: one invocation's result record
+    "batch_result": obj(message=used("Batch `toolUseResult.orderedToolResults[]`: each invocation's "
+                                     "tool_result, toolUseResult and timestamp", Ref("record"))),
+    # an `api_error` system record's `error.error`
+    "api_error_body": obj(type=used("`api_error` `error.error`: errClass (`overloaded_error`, "
+                                    "`rate_limit_error`)", DROP)),
+}
+
+TABLE = Table(FORMAT, RECORD, {"record": RECORD, **INSIDE_BLOBS})
 
 __all__ = ["EXIT_CODE", "FORMAT", "INTERRUPTIONS", "TABLE", "Leaf"]

@@ -8,10 +8,11 @@ or the older flat `agent-*.jsonl` beside it); `files.py` finds them. The format'
   type in the report, never read). Unknown types are skipped and counted too.
 - the class of every field, and what this reader keeps of it: the native table (`native_table.py`),
   with `TOOL_KINDS`/`PATH_INPUTS`, the tool table. The reader reads only fields that table
-  classifies (tests/formats/test_tables.py runs it over the fixtures with every read logged) and
-  reduces each on the spot: text to its length, a command to a verb (in the builder), a path to a
-  repo-relative path or a bucket label (in the builder), a tool input or output to the facts in
-  `tools.py`.
+  classifies: each key it reads is named by its place in that table (`keys.py`, which fails the
+  import on a place the table does not classify; tests/formats/test_tables.py also runs it over the
+  fixtures with every read logged) and reduces each on the spot: text to its length, a command to a
+  verb (in the builder), a path to a repo-relative path or a bucket label (in the builder), a tool
+  input or output to the facts in `tools.py`.
 
 Quirks handled: one API response is written as several records (one per content block) that share
 `message.id`; resumed sessions (client 0.2.x) repeat earlier records with the same `uuid`; a
@@ -30,6 +31,10 @@ from typing import Any, BinaryIO
 
 from redact.build.facts import MAIN, Lane, LlmResponse, SessionFacts
 from redact.formats.claude_code import tools
+from redact.formats.claude_code.keys import (
+    AGENT_ID, CWD, DATA, DATA_TYPE, GIT_BRANCH, IS_SIDECHAIN, ORIGINAL_CWD, PARENT_TOOL_USE_ID, PARENT_UUID,
+    PROGRESS_AGENT, PROGRESS_MESSAGE, SESSION_ID, TIMESTAMP, TYPE, UUID,
+)
 from redact.formats.claude_code.native_table import HOOK_ATTACHMENTS, HOOK_EVENTS, RECORD_TYPES, SYSTEM_SUBTYPES
 from redact.formats.claude_code.table import label
 from redact.formats.claude_code.records import AGENT_TOOL, RecordReader, epoch_ms
@@ -75,10 +80,10 @@ class ClaudeCodeReader(RecordReader):
     def lane_of(self, r: dict[str, Any], forced: str | None, in_main_file: bool) -> str:
         if forced is not None:
             return forced
-        if r.get("isSidechain") is not True:
+        if r.get(IS_SIDECHAIN) is not True:
             return MAIN
-        agent = r.get("agentId")
-        if in_main_file and self.first_message and r.get("type") in ("user", "assistant"):
+        agent = r.get(AGENT_ID)
+        if in_main_file and self.first_message and r.get(TYPE) in ("user", "assistant"):
             self.standalone = agent if isinstance(agent, str) and agent else "?"
             helper = isinstance(agent, str) and agent and tools.helper_type(agent) is not None
             self.s.role = "helper" if helper else "subagent"  # seed: session.role allows helper
@@ -87,7 +92,7 @@ class ClaudeCodeReader(RecordReader):
             return self.lane_for_agent(agent)
         if self.standalone == "?":
             return MAIN
-        uuid, parent = r.get("uuid"), r.get("parentUuid")
+        uuid, parent = r.get(UUID), r.get(PARENT_UUID)
         lane = self.side_lane.get(parent) if isinstance(parent, str) else None
         if lane is None:
             lane = tools.lane_id(uuid if isinstance(uuid, str) else str(len(self.side_lane)))
@@ -98,9 +103,9 @@ class ClaudeCodeReader(RecordReader):
 
     # -- records -----------------------------------------------------------------------------------
     def record(self, r: dict[str, Any], forced: str | None, *, in_main_file: bool) -> None:
-        kind = r.get("type")
+        kind = r.get(TYPE)
         if self.s.first_seen is None:
-            self.s.first_seen = epoch_ms(r.get("timestamp"))
+            self.s.first_seen = epoch_ms(r.get(TIMESTAMP))
         if kind == "progress":  # the most frequent record, and almost always skipped
             self.progress(r)
             return
@@ -108,7 +113,7 @@ class ClaudeCodeReader(RecordReader):
         if handler is None:
             self.skip(label(kind) if isinstance(kind, str) else "<no type>")
             return
-        uuid = r.get("uuid")
+        uuid = r.get(UUID)
         if uuid.__class__ is str:
             if uuid in self.seen:
                 self.skip("<duplicate>")
@@ -117,21 +122,21 @@ class ClaudeCodeReader(RecordReader):
         lane = self.lane_of(r, forced, in_main_file)
         if kind in ("user", "assistant"):
             self.first_message = False
-            sid = r.get("sessionId")
+            sid = r.get(SESSION_ID)
             if isinstance(sid, str) and in_main_file:
                 self.session_ids[sid] += 1
-            cwd = r.get("cwd")
+            cwd = r.get(CWD)
             if isinstance(cwd, str) and cwd and cwd not in self.cwds:
                 self.cwds[cwd] = None
             if lane == MAIN and in_main_file:
-                if self.cwd is None and isinstance(r.get("cwd"), str):
-                    self.cwd = r["cwd"]
-                if self.original_cwd is None and isinstance(r.get("originalCwd"), str):
-                    self.original_cwd = r["originalCwd"]
+                if self.cwd is None and isinstance(r.get(CWD), str):
+                    self.cwd = r[CWD]
+                if self.original_cwd is None and isinstance(r.get(ORIGINAL_CWD), str):
+                    self.original_cwd = r[ORIGINAL_CWD]
                 if not self.git_branch:
-                    branch = r.get("gitBranch")
+                    branch = r.get(GIT_BRANCH)
                     self.git_branch = isinstance(branch, str) and branch.strip() != ""
-        t = epoch_ms(r.get("timestamp"))
+        t = epoch_ms(r.get(TIMESTAMP))
         if t is None:
             t = self.last_t.get(lane)
             if t is None:
@@ -140,28 +145,28 @@ class ClaudeCodeReader(RecordReader):
         handler(self, r, lane, t)
 
     def progress(self, r: dict[str, Any]) -> None:
-        data = r.get("data")
-        kind = data.get("type") if isinstance(data, dict) else None
+        data = r.get(DATA)
+        kind = data.get(DATA_TYPE) if isinstance(data, dict) else None
         if kind != "agent_progress" or not isinstance(data, dict):
             self.skip(label("progress", kind))
             return
-        agent, inner = data.get("agentId"), data.get("message")
+        agent, inner = data.get(PROGRESS_AGENT), data.get(PROGRESS_MESSAGE)
         if not isinstance(agent, str) or not agent or agent in self.agent_files or \
                 not isinstance(inner, dict):
             self.skip(label("progress", kind))
             return
-        uuid = r.get("uuid")
+        uuid = r.get(UUID)
         if isinstance(uuid, str):
             if uuid in self.seen:
                 self.skip("<duplicate>")
                 return
             self.seen.add(uuid)
         lane = self.lane_for_agent(agent)
-        parent = r.get("parentToolUseID")
+        parent = r.get(PARENT_TOOL_USE_ID)
         if isinstance(parent, str) and lane != MAIN:
             self.child_calls.setdefault(lane, parent)
-        if "timestamp" not in inner:
-            inner = {**inner, "timestamp": r.get("timestamp")}
+        if TIMESTAMP not in inner:
+            inner = {**inner, TIMESTAMP: r.get(TIMESTAMP)}
         self.record(inner, lane, in_main_file=False)
 
     # -- end ---------------------------------------------------------------------------------------
@@ -191,13 +196,10 @@ class ClaudeCodeReader(RecordReader):
         return s
 
 
-_HANDLERS: dict[str, Any] = {
-    "user": ClaudeCodeReader.user,
-    "assistant": ClaudeCodeReader.assistant,
-    "system": ClaudeCodeReader.system,
-    "attachment": ClaudeCodeReader.attachment,
-    "progress": ClaudeCodeReader.progress,
-}
+#: Each record type the table maps is read by the reader's method of its name (the table is the one
+#: list: a type it marks mapped without a method fails the import).
+_HANDLERS: dict[str, Any] = {kind: getattr(ClaudeCodeReader, kind.replace("-", "_"))
+                             for kind, how in RECORD_TYPES.items() if how == "mapped"}
 
 
 __all__ = [

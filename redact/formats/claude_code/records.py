@@ -18,6 +18,14 @@ from redact.build.facts import (
     MAIN, Compaction, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, UserTurn,
 )
 from redact.formats.claude_code import tools
+from redact.formats.claude_code.keys import (
+    API_ERROR, ATTACHMENT, ATTACHMENT_TYPE, BLOCK_TYPE, CACHE_READ_TOKENS, CACHE_WRITE_TOKENS, CALL_ID, CALL_INPUT,
+    CALL_NAME, COMPACT_METADATA, COMPACT_MS, CONTENT, DURATION, HOOK_CALL, HOOK_ERRORS, HOOK_EVENT, HOOK_NAME,
+    IN_TOKENS, IS_API_ERROR, IS_COMPACT_SUMMARY, IS_META, IS_TRANSCRIPT_ONLY, MAX_RETRIES, MESSAGE, MODEL,
+    OUT_TOKENS, OUTPUT_MODE, POST_TOKENS, PRE_TOKENS, PREVENTED, PROMPT, REQUEST_ID, RESPONSE_ERROR, RESPONSE_ID,
+    RESULT_CALL, RETRY_ATTEMPT, STOP_REASON, SUBTYPE, SYSTEM_CONTENT, TEXT, TOOL_USE_RESULT, TRIGGER, TRIGGERS,
+    USAGE, UUID,
+)
 from redact.formats.claude_code.native_table import HOOK_ATTACHMENTS, HOOK_EVENTS
 from redact.formats.claude_code.table import label
 from redact.report import RedactionReport
@@ -92,14 +100,14 @@ class RecordReader:
 
     # -- records -----------------------------------------------------------------------------------
     def user(self, r: dict[str, Any], lane: str, t: float) -> None:
-        msg = r.get("message")
-        content = msg.get("content") if isinstance(msg, dict) else None
+        msg = r.get(MESSAGE)
+        content = msg.get(CONTENT) if isinstance(msg, dict) else None
         text = ""
         images = 0
         if isinstance(content, list):
-            results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+            results = [b for b in content if isinstance(b, dict) and b.get(BLOCK_TYPE) == "tool_result"]
             if results:
-                tur = r.get("toolUseResult") if len(results) == 1 else None
+                tur = r.get(TOOL_USE_RESULT) if len(results) == 1 else None
                 paired = [self.result(block, tur, t) for block in results]
                 if any(paired):  # a result that waits for its call does not move the lane's clock
                     self.last_t[lane] = t
@@ -108,9 +116,9 @@ class RecordReader:
             for block in content:
                 if not isinstance(block, dict):
                     continue
-                if block.get("type") == "text" and isinstance(block.get("text"), str):
-                    parts.append(block["text"])
-                elif block.get("type") == "image":
+                if block.get(BLOCK_TYPE) == "text" and isinstance(block.get(TEXT), str):
+                    parts.append(block[TEXT])
+                elif block.get(BLOCK_TYPE) == "image":
                     images += 1
             text = "\n".join(parts)
         elif isinstance(content, str):
@@ -120,8 +128,8 @@ class RecordReader:
         self.last_t[lane] = t
         if lane != MAIN and lane not in self.lane_prompts:
             self.lane_prompts[lane] = _digest(text)  # links an old subagent file to its Task call
-        if r.get("isMeta") is True or r.get("isCompactSummary") is True or \
-                r.get("isVisibleInTranscriptOnly") is True:
+        if r.get(IS_META) is True or r.get(IS_COMPACT_SUMMARY) is True or \
+                r.get(IS_TRANSCRIPT_ONLY) is True:
             return
         head = text.lstrip()[:64]
         if head.startswith(_INTERRUPTED):
@@ -144,22 +152,22 @@ class RecordReader:
         self.add(turn)
 
     def assistant(self, r: dict[str, Any], lane: str, t: float) -> None:
-        msg = r.get("message")
+        msg = r.get(MESSAGE)
         if not isinstance(msg, dict):
             return
-        model = msg.get("model")
-        if r.get("isApiErrorMessage") is True or model == "<synthetic>":
-            if r.get("isApiErrorMessage") is True or r.get("error"):
+        model = msg.get(MODEL)
+        if r.get(IS_API_ERROR) is True or model == "<synthetic>":
+            if r.get(IS_API_ERROR) is True or r.get(RESPONSE_ERROR):
                 self.add(ErrorFact(t, lane, "llm", tools.api_message_class(r, msg), src_uuid=_uuid(r),
                                    retry=False))
             self.last_t[lane] = t
             return
         self.pending_cmd.pop(lane, None)
-        key = msg.get("id") or r.get("requestId") or r.get("uuid")
+        key = msg.get(RESPONSE_ID) or r.get(REQUEST_ID) or r.get(UUID)
         key = key if isinstance(key, str) else str(id(r))
         fact = self.msgs.get(key)
         if fact is None:
-            stated = r.get("durationMs")
+            stated = r.get(DURATION)
             if isinstance(stated, (int, float)) and not isinstance(stated, bool) and stated > 0:
                 start, latency = t - stated, float(stated)
             else:
@@ -173,16 +181,16 @@ class RecordReader:
             self.add(fact)
         elif id(fact) not in self.fixed_latency:
             fact.latency = max(fact.latency or 0.0, t - fact.t)
-        usage = msg.get("usage")
+        usage = msg.get(USAGE)
         if isinstance(usage, dict):
-            fact.inp = max(fact.inp, _int(usage.get("input_tokens")))
-            fact.cw = max(fact.cw, _int(usage.get("cache_creation_input_tokens")))
-            fact.cr = max(fact.cr, _int(usage.get("cache_read_input_tokens")))
-            fact.out = max(fact.out, _int(usage.get("output_tokens")))
-        stop = msg.get("stop_reason")
+            fact.inp = max(fact.inp, _int(usage.get(IN_TOKENS)))
+            fact.cw = max(fact.cw, _int(usage.get(CACHE_WRITE_TOKENS)))
+            fact.cr = max(fact.cr, _int(usage.get(CACHE_READ_TOKENS)))
+            fact.out = max(fact.out, _int(usage.get(OUT_TOKENS)))
+        stop = msg.get(STOP_REASON)
         if isinstance(stop, str) and stop:
             fact.stop = stop
-        content = msg.get("content")
+        content = msg.get(CONTENT)
         if isinstance(content, list):
             for block in content:
                 if isinstance(block, dict):
@@ -192,14 +200,14 @@ class RecordReader:
         self.last_t[lane] = max(t, self.early_end.pop(lane, t))
 
     def block(self, block: dict[str, Any], fact: LlmResponse, lane: str, t: float) -> None:
-        kind = block.get("type")
+        kind = block.get(BLOCK_TYPE)
         if kind == "text":
-            text = block.get("text")
+            text = block.get(TEXT)
             fact.text_chars += len(text) if isinstance(text, str) else 0
         elif kind in ("thinking", "redacted_thinking"):
             fact.thinking = True
         elif kind == "tool_use":
-            if block.get("name") == tools.BATCH and self.batch(block, fact, lane, t):
+            if block.get(CALL_NAME) == tools.BATCH and self.batch(block, fact, lane, t):
                 return
             call = tools.make_call(block, t, lane)
             if call is None or call.call_id in self.calls:
@@ -207,12 +215,12 @@ class RecordReader:
             self.calls[call.call_id] = call
             self.call_response[call.call_id] = fact
             fact.tool_calls += 1
-            inp = block.get("input")
+            inp = block.get(CALL_INPUT)
             if call.name == "Grep" and isinstance(inp, dict):
-                mode = inp.get("output_mode")
+                mode = inp.get(OUTPUT_MODE)
                 self.grep_mode[call.call_id] = mode if isinstance(mode, str) else None
-            if call.kind == "subagent" and isinstance(inp, dict) and isinstance(inp.get("prompt"), str):
-                self.prompt_calls.setdefault(_digest(inp["prompt"]), call.call_id)
+            if call.kind == "subagent" and isinstance(inp, dict) and isinstance(inp.get(PROMPT), str):
+                self.prompt_calls.setdefault(_digest(inp[PROMPT]), call.call_id)
             self.add(call)
             early = self.early.pop(call.call_id, None)
             if early is not None:
@@ -221,7 +229,7 @@ class RecordReader:
 
     def batch(self, block: dict[str, Any], fact: LlmResponse, lane: str, t: float) -> bool:
         """A Batch call (0.2.x) is one event per tool it ran; False when it is not of that shape."""
-        call_id = block.get("id")
+        call_id = block.get(CALL_ID)
         calls = tools.batch_calls(block, t, lane)
         if calls is None or not isinstance(call_id, str):
             return False
@@ -240,7 +248,7 @@ class RecordReader:
 
     def result(self, block: dict[str, Any], tur: object, t: float) -> bool:
         """Pair a tool_result with its call; False when it waits for a call not read yet."""
-        call_id = block.get("tool_use_id")
+        call_id = block.get(RESULT_CALL)
         if not isinstance(call_id, str) or call_id in self.results:
             return True
         batch = self.batches.get(call_id)
@@ -267,42 +275,42 @@ class RecordReader:
         return True
 
     def system(self, r: dict[str, Any], lane: str, t: float) -> None:
-        sub = r.get("subtype")
+        sub = r.get(SUBTYPE)
         if sub == "api_error":
-            attempt, most = r.get("retryAttempt"), r.get("maxRetries")
+            attempt, most = r.get(RETRY_ATTEMPT), r.get(MAX_RETRIES)
             retry = not (isinstance(attempt, int) and isinstance(most, int) and attempt >= most)
-            self.add(ErrorFact(t, lane, "llm", tools.api_status_class(r.get("error")), src_uuid=_uuid(r),
+            self.add(ErrorFact(t, lane, "llm", tools.api_status_class(r.get(API_ERROR)), src_uuid=_uuid(r),
                                retry=retry))
         elif sub == "compact_boundary":
-            meta = r.get("compactMetadata")
+            meta = r.get(COMPACT_METADATA)
             meta = meta if isinstance(meta, dict) else {}
-            trigger = meta.get("trigger")
-            pre, post, ms = meta.get("preTokens"), meta.get("postTokens"), meta.get("durationMs")
+            trigger = meta.get(TRIGGER)
+            pre, post, ms = meta.get(PRE_TOKENS), meta.get(POST_TOKENS), meta.get(COMPACT_MS)
             self.add(Compaction(
-                t, lane, trigger if trigger in ("auto", "manual") else None,
+                t, lane, trigger if trigger in TRIGGERS else None,
                 pre if isinstance(pre, int) and not isinstance(pre, bool) else None,
                 post if isinstance(post, int) and not isinstance(post, bool) else None,
                 float(ms) if isinstance(ms, (int, float)) and not isinstance(ms, bool) else None,
             ))
-        elif sub == "stop_hook_summary" and (r.get("hookErrors") or r.get("preventedContinuation") is True):
+        elif sub == "stop_hook_summary" and (r.get(HOOK_ERRORS) or r.get(PREVENTED) is True):
             event = "Stop" if lane == MAIN else "SubagentStop"
-            cls = "hook_blocking" if r.get("preventedContinuation") is True else "hook_error"
+            cls = "hook_blocking" if r.get(PREVENTED) is True else "hook_error"
             self.add(ErrorFact(t, lane, "hook", cls, hook=event, hook_event=event, src_uuid=_uuid(r)))
-        elif sub == "informational" and isinstance(r.get("content"), str) and \
-                (m := _HOOK_BLOCKED.match(r["content"])) and m.group(1) in HOOK_EVENTS:
+        elif sub == "informational" and isinstance(r.get(SYSTEM_CONTENT), str) and \
+                (m := _HOOK_BLOCKED.match(r[SYSTEM_CONTENT])) and m.group(1) in HOOK_EVENTS:
             self.add(ErrorFact(t, lane, "hook", "hook_blocking", hook=m.group(1), hook_event=m.group(1),
                                src_uuid=_uuid(r)))
         else:
             self.skip(label("system", sub))
 
     def attachment(self, r: dict[str, Any], lane: str, t: float) -> None:
-        att = r.get("attachment")
-        kind = att.get("type") if isinstance(att, dict) else None
+        att = r.get(ATTACHMENT)
+        kind = att.get(ATTACHMENT_TYPE) if isinstance(att, dict) else None
         cls = HOOK_ATTACHMENTS.get(kind) if isinstance(kind, str) else None
         if cls is None or not isinstance(att, dict):
             self.skip(label("attachment", kind))
             return
-        name, event, call = att.get("hookName"), att.get("hookEvent"), att.get("toolUseID")
+        name, event, call = att.get(HOOK_NAME), att.get(HOOK_EVENT), att.get(HOOK_CALL)
         self.add(ErrorFact(t, lane, "hook", cls, hook=name if isinstance(name, str) and name else None,
                            hook_event=event if isinstance(event, str) and event in HOOK_EVENTS
                            else None, src_uuid=_uuid(r),
@@ -310,5 +318,5 @@ class RecordReader:
 
 
 def _uuid(r: dict[str, Any]) -> str | None:
-    uuid = r.get("uuid")
+    uuid = r.get(UUID)
     return uuid if isinstance(uuid, str) and _UUIDISH.fullmatch(uuid) else None

@@ -58,16 +58,15 @@ def label(kind: str, sub: object = None) -> str:
     return found
 
 
-_ENVELOPE = ("sessionId", "uuid", "leafUuid", "messageId")
-
-
 def sniff(records: list[dict[str, Any]]) -> bool:
     """Whether the first records of a JSONL input look like a Claude Code transcript."""
+    from redact.formats.claude_code.keys import LEAF_UUID, MESSAGE_ID, SESSION_ID, TYPE, UUID
     from redact.formats.claude_code.native_table import RECORD_TYPES
 
+    envelope = (SESSION_ID, UUID, LEAF_UUID, MESSAGE_ID)
     for record in records:
-        kind = record.get("type")
-        if isinstance(kind, str) and kind in RECORD_TYPES and any(key in record for key in _ENVELOPE):
+        kind = record.get(TYPE)
+        if isinstance(kind, str) and kind in RECORD_TYPES and any(key in record for key in envelope):
             return True
     return False
 

@@ -16,12 +16,19 @@ from urllib.parse import urlsplit
 
 from redact.build import outputs
 from redact.build.facts import ToolCall, ToolResult
-from redact.formats.claude_code.native_table import PATH_INPUTS, TOOL_KINDS
+from redact.formats.claude_code.keys import (
+    API_ERROR_BODY, API_ERROR_TYPE, API_STATUS, BACKGROUND_TASK, BLOCK_TYPE, CALL_ID, CALL_INPUT, CALL_NAME,
+    CHILD_AGENT, CHILD_STATUS, COMMAND, CONTENT, FILENAMES, IMAGE_DATA, IMAGE_SOURCE, INTERRUPTED, INVOCATION_INPUT,
+    INVOCATION_TOOL, INVOCATIONS, MCP_ID, MESSAGE, MODE, ORDERED_RECORD, ORDERED_RESULTS, OUTPUT_CONTENT,
+    OUTPUT_TYPE, RESPONSE_ERROR, RESULT_CALL, RESULT_CONTENT, RESULT_ERROR, SKILL, STDOUT, SUBAGENT_MODEL,
+    SUBAGENT_TYPE, TEXT, TIMESTAMP, TOOL_USE_RESULT, URL,
+)
+from redact.formats.claude_code.native_table import API_ERRORS, EXIT_CODE, PATH_INPUTS, TOOL_KINDS
 from redact.formats.claude_code.table import HELPER_AGENTS, HELPER_OTHER, WAITS_ON_USER
 
 DEFAULT_SUBAGENT = "general-purpose"
 
-_EXIT = re.compile(r"^Exit code (-?\d{1,5})\b")
+_EXIT = re.compile(EXIT_CODE)
 _HEX_AGENT = re.compile(r"[0-9a-f]{6,32}")
 _UUID_AGENT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _HELPER_AGENT = re.compile(r"([a-z_]{1,40})-[0-9a-f]{4,32}")
@@ -65,15 +72,15 @@ def host_of(url: object) -> str | None:
 
 
 def make_call(block: dict[str, Any], t: float, agent: str) -> ToolCall | None:
-    call_id, name = block.get("id"), block.get("name")
+    call_id, name = block.get(CALL_ID), block.get(CALL_NAME)
     if not isinstance(call_id, str) or not isinstance(name, str) or not call_id:
         return None
-    raw_input = block.get("input")
+    raw_input = block.get(CALL_INPUT)
     inp: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
     if name.startswith("mcp__"):
         server, tool = split_mcp(name)
         call = ToolCall(t, agent, call_id, name, "mcp", server=server, tool=tool)
-        if "id" in inp and re.sub(r"[^a-z]", "", tool.lower()).endswith("saveissue"):
+        if MCP_ID in inp and re.sub(r"[^a-z]", "", tool.lower()).endswith("saveissue"):
             call.op = "update"  # Linear's save_issue given an existing issue's id (its presence only)
         return call
     kind = TOOL_KINDS.get(name, "tool")
@@ -85,19 +92,19 @@ def make_call(block: dict[str, Any], t: float, agent: str) -> ToolCall | None:
     if kind == "edit":
         call.op = None if name == "Write" else "modify"
     elif kind == "exec":
-        cmd = inp.get("command")
+        cmd = inp.get(COMMAND)
         call.command = cmd if isinstance(cmd, str) else ""
     elif kind == "skill":
-        skill = inp.get("skill")
+        skill = inp.get(SKILL)
         call.skill = skill if isinstance(skill, str) and skill else None
     elif kind == "subagent":
-        st = inp.get("subagent_type")
+        st = inp.get(SUBAGENT_TYPE)
         call.subagent_type = st if isinstance(st, str) and st else DEFAULT_SUBAGENT
-        model = inp.get("model")
+        model = inp.get(SUBAGENT_MODEL)
         if isinstance(model, str) and _MODEL.fullmatch(model):
             call.subagent_model = model
     elif kind == "web":
-        call.host = "search" if name == "WebSearch" else host_of(inp.get("url"))
+        call.host = "search" if name == "WebSearch" else host_of(inp.get(URL))
     return call
 
 
@@ -111,12 +118,12 @@ def result_text(content: object) -> tuple[str, int]:
     image_bytes = 0
     for item in content:
         if isinstance(item, dict):
-            kind = item.get("type")
-            if kind == "text" and isinstance(item.get("text"), str):
-                parts.append(item["text"])
+            kind = item.get(BLOCK_TYPE)
+            if kind == "text" and isinstance(item.get(TEXT), str):
+                parts.append(item[TEXT])
             elif kind == "image":
-                source = item.get("source")
-                data = source.get("data") if isinstance(source, dict) else None
+                source = item.get(IMAGE_SOURCE)
+                data = source.get(IMAGE_DATA) if isinstance(source, dict) else None
                 image_bytes += len(data) if isinstance(data, str) else 0
     return "\n".join(parts), image_bytes
 
@@ -159,10 +166,10 @@ def error_class(text: str, name: str) -> str:
 
 def _hits(name: str, call_input_mode: str | None, tur: object, text: str) -> tuple[str, ...]:
     if isinstance(tur, dict):
-        names = tur.get("filenames")
+        names = tur.get(FILENAMES)
         if isinstance(names, list):
             return tuple(n for n in names if isinstance(n, str) and n)
-        if tur.get("mode") == "content" or "content" in tur:
+        if tur.get(MODE) == "content" or OUTPUT_CONTENT in tur:
             return ()
     if name == "Grep" and call_input_mode not in (None, "files_with_matches"):
         return ()
@@ -182,11 +189,11 @@ def _hits(name: str, call_input_mode: str | None, tur: object, text: str) -> tup
 def make_result(block: dict[str, Any], tur: object, call: ToolCall, t: float,
                 call_input_mode: str | None = None) -> ToolResult:
     """`tur` is the record's `toolUseResult` when the record holds this one result only."""
-    text, image_bytes = result_text(block.get("content"))
-    is_error = block.get("is_error") is True
+    text, image_bytes = result_text(block.get(RESULT_CONTENT))
+    is_error = block.get(RESULT_ERROR) is True
     res = ToolResult(t, call.call_id, is_error, out_bytes=byte_len(text) + image_bytes)
     name = call.name
-    if isinstance(tur, dict) and tur.get("interrupted") is True:
+    if isinstance(tur, dict) and tur.get(INTERRUPTED) is True:
         res.is_error, res.err_class = True, "interrupted"
     elif is_error:
         res.err_class = error_class(text, name)
@@ -194,7 +201,7 @@ def make_result(block: dict[str, Any], tur: object, call: ToolCall, t: float,
         if m:
             res.exit_code = int(m.group(1))
     if call.kind == "exec":
-        if not res.is_error and isinstance(tur, dict) and "stdout" in tur and not tur.get("backgroundTaskId"):
+        if not res.is_error and isinstance(tur, dict) and STDOUT in tur and not tur.get(BACKGROUND_TASK):
             res.exit_code = 0
         res.outputs = outputs.shell_outputs(call.command or "", text, res.is_error)
     elif call.kind == "mcp":
@@ -203,12 +210,12 @@ def make_result(block: dict[str, Any], tur: object, call: ToolCall, t: float,
     elif call.kind == "search":
         res.hits = _hits(name, call_input_mode, tur, text) if not res.is_error else ()
     elif call.kind == "edit" and name == "Write" and isinstance(tur, dict):
-        res.op = "create" if tur.get("type") == "create" else "modify"
+        res.op = "create" if tur.get(OUTPUT_TYPE) == "create" else "modify"
     elif call.kind == "subagent" and isinstance(tur, dict):
-        agent = tur.get("agentId")
+        agent = tur.get(CHILD_AGENT)
         if isinstance(agent, str) and agent:
             res.child = lane_id(agent)
-        status = tur.get("status")
+        status = tur.get(CHILD_STATUS)
         if status in ("killed", "cancelled", "canceled"):
             res.is_error, res.err_class = True, "subagent_killed"
         elif status in ("failed", "error"):
@@ -225,9 +232,9 @@ def count_urls(text: str) -> int:
 def api_status_class(error: object) -> str:
     status = None
     if isinstance(error, dict):
-        status = error.get("status")
-        inner = error.get("error")
-        kind = inner.get("type") if isinstance(inner, dict) else None
+        status = error.get(API_STATUS)
+        inner = error.get(API_ERROR_BODY)
+        kind = inner.get(API_ERROR_TYPE) if isinstance(inner, dict) else None
         if kind == "overloaded_error":
             return "overloaded"
         if kind == "rate_limit_error":
@@ -247,25 +254,18 @@ def api_status_class(error: object) -> str:
     return "api_error"
 
 
-_API_ERROR_FIELD = {
-    "rate_limit": "rate_limit", "authentication_failed": "auth", "billing_error": "spend_limit",
-    "invalid_request": "bad_request", "server_error": "server_error", "overloaded": "overloaded",
-    "max_output_tokens": "api_error", "unknown": "api_error",
-}
-
-
 def api_message_class(record: dict[str, Any], msg: dict[str, Any]) -> str:
     """errClass of a synthetic "API Error" assistant message, from its closed `error` field or its
     fixed wording (only the class leaves this function)."""
-    text, _ = result_text(msg.get("content"))
+    text, _ = result_text(msg.get(CONTENT))
     low = text[:300].lower()
     if "hit your limit" in low or "usage limit" in low or "limit reached" in low:
         return "usage_limit"
     if "credit balance" in low or "spend limit" in low:
         return "spend_limit"
-    field = record.get("error")
-    if isinstance(field, str) and field in _API_ERROR_FIELD:
-        return _API_ERROR_FIELD[field]
+    field = record.get(RESPONSE_ERROR)
+    if isinstance(field, str) and field in API_ERRORS:
+        return API_ERRORS[field]
     if "api error: 529" in low or "overloaded" in low:
         return "overloaded"
     if "api error: 429" in low or "rate limit" in low:
@@ -288,16 +288,16 @@ MAX_BATCH = 64  # invocations read from one Batch call (the rest are counted, no
 def batch_calls(block: dict[str, Any], t: float, agent: str) -> list[ToolCall] | None:
     """The calls a `Batch` tool_use runs, one per invocation (`{tool_name, input}`), each made as
     if the model had called that tool itself; None when the block is not a Batch of that shape."""
-    call_id, inp = block.get("id"), block.get("input")
-    invocations = inp.get("invocations") if isinstance(inp, dict) else None
-    if block.get("name") != BATCH or not isinstance(call_id, str) or not call_id or \
+    call_id, inp = block.get(CALL_ID), block.get(CALL_INPUT)
+    invocations = inp.get(INVOCATIONS) if isinstance(inp, dict) else None
+    if block.get(CALL_NAME) != BATCH or not isinstance(call_id, str) or not call_id or \
             not isinstance(invocations, list):
         return None
     calls: list[ToolCall] = []
     for n, inv in enumerate(invocations[:MAX_BATCH]):
-        if not isinstance(inv, dict) or not isinstance(inv.get("tool_name"), str):
+        if not isinstance(inv, dict) or not isinstance(inv.get(INVOCATION_TOOL), str):
             continue
-        inner = {"id": f"{call_id}#{n}", "name": inv["tool_name"], "input": inv.get("input")}
+        inner = {CALL_ID: f"{call_id}#{n}", CALL_NAME: inv[INVOCATION_TOOL], CALL_INPUT: inv.get(INVOCATION_INPUT)}
         call = make_call(inner, t, agent)
         if call is not None:
             calls.append(call)
@@ -309,20 +309,20 @@ def _inner_results(tur: object) -> dict[int, tuple[dict[str, Any], object, objec
     result's `orderedToolResults` (whose inner tool_use_id ends in `_<index>`). Only these shapes
     are read: the entries' `key` is the invocation written out as text and is never looked at."""
     found: dict[int, tuple[dict[str, Any], object, object]] = {}
-    ordered = tur.get("orderedToolResults") if isinstance(tur, dict) else None
+    ordered = tur.get(ORDERED_RESULTS) if isinstance(tur, dict) else None
     for entry in ordered if isinstance(ordered, list) else ():
-        rec = entry.get("message") if isinstance(entry, dict) else None
+        rec = entry.get(ORDERED_RECORD) if isinstance(entry, dict) else None
         if not isinstance(rec, dict):
             continue
-        msg = rec.get("message")
-        content = msg.get("content") if isinstance(msg, dict) else None
+        msg = rec.get(MESSAGE)
+        content = msg.get(CONTENT) if isinstance(msg, dict) else None
         for inner in content if isinstance(content, list) else ():
-            tid = inner.get("tool_use_id") if isinstance(inner, dict) else None
-            if not isinstance(tid, str) or inner.get("type") != "tool_result":
+            tid = inner.get(RESULT_CALL) if isinstance(inner, dict) else None
+            if not isinstance(tid, str) or inner.get(BLOCK_TYPE) != "tool_result":
                 continue
             head, _, index = tid.rpartition("_")
             if head and index.isdigit() and len(index) < 4:
-                found.setdefault(int(index), (inner, rec.get("toolUseResult"), rec.get("timestamp")))
+                found.setdefault(int(index), (inner, rec.get(TOOL_USE_RESULT), rec.get(TIMESTAMP)))
     return found
 
 
