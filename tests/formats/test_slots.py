@@ -123,7 +123,6 @@ PENDING = {
     "copilot_vscode",
     "cursor",
     "gemini_cli",
-    "opencode",
     "openhands",
     "session_record",
     "teaagent",
