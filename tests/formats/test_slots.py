@@ -119,7 +119,6 @@ PENDING = {
     "cline",
     "codex",
     "continue_dev",
-    "copilot_cli",
     "copilot_vscode",
     "cursor",
     "gemini_cli",
