@@ -114,9 +114,7 @@ FOLDERS = sorted({fmt.package.rsplit(".", 1)[1] for fmt in formats()})
 #: Folders still spelling their keys while they move onto Slots, one a line (empty when done).
 PENDING = {
     "amp",
-    "copilot_cli",
     "gemini_cli",
-    "opencode",
 }
 
 

@@ -9,7 +9,9 @@ from typing import Any
 import orjson
 
 from redact.formats.claude_code.files import roots_of
-from redact.formats.copilot_cli.native_table import DATA, TABLE
+from redact.formats.copilot_cli.keys import CONTEXT, CWD, DATA, GIT_ROOT, KIND
+from redact.formats.copilot_cli.native_table import DATA as EVENTS
+from redact.formats.copilot_cli.native_table import TABLE
 from redact.formats.copilot_cli.reader import _name
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.keys import Key
@@ -21,9 +23,10 @@ from redact.report import RedactionReport
 def _root(data: bytes, name: str) -> tuple[str | None, str | None]:
     """(git root, working directory) of the session, from its first `session.start` or `session.resume`."""
     for n, (_, record) in enumerate(iter_objects(data, name, skip_bad_lines=True, stats=LineStats())):
-        ctx: Any = record.get("data", {}).get("context") if isinstance(record.get("data"), dict) else None
+        payload = record.get(DATA)
+        ctx: Any = payload.get(CONTEXT) if isinstance(payload, dict) else None
         if isinstance(ctx, dict):
-            root, cwd = ctx.get("gitRoot"), ctx.get("cwd")
+            root, cwd = ctx.get(GIT_ROOT), ctx.get(CWD)
             return (root if isinstance(root, str) and root else None), (cwd if isinstance(cwd, str) and cwd else None)
         if n > 50:
             break
@@ -39,8 +42,8 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
     stats = LineStats()
     lines: list[bytes] = []
     for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
-        kind = record.get("type")
-        if not isinstance(kind, str) or kind not in DATA:
+        kind = record.get(KIND)
+        if not isinstance(kind, str) or kind not in EVENTS:
             report.skipped_records[_name(kind) if isinstance(kind, str) else "<no type>"] += 1
             continue
         scrubbed = scrubber.record(record)

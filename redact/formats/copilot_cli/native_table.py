@@ -6,10 +6,15 @@ call keeps its id, name and, of its arguments, what the tool table reads (paths 
 the shell command as its verb, numbers and flags); hook inputs (which repeat a tool's arguments and
 result), telemetry, per-model metrics and opaque reasoning are dropped. An event type the table does
 not know is dropped and counted.
+
+It is also the reader's table: the event types it maps say what it reads of them (`_reads`), and the
+tool table (`TOOLS`), `str_replace_editor`'s commands and the hook types are the lists the tree is
+built from.
 """
 from __future__ import annotations
 
-from redact.formats.copilot_cli.table import TOOLS
+from dataclasses import replace
+
 from redact.native.spec import (
     BOOL,
     BRANCH,
@@ -38,6 +43,32 @@ from redact.native.spec import (
 
 FORMAT = "copilot-cli"
 
+#: tool name -> event kind
+TOOLS: dict[str, str] = {
+    "bash": "exec", "powershell": "exec", "shell": "exec",
+    "view": "read", "read": "read", "read_file": "read",
+    "edit": "edit", "create": "edit", "write": "edit", "str_replace_editor": "edit",
+    "grep": "search", "glob": "search", "rg": "search",
+    "web_fetch": "web", "fetch": "web",
+    "task": "subagent",
+    "skill": "skill",
+    "read_bash": "tool", "write_bash": "tool", "stop_bash": "tool", "list_bash": "tool",
+    "read_powershell": "tool", "write_powershell": "tool", "stop_powershell": "tool",
+    "list_powershell": "tool", "read_agent": "tool", "report_intent": "tool", "task_complete": "tool",
+    "ask_user": "tool", "store_memory": "tool", "think": "tool", "update_todo": "tool",
+}
+#: str_replace_editor's `command` -> (kind, op)
+EDITOR_COMMANDS: dict[str, tuple[str, str | None]] = {
+    "view": ("read", None), "create": ("edit", "create"), "str_replace": ("edit", "modify"),
+    "insert": ("edit", "modify"), "undo_edit": ("edit", "modify"),
+}
+#: `hookType` -> the hook event of a failed hook's error event (None: no event name)
+HOOK_EVENTS: dict[str, str | None] = {
+    "preToolUse": "PreToolUse", "postToolUse": "PostToolUse", "userPromptSubmitted": "UserPromptSubmit",
+    "sessionStart": "SessionStart", "sessionEnd": "SessionEnd", "errorOccurred": None, "agentStop": None,
+    "subagentStop": None,
+}
+
 _SHELL: dict[str, Spec] = {"command": used("verb (verb engine)", VERB), "description": SHAPE, "initial_wait": NUMBER, "timeout": NUMBER,
                            "async": BOOL, "mode": enum("sync", "async"), "sessionId": ID, "shellId": ID}
 _SHELL_IO: dict[str, Spec] = {"sessionId": ID, "shellId": ID, "delay": NUMBER, "input": SHAPE}
@@ -57,7 +88,7 @@ ARGS: dict[str, dict[str, Spec]] = {
     "edit": {"path": _TARGET, "old_str": SHAPE, "new_str": SHAPE},
     "create": {"path": _TARGET, "file_text": SHAPE},
     "write": {"path": _TARGET, "file_text": SHAPE, "content": SHAPE},
-    "str_replace_editor": {"command": enum("view", "create", "str_replace", "insert", "undo_edit"),
+    "str_replace_editor": {"command": used("view reads; the other commands edit", enum(*EDITOR_COMMANDS)),
                            "path": _TARGET, "file_text": SHAPE, "old_str": SHAPE, "new_str": SHAPE,
                            "view_range": Many(NUMBER), "insert_line": NUMBER},
     "grep": _SEARCH, "rg": _SEARCH, "glob": {"pattern": SHAPE, "path": PATH},
@@ -93,73 +124,95 @@ _CONTEXT = obj(cwd=_ROOT, gitRoot=_ROOT, branch=BRANCH, headCommit=ID, baseCommi
                hostType=enum("github", "ado", "gitlab", "bitbucket", "other"))
 _EFFORT = enum("low", "medium", "high", "xhigh", "minimal", "none")
 _MODE = enum("interactive", "plan", "autopilot")
-_HOOK = enum("preToolUse", "postToolUse", "userPromptSubmitted", "sessionStart", "sessionEnd", "errorOccurred",
-             "agentStop", "subagentStop")
+_HOOK = enum(*HOOK_EVENTS)
 
+
+def _reads(what: str, data: Spec) -> Spec:
+    """An event type the reader maps, and what it reads of it."""
+    return used(what, data)
+
+
+#: Each event type's `data`. An event type the reader maps says what it reads (`_reads`); the others
+#: are skipped, counted by name (the reader's EVENT_TYPES is read off this, `keys.py`).
 DATA: dict[str, Spec] = {
-    "session.start": obj(sessionId=used("session.id", ID), version=NUMBER,
+    "session.start": _reads("session id, start, working directory and git root, repository", obj(sessionId=used("session.id", ID), version=NUMBER,
                          producer=used("detection", enum("copilot-agent")), copilotVersion=VERSION,
                          startTime=TIMESTAMP, reasoningEffort=_EFFORT, context=_CONTEXT, alreadyInUse=BOOL,
-                         selectedModel=ident("model")),
-    "session.resume": obj(resumeTime=TIMESTAMP, eventCount=NUMBER, context=_CONTEXT, alreadyInUse=BOOL),
-    "user.message": obj(content=used("length and URL count", SHAPE), transformedContent=SHAPE, agentMode=_MODE, interactionId=ID, source=SHAPE,
+                         selectedModel=ident("model"))),
+    "session.resume": _reads("working directory when none is known yet", obj(
+        resumeTime=TIMESTAMP, eventCount=NUMBER, context=_CONTEXT, alreadyInUse=BOOL)),
+    "user.message": _reads("a prompt: length, images, URL count", obj(content=used("length and URL count", SHAPE), transformedContent=SHAPE, agentMode=_MODE, interactionId=ID, source=SHAPE,
                         attachments=used("images counted", Many(obj(type=enum("file", "image", "directory", "selection"), path=PATH,
-                                             displayName=DROP, mentionIndex=NUMBER)))),
+                                             displayName=DROP, mentionIndex=NUMBER))))),
     "system.message": obj(content=SHAPE, role=enum("system", "developer")),
     "assistant.turn_start": obj(turnId=ID, interactionId=ID),
     "assistant.turn_end": obj(turnId=ID, interactionId=ID),
-    "assistant.message": obj(messageId=ID, content=used("length only (textChars)", SHAPE),
+    "assistant.message": _reads("an llm event: outputTokens, reasoning, text length, tool requests", obj(
+        messageId=ID, content=used("length only (textChars)", SHAPE),
                              toolRequests=Many(_REQUEST), interactionId=ID,
                              reasoningOpaque=used("presence only (thinking)", DROP),
                              reasoningText=used("presence only (thinking)", SHAPE), encryptedContent=DROP,
                              outputTokens=used("out (no input tokens are recorded per request)", NUMBER),
-                             parentToolCallId=_LANE),
+                             parentToolCallId=_LANE)),
     "assistant.reasoning": obj(reasoningId=ID, content=SHAPE, parentToolCallId=_LANE),
-    "tool.execution_start": _calls("toolName", {
+    "tool.execution_start": _reads("a tool call (its kind: see the tool table)", _calls("toolName", {
         "toolCallId": _PAIRS, "mcpServerName": used("mcp server", ident("mcp_server")),
-        "mcpToolName": used("mcp tool", ident("mcp_tool")), "parentToolCallId": _LANE}),
-    "tool.execution_complete": obj(
+        "mcpToolName": used("mcp tool", ident("mcp_tool")), "parentToolCallId": _LANE})),
+    "tool.execution_complete": _reads("its result: success, error, output size, exit code, model", obj(
         toolCallId=_PAIRS, model=used("the model of the response that asked", ident("model")), interactionId=ID,
         success=used("err", BOOL),
         result=obj(content=used("byte count; exit code (`<exited with exit code N>`); commits and PRs it "
                                 "confirms", SHAPE), detailedContent=SHAPE),
         error=obj(message=used("errClass from the wording", SHAPE),
                   code=enum("failure", "denied", "rejected", "error")),
-        toolTelemetry=DROP, parentToolCallId=_LANE, isUserRequested=BOOL),
+        toolTelemetry=DROP, parentToolCallId=_LANE, isUserRequested=BOOL)),
     "hook.start": obj(hookInvocationId=ID, hookType=_HOOK, input=DROP),
-    "hook.end": obj(hookInvocationId=ID, hookType=used("a failed hook is an error event", _HOOK),
-                    success=used("a failed hook is an error event", BOOL), error=SHAPE),
-    "session.error": obj(errorType=used("source (model_call: llm)", enum(
+    "hook.end": _reads("when it failed: an error event (hook)", obj(
+        hookInvocationId=ID, hookType=used("a failed hook is an error event", _HOOK),
+        success=used("a failed hook is an error event", BOOL), error=SHAPE)),
+    "session.error": _reads("an error event: llm for model calls, else orchestration", obj(errorType=used("source (model_call: llm)", enum(
         "model_call", "query", "mcp", "system_enotconn", "authentication", "rate_limit", "context_limit")),
                          message=used("errClass from the wording", SHAPE),
                          stack=used("errClass from the wording", DROP),
-                         statusCode=NUMBER),
+                         statusCode=NUMBER)),
     "session.info": obj(infoType=enum("model", "mcp", "auth", "session", "configuration"), message=SHAPE),
     "session.warning": obj(warningType=enum("mcp", "model", "auth", "session", "configuration"), message=SHAPE),
-    "session.model_change": obj(previousModel=ident("model"), newModel=used("llm model", ident("model")),
-                                previousReasoningEffort=_EFFORT, reasoningEffort=_EFFORT),
+    "session.model_change": _reads("the model of later responses", obj(
+        previousModel=ident("model"), newModel=used("llm model", ident("model")),
+        previousReasoningEffort=_EFFORT, reasoningEffort=_EFFORT)),
     "session.mode_changed": obj(previousMode=_MODE, newMode=_MODE),
     "session.task_complete": obj(summary=SHAPE, success=BOOL),
+    # its per-model totals are not split per request
     "session.shutdown": obj(shutdownType=enum("routine", "error"), totalPremiumRequests=NUMBER,
                             totalApiDurationMs=NUMBER, sessionStartTime=NUMBER, modelMetrics=DROP,
                             codeChanges=obj(linesAdded=NUMBER, linesRemoved=NUMBER, filesModified=Many(PATH)),
                             currentModel=ident("model"), currentTokens=NUMBER, systemTokens=NUMBER,
                             conversationTokens=NUMBER, toolDefinitionsTokens=NUMBER),
     "session.compaction_start": obj(systemTokens=NUMBER, conversationTokens=NUMBER, toolDefinitionsTokens=NUMBER),
-    "session.compaction_complete": obj(success=BOOL, preCompactionTokens=used("compaction preTokens", NUMBER), preCompactionMessagesLength=NUMBER,
+    "session.compaction_complete": _reads("a compaction, with the tokens before it", obj(
+        success=BOOL, preCompactionTokens=used("compaction preTokens", NUMBER), preCompactionMessagesLength=NUMBER,
                                        summaryContent=SHAPE, checkpointNumber=NUMBER, checkpointPath=PATH,
                                        compactionTokensUsed=obj(input=NUMBER, output=NUMBER, cachedInput=NUMBER),
-                                       requestId=ID, error=SHAPE),
-    "subagent.started": obj(toolCallId=ID, agentName=used("lane subagentType", ident("subagent_type")), agentDisplayName=DROP,
-                            agentDescription=SHAPE),
+                                       requestId=ID, error=SHAPE)),
+    "subagent.started": _reads("a subagent lane and its type", obj(
+        toolCallId=used("the task call whose lane it is", ID),
+        agentName=used("lane subagentType", ident("subagent_type")), agentDisplayName=DROP,
+        agentDescription=SHAPE)),
     "subagent.completed": obj(toolCallId=ID, agentName=ident("subagent_type"), agentDisplayName=DROP),
     "system.notification": obj(content=SHAPE, kind=DROP),
     "skill.invoked": obj(name=ident("skill"), path=PATH, content=SHAPE),
-    "abort": obj(reason=SHAPE),
+    "abort": _reads("an error event: interrupted", obj(reason=SHAPE)),
 }
 
-LINE = used("event dispatch", Switch("type", {
-    kind: Obj({"type": const(kind), "id": ID, "parentId": ID, "timestamp": used("event times", TIMESTAMP),
-               "data": spec}) for kind, spec in DATA.items()}))
+
+
+def _event(kind: str, data: Spec) -> Obj:
+    """One event type's line; what the reader reads of it (its data's `use`) is the line's. A `data`
+    that is a switch (a tool call by its name) keeps its use too: it is its key's."""
+    return Obj({"type": const(kind), "id": ID, "parentId": ID, "timestamp": used("event times", TIMESTAMP),
+                "data": data if isinstance(data, Switch) else replace(data, use="")}, use=data.use)
+
+
+LINE = used("event dispatch", Switch("type", {kind: _event(kind, data) for kind, data in DATA.items()}))
 
 TABLE = Table(FORMAT, LINE, {})

@@ -43,7 +43,13 @@ from redact.formats.common import (
     text_chars,
 )
 from redact.formats.copilot_cli import tools
-from redact.formats.copilot_cli.table import EVENT_TYPES
+from redact.formats.copilot_cli.keys import (
+    AGENT_NAME, ARGUMENTS, AT, ATTACHMENT_TYPE, ATTACHMENTS, CALL_ID, CONTENT, CONTEXT, CWD, DATA, ERROR_TYPE,
+    EVENT_TYPES, GIT_ROOT, HOOK_SUCCESS, HOOK_TYPE, HOST_TYPE, KIND, LANE, MCP_SERVER, MCP_TOOL, MODEL, NEW_MODEL,
+    OUTPUT_TOKENS, PRE_COMPACTION, REASONING_OPAQUE, REASONING_TEXT, REPOSITORY, REQUEST_NAME, SESSION_ERROR,
+    SESSION_ID, START_TIME, TOOL_NAME, TOOL_REQUESTS,
+)
+from redact.formats.copilot_cli.native_table import HOOK_EVENTS
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
 from redact.roots import settle
@@ -51,8 +57,6 @@ from redact.roots import settle
 AGENT_TOOL = "copilot"
 _REPO = re.compile(r"[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}")
 _CWD = re.compile(r"^cwd: *(.{1,4096}?) *$", re.MULTILINE)
-_HOOKS = {"preToolUse": "PreToolUse", "postToolUse": "PostToolUse", "userPromptSubmitted": "UserPromptSubmit",
-          "sessionStart": "SessionStart", "sessionEnd": "SessionEnd", "errorOccurred": None}
 
 
 def _name(kind: str) -> str:
@@ -83,7 +87,7 @@ class CopilotReader:
         self.report.skipped_records[name] += 1
 
     def lane(self, data: dict[str, Any]) -> str:
-        parent = data.get("parentToolCallId")
+        parent = data.get(LANE)
         if not isinstance(parent, str) or not parent:
             return MAIN
         lane = self.lanes.get(parent)
@@ -97,12 +101,12 @@ class CopilotReader:
 
     def read(self, data: bytes | BinaryIO, where: str, *, skip_bad_lines: bool) -> None:
         for _, r in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
-            kind = r.get("type")
-            d = r.get("data")
+            kind = r.get(KIND)
+            d = r.get(DATA)
             if not isinstance(kind, str) or not isinstance(d, dict):
                 self.skip("<no type>")
                 continue
-            t = epoch_ms(r.get("timestamp"))
+            t = epoch_ms(r.get(AT))
             if t is None:
                 self.skip(_name(kind) + ":<no time>")
                 continue
@@ -116,41 +120,41 @@ class CopilotReader:
 
     # -- session -----------------------------------------------------------------------------------
     def start(self, d: dict[str, Any], t: float) -> None:
-        sid = d.get("sessionId")
+        sid = d.get(SESSION_ID)
         if isinstance(sid, str) and sid and self.native is None:
             self.native = sid
-        start = epoch_ms(d.get("startTime"))
+        start = epoch_ms(d.get(START_TIME))
         if start is not None and start < (self.s.first_seen or start + 1):
             self.s.first_seen = start
-        self.context(d.get("context"))
+        self.context(d.get(CONTEXT))
 
     def context(self, ctx: object) -> None:
         if not isinstance(ctx, dict):
             return
-        cwd, root = ctx.get("cwd"), ctx.get("gitRoot")
+        cwd, root = ctx.get(CWD), ctx.get(GIT_ROOT)
         if self.cwd is None and isinstance(cwd, str) and cwd:
             self.cwd = cwd
         if self.git_root is None and isinstance(root, str) and root:
             self.git_root = root
-        repo = ctx.get("repository")
-        if self.s.remote is None and ctx.get("hostType") == "github" and isinstance(repo, str) and \
+        repo = ctx.get(REPOSITORY)
+        if self.s.remote is None and ctx.get(HOST_TYPE) == "github" and isinstance(repo, str) and \
                 _REPO.fullmatch(repo):
             self.s.remote = "https://github.com/" + repo
 
     def resume(self, d: dict[str, Any], t: float) -> None:
-        self.context(d.get("context"))
+        self.context(d.get(CONTEXT))
 
     def model_change(self, d: dict[str, Any], t: float) -> None:
-        new = d.get("newModel")
+        new = d.get(NEW_MODEL)
         if is_model_name(new):
             self.model[MAIN] = new
 
     # -- turns -------------------------------------------------------------------------------------
     def user(self, d: dict[str, Any], t: float) -> None:
-        content = d.get("content")
+        content = d.get(CONTENT)
         text = content if isinstance(content, str) else ""
-        attachments = d.get("attachments")
-        images = sum(1 for a in attachments if isinstance(a, dict) and a.get("type") == "image") \
+        attachments = d.get(ATTACHMENTS)
+        images = sum(1 for a in attachments if isinstance(a, dict) and a.get(ATTACHMENT_TYPE) == "image") \
             if isinstance(attachments, list) else 0
         if text or images:
             self.add(UserTurn(t, MAIN, len(text), images, count_urls(text)))
@@ -160,36 +164,37 @@ class CopilotReader:
         # the model: the one the completions of its calls name, else the lane's (or the session's) last
         resp = LlmResponse(t, lane, self.model.get(lane))
         self.fallback.append((resp, self.model.get(lane) or self.model[MAIN]))
-        resp.out = positive_int(d.get("outputTokens"))
-        resp.thinking = bool(d.get("reasoningText") or d.get("reasoningOpaque"))
-        resp.text_chars = text_chars(d.get("content"))
-        requests = d.get("toolRequests")
+        resp.out = positive_int(d.get(OUTPUT_TOKENS))
+        resp.thinking = bool(d.get(REASONING_TEXT) or d.get(REASONING_OPAQUE))
+        resp.text_chars = text_chars(d.get(CONTENT))
+        requests = d.get(TOOL_REQUESTS)
         requests = [q for q in requests if isinstance(q, dict)] if isinstance(requests, list) else []
         resp.tool_calls = len(requests)
         resp.stop = "tool_use" if requests else "end_turn"  # not recorded: inferred
         self.add(resp)
         for q in requests:
-            call_id = q.get("toolCallId")
+            call_id = q.get(CALL_ID)
             if isinstance(call_id, str) and call_id:
-                self.asked.setdefault(call_id, (resp, {**q, "parentToolCallId": d.get("parentToolCallId")}))
+                self.asked.setdefault(call_id, (resp, q))
 
     # -- tools -------------------------------------------------------------------------------------
     def tool_start(self, d: dict[str, Any], t: float) -> None:
-        call_id = d.get("toolCallId")
+        call_id = d.get(CALL_ID)
         if not isinstance(call_id, str) or not call_id or call_id in self.calls:
             self.skip("<call without id>" if not isinstance(call_id, str) or not call_id else "<duplicate>")
             return
-        call = tools.make_call(d, call_id, t, self.lane(d))
+        call = tools.make_call(d.get(TOOL_NAME), d.get(ARGUMENTS), call_id, t, self.lane(d), d.get(MCP_SERVER),
+                               d.get(MCP_TOOL))
         self.calls[call_id] = call
         self.add(call)
 
     def tool_complete(self, d: dict[str, Any], t: float) -> None:
-        call_id = d.get("toolCallId")
+        call_id = d.get(CALL_ID)
         call = self.calls.get(call_id) if isinstance(call_id, str) else None
         if call is None or call.call_id in self.results:
             self.skip("<result without call>" if call is None else "<duplicate>")
             return
-        model = d.get("model")
+        model = d.get(MODEL)
         if is_model_name(model):
             asked = self.asked.get(call.call_id)
             if asked is not None and asked[0].model is None:
@@ -199,11 +204,11 @@ class CopilotReader:
         self.add(tools.make_result(d, call, t))
 
     def subagent_started(self, d: dict[str, Any], t: float) -> None:
-        call_id = d.get("toolCallId")
+        call_id = d.get(CALL_ID)
         if not isinstance(call_id, str) or not call_id:
             return
-        lane = self.lane({"parentToolCallId": call_id})
-        name = d.get("agentName")
+        lane = self.lane({LANE: call_id})
+        name = d.get(AGENT_NAME)
         if isinstance(name, str) and re.fullmatch(r"[A-Za-z0-9_.-]{1,100}", name):
             self.s.lanes[lane].subagent_type = name
             call = self.calls.get(call_id)
@@ -212,26 +217,26 @@ class CopilotReader:
 
     # -- errors and compaction ---------------------------------------------------------------------
     def session_error(self, d: dict[str, Any], t: float) -> None:
-        message = d.get("message")
+        message = d.get(SESSION_ERROR)
         cls = api_error_class(None, message if isinstance(message, str) else "")
-        if d.get("errorType") == "model_call":
+        if d.get(ERROR_TYPE) == "model_call":
             self.add(ErrorFact(t, MAIN, "llm", cls))
         else:
             self.add(ErrorFact(t, MAIN, "orchestration", cls))
 
     def hook_end(self, d: dict[str, Any], t: float) -> None:
-        if d.get("success") is not False:
+        if d.get(HOOK_SUCCESS) is not False:
             self.skip("hook_end")
             return
-        kind = d.get("hookType")
-        event = _HOOKS.get(kind) if isinstance(kind, str) else None
+        kind = d.get(HOOK_TYPE)
+        event = HOOK_EVENTS.get(kind) if isinstance(kind, str) else None
         self.add(ErrorFact(t, MAIN, "hook", "hook_error", hook=event, hook_event=event))
 
     def abort(self, d: dict[str, Any], t: float) -> None:
         self.add(ErrorFact(t, MAIN, "orchestration", "interrupted"))
 
     def compaction(self, d: dict[str, Any], t: float) -> None:
-        pre = positive_int(d.get("preCompactionTokens")) or None
+        pre = positive_int(d.get(PRE_COMPACTION)) or None
         self.add(Compaction(t, MAIN, None, pre, None, None))
 
     # -- end ---------------------------------------------------------------------------------------
@@ -242,7 +247,7 @@ class CopilotReader:
                 resp.model = model
         for call_id, (resp, request) in self.asked.items():
             if call_id not in self.calls:  # asked for, never started: a call without a result
-                call = tools.make_call(request, call_id, resp.t, resp.agent)
+                call = tools.make_call(request.get(REQUEST_NAME), request.get(ARGUMENTS), call_id, resp.t, resp.agent)
                 self.calls[call_id] = call
                 self.add(call)
         self.s.facts.sort(key=lambda f: f.t)  # stable: a late call stays after its response
@@ -269,7 +274,7 @@ _HANDLERS: dict[str, Any] = {
     "abort": CopilotReader.abort,
     "session.compaction_complete": CopilotReader.compaction,
 }
-assert set(_HANDLERS) == {k for k, v in EVENT_TYPES.items() if v.startswith("mapped")}
+assert set(_HANDLERS) == {k for k, v in EVENT_TYPES.items() if v == "mapped"}
 
 
 def _workspace_cwd(companions: list[Any] | None) -> str | None:

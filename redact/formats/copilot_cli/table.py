@@ -1,4 +1,5 @@
-"""GitHub Copilot CLI session logs, declared: event types, tools, the sniffer and the session folder.
+"""GitHub Copilot CLI session logs, declared: the sniffer and the session folder (the event types, the
+tool table and str_replace_editor's commands are the format's one table, `native_table.py`).
 
 Copilot CLI writes one JSONL event log per session, each line `{type, data, id, parentId,
 timestamp}`. Current clients keep a folder per session, `~/.copilot/session-state/<id>/`, holding
@@ -16,57 +17,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-#: event type -> handling
-EVENT_TYPES: dict[str, str] = {
-    "session.start": "mapped (session id, start, working directory and git root, repository)",
-    "session.resume": "mapped (working directory when none is known yet)",
-    "user.message": "mapped (a prompt: length, images, URL count)",
-    "assistant.message": "mapped (an llm event: outputTokens, reasoning, text length, tool requests)",
-    "tool.execution_start": "mapped (a tool call)",
-    "tool.execution_complete": "mapped (its result: success, error, output size, exit code, model)",
-    "session.model_change": "mapped (the model of later responses)",
-    "session.error": "mapped (an error event: llm for model calls, else orchestration)",
-    "session.compaction_complete": "mapped (a compaction, with the tokens before it)",
-    "subagent.started": "mapped (a subagent lane and its type)",
-    "hook.end": "mapped when it failed (an error event, hook)",
-    "abort": "mapped (an error event: interrupted)",
-    "hook.start": "skipped",
-    "system.message": "skipped",
-    "system.notification": "skipped",
-    "assistant.turn_start": "skipped",
-    "assistant.turn_end": "skipped",
-    "assistant.reasoning": "skipped",
-    "session.info": "skipped",
-    "session.warning": "skipped",
-    "session.mode_changed": "skipped",
-    "session.task_complete": "skipped",
-    "session.shutdown": "skipped (its per-model totals are not split per request)",
-    "session.compaction_start": "skipped",
-    "subagent.completed": "skipped",
-    "skill.invoked": "skipped",
-}
+from redact.formats.copilot_cli.native_table import TOOLS
 
-#: tool name -> event kind
-TOOLS: dict[str, str] = {
-    "bash": "exec", "powershell": "exec", "shell": "exec",
-    "view": "read", "read": "read", "read_file": "read",
-    "edit": "edit", "create": "edit", "write": "edit", "str_replace_editor": "edit",
-    "grep": "search", "glob": "search", "rg": "search",
-    "web_fetch": "web", "fetch": "web",
-    "task": "subagent",
-    "skill": "skill",
-    "read_bash": "tool", "write_bash": "tool", "stop_bash": "tool", "list_bash": "tool",
-    "read_powershell": "tool", "write_powershell": "tool", "stop_powershell": "tool",
-    "list_powershell": "tool", "read_agent": "tool", "report_intent": "tool", "task_complete": "tool",
-    "ask_user": "tool", "store_memory": "tool", "think": "tool", "update_todo": "tool",
-}
-SHELLS = frozenset({"bash", "powershell", "shell"})
 WAITS_ON_USER = frozenset({"ask_user"})
-#: str_replace_editor's `command` -> (kind, op)
-EDITOR_COMMANDS: dict[str, tuple[str, str | None]] = {
-    "view": ("read", None), "create": ("edit", "create"), "str_replace": ("edit", "modify"),
-    "insert": ("edit", "modify"), "undo_edit": ("edit", "modify"),
-}
 
 _HEX_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 #: files of a session folder that are not the event log -> why they are skipped
@@ -82,12 +35,14 @@ FOLDER_DIRS = {
 
 def sniff(records: list[dict[str, Any]]) -> bool:
     """An event log: `{type, data, id, timestamp}` lines starting with `session.start` by Copilot."""
+    from redact.formats.copilot_cli.keys import COPILOT_VERSION, DATA, ID, KIND, PRODUCER
+
     if not records:
         return False
     first = records[0]
-    data = first.get("data")
-    return first.get("type") == "session.start" and isinstance(data, dict) and \
-        (data.get("producer") == "copilot-agent" or "copilotVersion" in data) and "id" in first
+    data = first.get(DATA)
+    return first.get(KIND) == "session.start" and isinstance(data, dict) and \
+        (data.get(PRODUCER) == "copilot-agent" or COPILOT_VERSION in data) and ID in first
 
 
 def sniff_doc(doc: Any) -> bool:
@@ -139,10 +94,22 @@ def auxiliary(folder: Path) -> list[tuple[Path, str]]:
     return out
 
 
+def __getattr__(name: str) -> Any:
+    """`EVENT_TYPES` ("mapped" or "skipped" by event type) is read off the format's one table
+    (`keys.py`, imported on first use: it imports the table, which the sniffer's keys come from)."""
+    if name == "EVENT_TYPES":
+        from redact.formats.copilot_cli.keys import EVENT_TYPES
+
+        return EVENT_TYPES
+    raise AttributeError(name)
+
+
 def markdown() -> str:
     """The tables as docs/formats.md shows them (a test keeps the two equal)."""
+    from redact.formats.copilot_cli.native_table import LINE
+
     out = ["| event type | handling |", "|---|---|"]
-    out += [f"| `{kind}` | {how} |" for kind, how in EVENT_TYPES.items()]
+    out += [f"| `{kind}` | {'mapped: ' + node.use if node.use else 'skipped'} |" for kind, node in LINE.cases.items()]
     out.append("| any other type | skipped, counted by name when it has a safe shape |")
     out += ["", "| tool | event kind |", "|---|---|"]
     out += [f"| `{name}` | {kind} |" for name, kind in TOOLS.items()]

@@ -3,7 +3,8 @@
 Only the argument fields the tool table names are read: the shell command (bash, powershell; for the
 verb engine), the `path` of file tools (by `str_replace_editor`'s `command`: view reads, create and
 str_replace edit), a fetch's URL host, the `agent_type` of `task`, the `skill` of `skill`. MCP calls
-are named by the start event's `mcpServerName` / `mcpToolName`. A result is read for its shape: byte
+are named by the start event's `mcpServerName` / `mcpToolName` (a request names only its tool and
+arguments). A result is read for its shape: byte
 count, the exit code Copilot appends to a shell's output (`<exited with exit code N>`), an error
 class from the harness's wording, and the commits or PRs it confirms.
 """
@@ -16,24 +17,28 @@ from redact.build import outputs
 from redact.build.facts import ToolCall, ToolResult
 from redact.formats.claude_code.tools import error_class
 from redact.formats.common import byte_len, host_of
-from redact.formats.copilot_cli.table import EDITOR_COMMANDS, TOOLS, WAITS_ON_USER
+from redact.formats.copilot_cli.keys import (
+    AGENT_TYPE, COMMAND, ERROR, ERROR_MESSAGE, PATH, RESULT, RESULT_CONTENT, SKILL, SUCCESS, URL,
+)
+from redact.formats.copilot_cli.native_table import EDITOR_COMMANDS, TOOLS
+from redact.formats.copilot_cli.table import WAITS_ON_USER
 
 _EXIT = re.compile(r"<exited with exit code (-?\d{1,5})>\s*$")
 _NAME = re.compile(r"[A-Za-z0-9_.@/-]{1,100}")
 
 
-def make_call(data: dict[str, Any], call_id: str, t: float, agent: str) -> ToolCall:
-    name = data.get("toolName") if isinstance(data.get("toolName"), str) else data.get("name")
-    name = name if isinstance(name, str) and name else "unknown"
-    args = data.get("arguments")
-    args = args if isinstance(args, dict) else {}
-    server, tool = data.get("mcpServerName"), data.get("mcpToolName")
+def make_call(found: object, arguments: object, call_id: str, t: float, agent: str, server: object = None,
+              tool: object = None) -> ToolCall:
+    """A call to the tool named `found` with its `arguments`; `server` and `tool` name an MCP call
+    (the start event's `mcpServerName` / `mcpToolName`)."""
+    name = found if isinstance(found, str) and found else "unknown"
+    args: dict[str, Any] = arguments if isinstance(arguments, dict) else {}
     if isinstance(server, str) and server and isinstance(tool, str) and tool:
         return ToolCall(t, agent, call_id, name, "mcp", server=server, tool=tool)
     kind = TOOLS.get(name, "tool")
     op: str | None = None
     if name == "str_replace_editor":
-        command = args.get("command")
+        command = args.get(COMMAND)
         kind, op = EDITOR_COMMANDS.get(command, ("edit", "modify")) if isinstance(command, str) else ("edit", None)
     elif name == "edit":
         op = "modify"
@@ -41,32 +46,32 @@ def make_call(data: dict[str, Any], call_id: str, t: float, agent: str) -> ToolC
         op = "create"
     call = ToolCall(t, agent, call_id, name, kind, waits_on_user=name in WAITS_ON_USER)  # type: ignore[arg-type]
     if kind in ("read", "edit"):
-        path = args.get("path")
+        path = args.get(PATH)
         if isinstance(path, str) and path:
             call.paths = (path,)
         call.op = op if kind == "edit" else None
     elif kind == "exec":
-        command = args.get("command")
+        command = args.get(COMMAND)
         call.command = command if isinstance(command, str) else ""
     elif kind == "web":
-        call.host = host_of(args.get("url"))
+        call.host = host_of(args.get(URL))
     elif kind == "subagent":
-        sub = args.get("agent_type")
+        sub = args.get(AGENT_TYPE)
         call.subagent_type = sub if isinstance(sub, str) and _NAME.fullmatch(sub) else None
     elif kind == "skill":
-        skill = args.get("skill")
+        skill = args.get(SKILL)
         call.skill = skill if isinstance(skill, str) and _NAME.fullmatch(skill) else None
     return call
 
 
 def make_result(data: dict[str, Any], call: ToolCall, t: float) -> ToolResult:
-    result = data.get("result")
-    content = result.get("content") if isinstance(result, dict) else None
+    result = data.get(RESULT)
+    content = result.get(RESULT_CONTENT) if isinstance(result, dict) else None
     text = content if isinstance(content, str) else ""
-    error = data.get("error")
-    message = error.get("message") if isinstance(error, dict) else error
+    error = data.get(ERROR)
+    message = error.get(ERROR_MESSAGE) if isinstance(error, dict) else error
     message = message if isinstance(message, str) else ""
-    res = ToolResult(t, call.call_id, data.get("success") is False,
+    res = ToolResult(t, call.call_id, data.get(SUCCESS) is False,
                      out_bytes=byte_len(text) if isinstance(content, str) else None)
     if call.kind == "exec":
         m = _EXIT.search(text[-200:])

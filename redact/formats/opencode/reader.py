@@ -29,7 +29,13 @@ from redact.formats.common import (
     safe_name,
 )
 from redact.formats.jsonl import LineStats, iter_objects
-from redact.formats.opencode.table import ERRORS, PART_TYPES
+from redact.formats.opencode.keys import (
+    AT, AUTO, CACHE, CACHE_READ, CACHE_WRITE, CALL_ID, COMPLETED, CREATED, DIRECTORY, END, ERROR, ERROR_NAME, EXISTS,
+    EXIT, FINISH, IGNORED, INPUT, KIND, MESSAGE_AT, MESSAGE_DATA, MESSAGE_ID, META, MIME, MODEL, OUTPUT, PARENT,
+    PART_DATA, PART_MESSAGE, PART_TYPE, PART_TYPES, ROLE, SESSION_ID, START, STATE, STATE_ERROR, STATE_TIMES,
+    STATUS, SYNTHETIC, TEXT, TIMES, TOKENS, TOKENS_IN, TOKENS_OUT, TOKENS_REASONING, TOOL,
+)
+from redact.formats.opencode.native_table import ERRORS
 from redact.formats.opencode.tree import is_session_doc, session_line
 from redact.report import RedactionReport
 
@@ -61,7 +67,7 @@ class OpencodeReader:
 
     def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:
         for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
-            kind = record.get("opencode")
+            kind = record.get(KIND)
             if kind == "session" and self.session_id is None:
                 self.session(record)
             elif kind == "message":
@@ -72,25 +78,25 @@ class OpencodeReader:
                 self.skip(label(kind) if isinstance(kind, str) else "<no record kind>")
 
     def session(self, r: dict[str, Any]) -> None:
-        sid = r.get("id")
+        sid = r.get(SESSION_ID)
         self.session_id = sid if isinstance(sid, str) and sid else None
-        directory = r.get("directory")
+        directory = r.get(DIRECTORY)
         self.s.roots = chatlog.root_of(directory if isinstance(directory, str) else None, project=True)
         self.s.cwd = self.s.roots[0] if self.s.roots else None
-        parent = r.get("parent_id")
+        parent = r.get(PARENT)
         if isinstance(parent, str) and parent:
             self.s.role = "subagent"
             self.s.parent_native_id = native_id(parent)
-        self.time(r.get("time_created"))
+        self.time(r.get(CREATED))
 
     def message(self, r: dict[str, Any]) -> None:
-        mid, data = r.get("id"), as_object(r.get("data"))
-        role = data.get("role")
+        mid, data = r.get(MESSAGE_ID), as_object(r.get(MESSAGE_DATA))
+        role = data.get(ROLE)
         if not isinstance(mid, str) or role not in ("user", "assistant"):
             self.skip(label("message", role if isinstance(role, str) else None))
             return
-        times = as_object(data.get("time"))
-        t = self.time(times.get("created"), r.get("time_created"))
+        times = as_object(data.get(TIMES))
+        t = self.time(times.get(AT), r.get(MESSAGE_AT))
         if t is None:
             self.skip("message:<no time>")
             return
@@ -99,36 +105,36 @@ class OpencodeReader:
             self.s.facts.append(turn)
             self.messages[mid] = ("user", turn)
             return
-        model = data.get("modelID") if is_model_name(data.get("modelID")) else None
-        tokens = as_object(data.get("tokens"))
-        cache = as_object(tokens.get("cache"))
-        fact = LlmResponse(t, MAIN, model, inp=positive_int(tokens.get("input")),
-                           out=positive_int(tokens.get("output")) + positive_int(tokens.get("reasoning")),
-                           cr=positive_int(cache.get("read")), cw=positive_int(cache.get("write")))
-        fact.stop = safe_name(data.get("finish"))
-        done = chatlog.epoch_number(times.get("completed"))
+        model = data.get(MODEL) if is_model_name(data.get(MODEL)) else None
+        tokens = as_object(data.get(TOKENS))
+        cache = as_object(tokens.get(CACHE))
+        fact = LlmResponse(t, MAIN, model, inp=positive_int(tokens.get(TOKENS_IN)),
+                           out=positive_int(tokens.get(TOKENS_OUT)) + positive_int(tokens.get(TOKENS_REASONING)),
+                           cr=positive_int(cache.get(CACHE_READ)), cw=positive_int(cache.get(CACHE_WRITE)))
+        fact.stop = safe_name(data.get(FINISH))
+        done = chatlog.epoch_number(times.get(COMPLETED))
         if done is not None and done >= t:
             fact.latency = done - t
         self.s.facts.append(fact)
         self.messages[mid] = ("assistant", fact)
-        error = as_object(data.get("error"))
-        name = error.get("name")
+        error = as_object(data.get(ERROR))
+        name = error.get(ERROR_NAME)
         if isinstance(name, str):
             self.s.facts.append(ErrorFact(done or t, MAIN, "llm", ERRORS.get(name, "api_error")))
 
     def part(self, r: dict[str, Any]) -> None:
-        data = as_object(r.get("data"))
-        kind = data.get("type")
+        data = as_object(r.get(PART_DATA))
+        kind = data.get(PART_TYPE)
         how = PART_TYPES.get(kind) if isinstance(kind, str) else None
-        mid = r.get("message_id")
+        mid = r.get(PART_MESSAGE)
         owner = self.messages.get(mid) if isinstance(mid, str) else None
         if how != "mapped" or owner is None:
             self.skip(label("part", kind if isinstance(kind, str) else None) if owner else "part:<no message>")
             return
         role, fact = owner
         if kind == "text":
-            text = data.get("text")
-            if isinstance(text, str) and not data.get("synthetic") and not data.get("ignored"):
+            text = data.get(TEXT)
+            if isinstance(text, str) and not data.get(SYNTHETIC) and not data.get(IGNORED):
                 if role == "user":
                     fact.chars += len(text)
                 else:
@@ -137,11 +143,11 @@ class OpencodeReader:
             if role == "assistant":
                 fact.thinking = True
         elif kind == "file":
-            mime = data.get("mime")
+            mime = data.get(MIME)
             if role == "user" and isinstance(mime, str) and mime.startswith(_IMAGE):
                 fact.images += 1
         elif kind == "compaction":
-            auto = data.get("auto")
+            auto = data.get(AUTO)
             self.s.facts.append(Compaction(fact.t, MAIN, "auto" if auto is True else "manual" if auto is False else None))
         elif kind == "retry":
             self.s.facts.append(ErrorFact(fact.t, MAIN, "llm", "api_error", retry=True))
@@ -149,31 +155,31 @@ class OpencodeReader:
             self.tool(data, fact if role == "assistant" else None, fact.t)
 
     def tool(self, data: dict[str, Any], llm: LlmResponse | None, t0: float) -> None:
-        name, call_id = data.get("tool"), data.get("callID")
-        state = as_object(data.get("state"))
+        name, call_id = data.get(TOOL), data.get(CALL_ID)
+        state = as_object(data.get(STATE))
         if not isinstance(name, str) or not name or not isinstance(call_id, str) or call_id in self.calls:
             self.skip("<duplicate>" if isinstance(call_id, str) and call_id in self.calls
                       else "part:tool:<no tool or call id>")
             return
         self.calls.add(call_id)
-        times = as_object(state.get("time"))
-        start = chatlog.epoch_number(times.get("start")) or t0
-        c: ToolCall = chatlog.call(name, state.get("input"), call_id, start, MAIN)
+        times = as_object(state.get(STATE_TIMES))
+        start = chatlog.epoch_number(times.get(START)) or t0
+        c: ToolCall = chatlog.call(name, state.get(INPUT), call_id, start, MAIN)
         if name == "question":
             c.waits_on_user = True
         self.s.facts.append(c)
         if llm is not None:
             llm.tool_calls += 1
-        status = state.get("status")
+        status = state.get(STATUS)
         if status not in ("completed", "error"):
             return
-        end = chatlog.epoch_number(times.get("end"))
-        meta = as_object(state.get("metadata"))
-        exists = meta.get("exists")
+        end = chatlog.epoch_number(times.get(END))
+        meta = as_object(state.get(META))
+        exists = meta.get(EXISTS)
         self.s.facts.append(chatlog.result(
             c, end if end is not None and end >= start else start, error=status == "error",
-            output=state.get("output"), exit_code=as_int(meta.get("exit")) if c.kind == "exec" else None,
-            error_text=state.get("error"), created=(exists is False) if isinstance(exists, bool) else None))
+            output=state.get(OUTPUT), exit_code=as_int(meta.get(EXIT)) if c.kind == "exec" else None,
+            error_text=state.get(STATE_ERROR), created=(exists is False) if isinstance(exists, bool) else None))
 
     def finish(self, where: str, fallback: str | None, data: bytes | BinaryIO) -> SessionFacts:
         self.s.native_id = native_id(self.session_id) if self.session_id else fallback_id(data, fallback)

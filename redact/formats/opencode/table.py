@@ -1,4 +1,5 @@
-"""opencode's name tables (part types, error names) and the sniffers.
+"""opencode's sniffers and the part-type table of docs/formats.md (the part types and error names are
+the table's, `native_table.py`).
 
 The reader (`reader.py`) reads the JSON Lines export of one session (`store.py` for the 1.x SQLite
 store, `tree.py` for the pre-1.x JSON tree): a `session` row, then each message with its parts.
@@ -9,32 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Part types. "mapped": read for facts; "skipped": counted by type in the report, never read.
-PART_TYPES: dict[str, str] = {
-    "text": "mapped",  # length only (a prompt's chars, a reply's textChars); synthetic parts are not the user's
-    "reasoning": "mapped",  # presence only (thinking)
-    "tool": "mapped",  # a tool call and its result
-    "file": "mapped",  # an attachment: images counted on a prompt
-    "compaction": "mapped",  # a compaction (auto or manual)
-    "retry": "mapped",  # an API error that was retried
-    "step-start": "skipped",  # a snapshot id
-    "step-finish": "skipped",  # per-step tokens: the message's tokens are used, never both
-    "patch": "skipped",  # a snapshot hash and the files it touched (the tool calls say it)
-    "snapshot": "skipped",
-    "agent": "skipped",
-    "subtask": "skipped",
-}
-#: `error.name` of an assistant message -> errClass of an llm error event
-ERRORS: dict[str, str] = {
-    "ProviderAuthError": "auth", "APIError": "api_error", "MessageAbortedError": "interrupted",
-    "MessageOutputLengthError": "api_error", "UnknownError": "api_error",
-}
-
-
 
 def sniff(records: list[dict[str, Any]]) -> bool:
     """The JSON Lines export of one session (`store.py`, `tree.py`)."""
-    return bool(records) and records[0].get("opencode") == "session" and isinstance(records[0].get("id"), str)
+    from redact.formats.opencode.keys import KIND, SESSION_ID
+
+    return bool(records) and records[0].get(KIND) == "session" and isinstance(records[0].get(SESSION_ID), str)
 
 
 def sniff_doc(doc: Any) -> bool:
@@ -45,6 +26,8 @@ def sniff_doc(doc: Any) -> bool:
 
 
 def markdown() -> str:
+    from redact.formats.opencode.keys import PART_TYPES
+
     lines = ["| part type | handling |", "|---|---|"]
     for kind, how in PART_TYPES.items():
         lines.append(f"| `{kind}` | {how} |")

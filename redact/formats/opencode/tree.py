@@ -6,7 +6,9 @@ Before 1.x, opencode wrote `~/.local/share/opencode/storage/`: `session/<project
 `part/<messageID>/<partID>.json` (a part: plus `id`, `sessionID`, `messageID`). Ids sort by time.
 `assemble` turns one session's files into the JSON Lines export `store.py` writes for 1.x, so one
 reader reads both; each file is read with the input limits, and the whole with them too. There is no
-example of the tree in the shared corpus: the layout is taken from opencode's source and docs.
+example of the tree in the shared corpus: the layout is taken from opencode's source and docs. The
+keys read are the table's (`native_table.py`): a session file is its named node `session_file`, a
+message file the `data` of a `message` row, a part file the `data` of a `part` row.
 """
 from __future__ import annotations
 
@@ -16,21 +18,25 @@ from typing import Any
 import orjson
 
 from redact.errors import BadInput
+from redact.formats.opencode.keys import (
+    AT, FILE_CREATED, FILE_DIRECTORY, FILE_ID, FILE_PARENT, FILE_PROJECT, FILE_TIMES, FILE_TITLE, FILE_UPDATED,
+    FILE_VERSION, MESSAGE_FILE_ID, PART_FILE_ID, TIMES,
+)
 
 _NAMES = ("ses_", "msg_", "prt_")
 
 
 def is_session_doc(doc: Any) -> bool:
-    return isinstance(doc, dict) and isinstance(doc.get("id"), str) and doc["id"].startswith("ses_") and \
-        isinstance(doc.get("directory"), str) and isinstance(doc.get("time"), dict) and "projectID" in doc
+    return isinstance(doc, dict) and isinstance(doc.get(FILE_ID), str) and doc[FILE_ID].startswith("ses_") and \
+        isinstance(doc.get(FILE_DIRECTORY), str) and isinstance(doc.get(FILE_TIMES), dict) and FILE_PROJECT in doc
 
 
 def session_line(doc: dict[str, Any]) -> dict[str, Any]:
-    found = doc.get("time")
+    found = doc.get(FILE_TIMES)
     times: dict[str, Any] = found if isinstance(found, dict) else {}
-    return {"opencode": "session", "id": doc.get("id"), "parent_id": doc.get("parentID"),
-            "directory": doc.get("directory"), "title": doc.get("title"), "version": doc.get("version"),
-            "time_created": times.get("created"), "time_updated": times.get("updated")}
+    return {"opencode": "session", "id": doc.get(FILE_ID), "parent_id": doc.get(FILE_PARENT),
+            "directory": doc.get(FILE_DIRECTORY), "title": doc.get(FILE_TITLE), "version": doc.get(FILE_VERSION),
+            "time_created": times.get(FILE_CREATED), "time_updated": times.get(FILE_UPDATED)}
 
 
 def _load(path: Path, budget: list[int]) -> Any:
@@ -71,18 +77,18 @@ def assemble(path: Path) -> bytes | None:
     if not is_session_doc(doc):
         return None
     lines = [session_line(doc)]
-    for mfile in _files(storage / "message" / doc["id"], "msg_"):
+    for mfile in _files(storage / "message" / doc[FILE_ID], "msg_"):
         msg = _load(mfile, budget)
         if not isinstance(msg, dict):
             continue
-        found = msg.get("time")
+        found = msg.get(TIMES)
         times: dict[str, Any] = found if isinstance(found, dict) else {}
-        mid: str = msg["id"] if isinstance(msg.get("id"), str) else mfile.stem
-        lines.append({"opencode": "message", "id": mid, "time_created": times.get("created"), "data": msg})
+        mid: str = msg[MESSAGE_FILE_ID] if isinstance(msg.get(MESSAGE_FILE_ID), str) else mfile.stem
+        lines.append({"opencode": "message", "id": mid, "time_created": times.get(AT), "data": msg})
         for pfile in _files(storage / "part" / mid, "prt_"):
             part = _load(pfile, budget)
             if isinstance(part, dict):
-                lines.append({"opencode": "part", "id": part.get("id", pfile.stem), "message_id": mid,
+                lines.append({"opencode": "part", "id": part.get(PART_FILE_ID, pfile.stem), "message_id": mid,
                               "time_created": None, "data": part})
     return b"".join(orjson.dumps(line) + b"\n" for line in lines)
 
