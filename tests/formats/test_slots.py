@@ -122,7 +122,6 @@ PENDING = {
     "copilot_cli",
     "copilot_vscode",
     "cursor",
-    "gemini_cli",
     "opencode",
     "openhands",
     "session_record",
