@@ -113,8 +113,6 @@ FOLDERS = sorted({fmt.package.rsplit(".", 1)[1] for fmt in formats()})
 
 #: Folders still spelling their keys while they move onto Slots, one a line (empty when done).
 PENDING = {
-    "amp",
-    "gemini_cli",
 }
 
 

@@ -7,7 +7,6 @@ host); usage numbers and models stay; the environment keeps the client's version
 """
 from __future__ import annotations
 
-from redact.formats.amp.table import ALIASES, STATUS
 from redact.formats.toolnames import kind_of
 from redact.native.spec import (
     BOOL,
@@ -25,12 +24,28 @@ from redact.native.spec import (
     const,
     enum,
     ident,
+    tagged,
     tool,
     used,
 )
 from redact.native.tables.tools import inputs_of
 
 FORMAT = "amp"
+#: Amp's tool names -> the shared tool table's spelling
+ALIASES: dict[str, str] = {
+    "Bash": "bash", "Read": "read", "read_file": "read", "edit_file": "edit_file", "create_file": "write",
+    "undo_edit": "edit_file", "format_file": "edit_file", "Grep": "grep", "glob": "glob",
+    "list_directory": "list_directory", "codebase_search_agent": "codebase_search",
+    "read_web_page": "web_fetch", "web_search": "web_search", "Task": "task",
+}
+#: tool_result.run.status -> (error, errClass)
+STATUS: dict[str, tuple[bool, str | None]] = {
+    "done": (False, None), "error": (True, None), "cancelled": (True, "interrupted"),
+    "rejected-by-user": (True, "permission_denied"),
+}
+#: What the reader opens inside a tool result's `run.result` when it is an object (a shape in this
+#: table): the exit code and the output text.
+RESULT_EXIT, RESULT_OUTPUT = "exitCode", "output"
 _TOOL = tool(*ALIASES)
 
 
@@ -47,25 +62,28 @@ def _kind(name: str) -> str:
 
 TOOL_USE = Switch("name", {name: _tool_use(const(name), inputs_of(_kind(name))) for name in ALIASES},
                   default=_tool_use(_TOOL, {}))
-BLOCK = used("content dispatch", Switch("type", {
-    "text": Obj({"type": const("text"), "text": used("length only", SHAPE)}),
-    "thinking": Obj({"type": const("thinking"), "thinking": used("presence only (thinking)", SHAPE),
-                     "signature": DROP}),
-    "redacted_thinking": Obj({"type": const("redacted_thinking"), "data": DROP}),
-    "image": Obj({"type": const("image"), "source": DROP}),
-    "tool_use": TOOL_USE,
-    "tool_result": Obj({"type": const("tool_result"), "toolUseID": used("pairs call and result", ID),
-                        "run": Obj({"status": used("done / error / cancelled / rejected-by-user",
-                                                   enum(*STATUS, "in-progress", "queued")),
-                                    "result": used("byte count; exitCode of a Bash result", SHAPE),
-                                    "error": used("byte count", SHAPE), "progress": DROP})}),
-}))
+#: Content block types: a layout whose node says what the reader keeps is read for facts (`mapped`);
+#: any other type is counted by name in the report, never read (redact/native/spec.py `handling`).
+BLOCK = tagged("type", {
+    "text": used("length only (a prompt's, a reply's)", Obj({"text": used("length only", SHAPE)})),
+    "thinking": used("presence only (thinking)", Obj({"thinking": used("presence only (thinking)", SHAPE),
+                                                      "signature": DROP})),
+    "redacted_thinking": used("presence only (thinking)", Obj({"data": DROP})),
+    "image": used("counted on a prompt", Obj({"source": DROP})),
+    "tool_use": used("event kind (the shared tool table, after the aliases)", TOOL_USE),  # a tool call (docs show this on its `name`)
+    "tool_result": used("its result", Obj({
+        "toolUseID": used("pairs call and result", ID),
+        "run": Obj({"status": used("done / error / cancelled / rejected-by-user", enum(*STATUS, "in-progress", "queued")),
+                    "result": used(f"byte count; `{RESULT_EXIT}` of a Bash result (its `{RESULT_OUTPUT}` when an "
+                                   "object)", SHAPE),
+                    "error": used("byte count", SHAPE), "progress": DROP})})),
+}, use="content dispatch")
 _USAGE = Obj({"model": used("llm model", ident("model")), "maxInputTokens": NUMBER,
               "inputTokens": used("in", NUMBER), "outputTokens": used("out", NUMBER),
               "cacheCreationInputTokens": used("cw", NUMBER), "cacheReadInputTokens": used("cr", NUMBER), "totalInputTokens": NUMBER,
               "credits": NUMBER, "creditsSinceLastUserMessage": NUMBER, "thinkingBudget": NUMBER})
 MESSAGE = Obj({
-    "role": used("dispatch: user, assistant", enum("user", "assistant", "info")), "messageId": NUMBER,
+    "role": used("dispatch: user, assistant", enum("user", "assistant", "info")), "messageId": used("its time, when it has no sentAt: the usage ledger's", NUMBER),
     "content": Many(BLOCK),
     "state": Obj({"type": enum("complete", "streaming", "cancelled", "error"),
                   "stopReason": used("stop", enum("end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal"))}),
@@ -74,7 +92,8 @@ MESSAGE = Obj({
 })
 _LEDGER = Obj({"id": ID, "timestamp": used("the time of an assistant message", TIMESTAMP), "model": ident("model"), "credits": NUMBER,
                "tokens": Obj({"input": NUMBER, "output": NUMBER}),
-               "operationType": enum("inference", "title-generation", "summarization", "oracle"),
+               "operationType": used("`inference` events time the messages",
+                                     enum("inference", "title-generation", "summarization", "oracle")),
                "fromMessageId": NUMBER, "toMessageId": used("the time of an assistant message", NUMBER)})
 _PLATFORM = Obj({"os": enum("linux", "darwin", "windows"), "osVersion": DROP, "cpuArchitecture": enum("x64", "arm64"),
                  "webBrowser": BOOL, "client": enum("CLI", "VS Code", "Cursor", "Windsurf", "JetBrains"),

@@ -13,7 +13,12 @@ from typing import Any, BinaryIO
 
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
-from redact.formats.amp.table import ALIASES, BLOCKS, STATUS
+from redact.formats.amp.keys import (
+    BLOCK_TYPE, BLOCKS, CACHE_READ, CACHE_WRITE, CALL_ID, CALL_INPUT, CALL_NAME, CONTENT, CREATED, ENV, EVENT_AT, EVENTS,
+    EXIT_CODE, IN, INITIAL, LEDGER, MESSAGE_ID, MESSAGES, META, MODEL, OPERATION, OUT, OUTPUT, RESULT_CALL, ROLE, RUN,
+    RUN_ERROR, RUN_RESULT, RUN_STATUS, SENT_AT, STATE, STOP, TEXT, THREAD_ID, TO_MESSAGE, TREE_URI, TREES, USAGE,
+)
+from redact.formats.amp.native_table import ALIASES, STATUS
 from redact.formats.chatlog import as_object
 from redact.formats.common import (
     as_int,
@@ -32,8 +37,8 @@ AGENT_TOOL = "amp"
 
 
 def root_of(doc: dict[str, Any]) -> str | None:
-    trees = as_object(as_object(doc.get("env")).get("initial")).get("trees")
-    uri = as_object(trees[0]).get("uri") if isinstance(trees, list) and trees else None
+    trees = as_object(as_object(doc.get(ENV)).get(INITIAL)).get(TREES)
+    uri = as_object(trees[0]).get(TREE_URI) if isinstance(trees, list) and trees else None
     if isinstance(uri, str) and uri.startswith("file:///"):
         return uri[len("file://"):]
     return None
@@ -54,31 +59,31 @@ class AmpReader:
         root = root_of(doc)
         self.s.roots = chatlog.root_of(root)
         self.s.cwd = root
-        self.t = chatlog.epoch_number(doc.get("created"))
+        self.t = chatlog.epoch_number(doc.get(CREATED))
         self.s.first_seen = self.t
         times: dict[int, float] = {}
-        ledger = as_object(doc.get("usageLedger")).get("events")
+        ledger = as_object(doc.get(LEDGER)).get(EVENTS)
         for event in ledger if isinstance(ledger, list) else []:
-            to, t = as_int(as_object(event).get("toMessageId")), epoch_ms(as_object(event).get("timestamp"))
-            if to is not None and t is not None and as_object(event).get("operationType") == "inference":
+            to, t = as_int(as_object(event).get(TO_MESSAGE)), epoch_ms(as_object(event).get(EVENT_AT))
+            if to is not None and t is not None and as_object(event).get(OPERATION) == "inference":
                 times.setdefault(to, t)
-        messages = doc.get("messages")
+        messages = doc.get(MESSAGES)
         for m in messages if isinstance(messages, list) else []:
             if not isinstance(m, dict):
                 self.skip("<not a message>")
                 continue
-            mid = as_int(m.get("messageId"))
-            t = chatlog.epoch_number(as_object(m.get("meta")).get("sentAt")) or (times.get(mid) if mid is not None else None)
+            mid = as_int(m.get(MESSAGE_ID))
+            t = chatlog.epoch_number(as_object(m.get(META)).get(SENT_AT)) or (times.get(mid) if mid is not None else None)
             if t is not None:
                 self.t = t
             if self.t is None:
                 self.skip("message:<no time>")
                 continue
-            role = m.get("role")
-            blocks = [b for b in m.get("content") or [] if isinstance(b, dict)] \
-                if isinstance(m.get("content"), list) else []
+            role = m.get(ROLE)
+            blocks = [b for b in m.get(CONTENT) or [] if isinstance(b, dict)] \
+                if isinstance(m.get(CONTENT), list) else []
             for b in blocks:
-                kind = b.get("type")
+                kind = b.get(BLOCK_TYPE)
                 if not isinstance(kind, str) or BLOCKS.get(kind) != "mapped":
                     self.skip(label("block", kind if isinstance(kind, str) else None))
             if role == "user":
@@ -89,59 +94,59 @@ class AmpReader:
                 self.skip(label("message", role if isinstance(role, str) else None))
 
     def user(self, blocks: list[dict[str, Any]], t: float) -> None:
-        texts = [b for b in blocks if b.get("type") in ("text", "image")]
+        texts = [b for b in blocks if b.get(BLOCK_TYPE) in ("text", "image")]
         if texts:
-            turn = UserTurn(t, MAIN, sum(len(b["text"]) for b in texts if isinstance(b.get("text"), str)))
-            turn.images = sum(1 for b in texts if b.get("type") == "image")
+            turn = UserTurn(t, MAIN, sum(len(b[TEXT]) for b in texts if isinstance(b.get(TEXT), str)))
+            turn.images = sum(1 for b in texts if b.get(BLOCK_TYPE) == "image")
             self.s.facts.append(turn)
         for b in blocks:
-            if b.get("type") == "tool_result":
+            if b.get(BLOCK_TYPE) == "tool_result":
                 self.result(b, t)
 
     def assistant(self, m: dict[str, Any], blocks: list[dict[str, Any]], t: float) -> None:
-        usage = as_object(m.get("usage"))
-        model = usage.get("model") if is_model_name(usage.get("model")) else None
-        llm = LlmResponse(t, MAIN, model, inp=positive_int(usage.get("inputTokens")),
-                          out=positive_int(usage.get("outputTokens")),
-                          cw=positive_int(usage.get("cacheCreationInputTokens")),
-                          cr=positive_int(usage.get("cacheReadInputTokens")))
-        llm.stop = safe_name(as_object(m.get("state")).get("stopReason"))
+        usage = as_object(m.get(USAGE))
+        model = usage.get(MODEL) if is_model_name(usage.get(MODEL)) else None
+        llm = LlmResponse(t, MAIN, model, inp=positive_int(usage.get(IN)),
+                          out=positive_int(usage.get(OUT)),
+                          cw=positive_int(usage.get(CACHE_WRITE)),
+                          cr=positive_int(usage.get(CACHE_READ)))
+        llm.stop = safe_name(as_object(m.get(STATE)).get(STOP))
         self.s.facts.append(llm)
         for b in blocks:
-            kind = b.get("type")
-            if kind == "text" and isinstance(b.get("text"), str):
-                llm.text_chars += len(b["text"])
+            kind = b.get(BLOCK_TYPE)
+            if kind == "text" and isinstance(b.get(TEXT), str):
+                llm.text_chars += len(b[TEXT])
             elif kind in ("thinking", "redacted_thinking"):
                 llm.thinking = True
             elif kind == "tool_use":
-                call_id, name = b.get("id"), b.get("name")
+                call_id, name = b.get(CALL_ID), b.get(CALL_NAME)
                 if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name \
                         or call_id in self.calls:
                     self.skip("block:tool_use:<no id or name>")
                     continue
-                c = chatlog.call(name, b.get("input"), call_id, t, MAIN, aliases=ALIASES)
+                c = chatlog.call(name, b.get(CALL_INPUT), call_id, t, MAIN, aliases=ALIASES)
                 self.calls[call_id] = c
                 llm.tool_calls += 1
                 self.s.facts.append(c)
 
     def result(self, b: dict[str, Any], t: float) -> None:
-        call_id = b.get("toolUseID")
+        call_id = b.get(RESULT_CALL)
         c = self.calls.get(call_id) if isinstance(call_id, str) else None
         if c is None or c.call_id in self.done:
             self.skip("block:tool_result:<no call>" if c is None else "<duplicate>")
             return
-        run = as_object(b.get("run"))
-        status = run.get("status")
+        run = as_object(b.get(RUN))
+        status = run.get(RUN_STATUS)
         if not isinstance(status, str) or status not in STATUS:  # still running when saved: no result
             self.skip(label("run", status if isinstance(status, str) else None))
             return
         self.done.add(c.call_id)
         error, cls = STATUS[status]
-        out = run.get("result")
-        code = as_int(as_object(out).get("exitCode")) if isinstance(out, dict) else None
-        text = out if isinstance(out, str) else as_object(out).get("output")
+        out = run.get(RUN_RESULT)
+        code = as_int(as_object(out).get(EXIT_CODE)) if isinstance(out, dict) else None
+        text = out if isinstance(out, str) else as_object(out).get(OUTPUT)
         res = chatlog.result(c, max(t, c.t), error=error, output=text, exit_code=code,
-                             error_text=run.get("error") if isinstance(run.get("error"), str) else None)
+                             error_text=run.get(RUN_ERROR) if isinstance(run.get(RUN_ERROR), str) else None)
         if cls is not None:
             res.err_class = cls
         self.s.facts.append(res)
@@ -154,7 +159,7 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     doc = json_doc(raw, where) if raw.strip() else {}
     reader = AmpReader(report)
     reader.read(doc if isinstance(doc, dict) else {})
-    tid = doc.get("id") if isinstance(doc, dict) else None
+    tid = doc.get(THREAD_ID) if isinstance(doc, dict) else None
     reader.s.native_id = native_id(tid[2:]) if isinstance(tid, str) and tid.startswith("T-") \
         else fallback_id(data, file_stem)
     return reader.s

@@ -1,38 +1,30 @@
-"""Amp threads (`~/.local/share/amp/threads/T-<uuid>.json`), declared: content blocks, tools, the
-sniffer. The class of every field, and what the reader keeps of it, is the format's one table
-(`native_table.py`); docs/formats.md renders both (scripts/gen_format_docs.py)."""
+"""Amp threads (`~/.local/share/amp/threads/T-<uuid>.json`), declared: the sniffer and the thread file
+names. The content block types, the tool aliases and the run statuses, the class of every field and
+what the reader keeps of it are the format's one table (`native_table.py`); docs/formats.md renders
+both (scripts/gen_format_docs.py)."""
 from __future__ import annotations
 
 import re
 from pathlib import Path
 from typing import Any
 
+from redact.formats.amp.native_table import ALIASES, STATUS
+
 THREAD_NAME = re.compile(r"T-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.json")
-#: content block types. "mapped": read for facts; "skipped": counted, never read.
-BLOCKS: dict[str, str] = {
-    "text": "mapped", "thinking": "mapped", "redacted_thinking": "mapped", "tool_use": "mapped",
-    "tool_result": "mapped", "image": "mapped",
-}
-#: Amp's tool names -> the shared tool table's spelling
-ALIASES: dict[str, str] = {
-    "Bash": "bash", "Read": "read", "read_file": "read", "edit_file": "edit_file", "create_file": "write",
-    "undo_edit": "edit_file", "format_file": "edit_file", "Grep": "grep", "glob": "glob",
-    "list_directory": "list_directory", "codebase_search_agent": "codebase_search",
-    "read_web_page": "web_fetch", "web_search": "web_search", "Task": "task",
-}
-#: tool_result.run.status -> (error, errClass)
-STATUS: dict[str, tuple[bool, str | None]] = {
-    "done": (False, None), "error": (True, None), "cancelled": (True, "interrupted"),
-    "rejected-by-user": (True, "permission_denied"),
-}
+# The tool aliases and the run statuses are the table's (`native_table.py`: its tree is built from
+# them); importable from here too. The content block types are its block switch's cases.
+__all__ = ["ALIASES", "STATUS", "THREAD_NAME", "list_sessions", "markdown", "sniff", "sniff_doc"]
+
 
 def sniff(records: list[dict[str, Any]]) -> bool:
     return False  # one JSON document
 
 
 def sniff_doc(doc: Any) -> bool:
-    return isinstance(doc, dict) and isinstance(doc.get("id"), str) and doc["id"].startswith("T-") and \
-        isinstance(doc.get("messages"), list) and "v" in doc
+    from redact.formats.amp.keys import MESSAGES, THREAD_ID, THREAD_VERSION
+
+    return isinstance(doc, dict) and isinstance(doc.get(THREAD_ID), str) and doc[THREAD_ID].startswith("T-") and \
+        isinstance(doc.get(MESSAGES), list) and THREAD_VERSION in doc
 
 
 def list_sessions(folder: Path) -> list[Path]:

@@ -13,28 +13,27 @@ import orjson
 
 from redact.formats.claude_code.files import roots_of
 from redact.formats.common import label
-from redact.formats.gemini_cli.native_table import DOCUMENT, MESSAGE, TABLE
+from redact.formats.gemini_cli.keys import DIRECTORIES, MESSAGE_KINDS, MESSAGE_TYPE, MESSAGES, SET, TYPE
+from redact.formats.gemini_cli.native_table import DOCUMENT, TABLE
 from redact.formats.gemini_cli.reader import document_of
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.keys import Key
 from redact.native.scrub import DROP, Scrubber
-from redact.native.spec import Switch
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 
 
 def _dirs(record: dict[str, Any]) -> str | None:
-    for holder in (record, record.get("$set")):
-        dirs = holder.get("directories") if isinstance(holder, dict) else None
+    for holder in (record, record.get(SET)):
+        dirs = holder.get(DIRECTORIES) if isinstance(holder, dict) else None
         if isinstance(dirs, list) and dirs and isinstance(dirs[0], str) and dirs[0]:
             return dirs[0]
     return None
 
 
 def _known(message: Any, report: RedactionReport) -> bool:
-    assert isinstance(MESSAGE, Switch)
-    kind = message.get("type") if isinstance(message, dict) else None
-    if isinstance(kind, str) and kind in MESSAGE.cases:
+    kind = message.get(MESSAGE_TYPE) if isinstance(message, dict) else None
+    if isinstance(kind, str) and kind in MESSAGE_KINDS:
         return True
     report.skipped_records[label("message", kind if isinstance(kind, str) else None)] += 1
     return False
@@ -47,20 +46,20 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
         cwd = _dirs(doc)
         scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=roots_of(cwd, None))
         scrubber.cwd = cwd
-        doc = {**doc, "messages": [m for m in doc["messages"] if _known(m, report)]}
+        doc = {**doc, MESSAGES: [m for m in doc[MESSAGES] if _known(m, report)]}
         out = scrubber.value(DOCUMENT, doc, "document")
-        return orjson.dumps(out if out is not DROP else {"messages": []}, option=orjson.OPT_INDENT_2) + b"\n"
+        return orjson.dumps(out if out is not DROP else {MESSAGES: []}, option=orjson.OPT_INDENT_2) + b"\n"
     cwd = None
     for _, record in iter_objects(data, name, skip_bad_lines=True, stats=LineStats()):
         cwd = _dirs(record)
-        if cwd is not None or "$set" not in record and "type" in record:
+        if cwd is not None or SET not in record and TYPE in record:
             break
     scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=roots_of(cwd, None))
     scrubber.cwd = cwd
     stats = LineStats()
     lines: list[bytes] = []
     for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
-        if "type" in record and not _known(record, report):
+        if TYPE in record and not _known(record, report):
             continue
         scrubbed = scrubber.record(record)
         if scrubbed is not None:

@@ -50,15 +50,14 @@ from redact.formats.common import (
     positive_int,
     text_chars,
 )
-from redact.formats.gemini_cli.table import (
-    CANCELLED,
-    MCP_NAME,
-    MESSAGE_TYPES,
-    PATH_ARGS,
-    TOOLS,
-    WAITS_ON_USER,
-    sniff_doc,
+from redact.formats.gemini_cli.keys import (
+    AT, CACHED, CALL_ARGS, CALL_DONE, CALL_ID, CALL_NAME, CALL_RESULT, CALL_STATUS, COMMAND, CONTENT, DIRECTORIES,
+    ERROR, FUNCTION_RESPONSE, IN, INLINE_DATA, KIND, MESSAGE_ID, MESSAGE_KINDS, MESSAGE_TYPE, MESSAGES, MODEL, OUT,
+    OUTPUT, PATH_ARGS, PROMPT, RESPONSE, REWIND, SESSION_ID, SET, SET_DIRECTORIES, SET_MESSAGES, START, TEXT,
+    THINKING, THOUGHTS, TOKENS, TOOL_CALLS, TYPE, URL,
 )
+from redact.formats.gemini_cli.native_table import CANCELLED, TOOLS
+from redact.formats.gemini_cli.table import MCP_NAME, WAITS_ON_USER, sniff_doc
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
 from redact.roots import settle
@@ -110,36 +109,36 @@ class GeminiReader:
         doc = document_of(raw)
         if doc is not None:
             self.metadata(doc)
-            for message in doc["messages"]:
+            for message in doc[MESSAGES]:
                 self.upsert(message)
             return
         first = True
         for _, record in iter_objects(raw, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
-            if first and "type" not in record and "$set" not in record:
+            if first and TYPE not in record and SET not in record:
                 self.metadata(record)
-            elif "$set" in record:
-                update = record["$set"]
+            elif SET in record:
+                update = record[SET]
                 if isinstance(update, dict):
-                    self.dirs_of(update.get("directories"))
-                    for message in update.get("messages") or [] if isinstance(update.get("messages"), list) else []:
+                    self.dirs_of(update.get(SET_DIRECTORIES))
+                    for message in update.get(SET_MESSAGES) or [] if isinstance(update.get(SET_MESSAGES), list) else []:
                         self.upsert(message)
-                self.skip("$set")
-            elif "$rewindTo" in record:
-                self.skip("$rewindTo")
+                self.skip(SET)
+            elif REWIND in record:
+                self.skip(REWIND)
             else:
                 self.upsert(record)
             first = False
 
     def metadata(self, meta: dict[str, Any]) -> None:
-        sid = meta.get("sessionId")
+        sid = meta.get(SESSION_ID)
         if isinstance(sid, str) and sid and self.native is None:
             self.native = sid
-        start = epoch_ms(meta.get("startTime"))
+        start = epoch_ms(meta.get(START))
         if start is not None:
             self.s.first_seen = start
-        if meta.get("kind") == "subagent":
+        if meta.get(KIND) == "subagent":
             self.s.role = "subagent"
-        self.dirs_of(meta.get("directories"))
+        self.dirs_of(meta.get(DIRECTORIES))
 
     def dirs_of(self, value: object) -> None:
         if isinstance(value, list):
@@ -151,9 +150,9 @@ class GeminiReader:
         if not isinstance(message, dict):
             self.skip("<not a message>")
             return
-        mid = message.get("id")
-        kind = message.get("type")
-        if not isinstance(mid, str) or not mid or not isinstance(kind, str) or kind not in MESSAGE_TYPES:
+        mid = message.get(MESSAGE_ID)
+        kind = message.get(MESSAGE_TYPE)
+        if not isinstance(mid, str) or not mid or not isinstance(kind, str) or kind not in MESSAGE_KINDS:
             self.skip(label("message", kind if isinstance(kind, str) else None))
             return
         self.messages[mid] = message
@@ -162,40 +161,40 @@ class GeminiReader:
     def facts(self) -> None:
         last_t = self.s.first_seen
         for message in self.messages.values():
-            t = epoch_ms(message.get("timestamp"))
+            t = epoch_ms(message.get(AT))
             if t is None:
                 t = last_t
             if t is None:
-                self.skip(label("message", message["type"]) + ":<no time>")
+                self.skip(label("message", message[MESSAGE_TYPE]) + ":<no time>")
                 continue
             last_t = t
             self.s.saw(t)
-            getattr(self, "on_" + message["type"])(message, t)
+            getattr(self, "on_" + message[MESSAGE_TYPE])(message, t)
 
     def on_user(self, m: dict[str, Any], t: float) -> None:
-        content = m.get("content")
+        content = m.get(CONTENT)
         chars = text_chars(content)
         texts = [content] if isinstance(content, str) else [
-            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
+            p[TEXT] for p in content if isinstance(p, dict) and isinstance(p.get(TEXT), str)
         ] if isinstance(content, list) else []
-        images = sum(1 for p in content if isinstance(p, dict) and "inlineData" in p) \
+        images = sum(1 for p in content if isinstance(p, dict) and INLINE_DATA in p) \
             if isinstance(content, list) else 0
         if chars or images:
             self.add(UserTurn(t, MAIN, chars, images, sum(count_urls(x) for x in texts)))
 
     def on_gemini(self, m: dict[str, Any], t: float) -> None:
-        model = m.get("model")
+        model = m.get(MODEL)
         resp = LlmResponse(t, MAIN, model if is_model_name(model) else None)
-        tokens = m.get("tokens")
+        tokens = m.get(TOKENS)
         if isinstance(tokens, dict):
-            inp, cached = positive_int(tokens.get("input")), positive_int(tokens.get("cached"))
+            inp, cached = positive_int(tokens.get(IN)), positive_int(tokens.get(CACHED))
             cached = min(cached, inp)
             resp.inp, resp.cr = inp - cached, cached
-            resp.out = positive_int(tokens.get("output")) + positive_int(tokens.get("thoughts"))
-        thoughts = m.get("thoughts")
+            resp.out = positive_int(tokens.get(OUT)) + positive_int(tokens.get(THINKING))
+        thoughts = m.get(THOUGHTS)
         resp.thinking = bool(thoughts) if isinstance(thoughts, list) else False
-        resp.text_chars = text_chars(m.get("content"))
-        calls = m.get("toolCalls")
+        resp.text_chars = text_chars(m.get(CONTENT))
+        calls = m.get(TOOL_CALLS)
         calls = [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
         resp.stop = "tool_use" if calls else "end_turn"  # not recorded: inferred
         self.add(resp)
@@ -204,11 +203,11 @@ class GeminiReader:
                 resp.tool_calls += 1
 
     def on_error(self, m: dict[str, Any], t: float) -> None:
-        content = m.get("content")
+        content = m.get(CONTENT)
         self.add(ErrorFact(t, MAIN, "llm", api_error_class(None, content if isinstance(content, str) else "")))
 
     def on_info(self, m: dict[str, Any], t: float) -> None:
-        if m.get("content") == CANCELLED:
+        if m.get(CONTENT) == CANCELLED:
             self.add(ErrorFact(t, MAIN, "orchestration", "interrupted"))
         else:
             self.skip("info")
@@ -218,17 +217,17 @@ class GeminiReader:
 
     # -- tools -------------------------------------------------------------------------------------
     def tool_call(self, tc: dict[str, Any], t: float) -> bool:
-        call_id = tc.get("id")
+        call_id = tc.get(CALL_ID)
         if not isinstance(call_id, str) or not call_id or call_id in self.seen_calls:
             self.skip("<call without id>" if not isinstance(call_id, str) or not call_id else "<duplicate>")
             return False
         self.seen_calls.add(call_id)
-        name = tc.get("name")
+        name = tc.get(CALL_NAME)
         name = name if isinstance(name, str) and name else "unknown"
-        args = tc.get("args")
+        args = tc.get(CALL_ARGS)
         call = make_call(name, args if isinstance(args, dict) else {}, call_id, t)
         self.add(call)
-        done = epoch_ms(tc.get("timestamp"))
+        done = epoch_ms(tc.get(CALL_DONE))
         res_t = done if done is not None and done >= t else t
         self.add(make_result(tc, call, res_t))
         return True
@@ -259,13 +258,13 @@ def make_call(name: str, args: dict[str, Any], call_id: str, t: float) -> ToolCa
             call.paths = (path,)
         call.op = "modify" if name in ("replace", "edit") else None
     elif kind == "exec":
-        command = args.get("command")
+        command = args.get(COMMAND)
         call.command = command if isinstance(command, str) else ""
     elif kind == "web":
         if name == "google_web_search":
             call.host = "search"
         else:
-            prompt = args.get("prompt") if isinstance(args.get("prompt"), str) else args.get("url")
+            prompt = args.get(PROMPT) if isinstance(args.get(PROMPT), str) else args.get(URL)
             m = _URL.search(prompt[:4000]) if isinstance(prompt, str) else None
             call.host = host_of(m.group(0)) if m else None
     elif kind == "subagent":
@@ -277,15 +276,15 @@ def _response(tc: dict[str, Any]) -> tuple[str, str]:
     """(output, error) text of a tool call's functionResponse parts."""
     out: list[str] = []
     err: list[str] = []
-    result = tc.get("result")
+    result = tc.get(CALL_RESULT)
     for part in result if isinstance(result, list) else []:
-        fr = part.get("functionResponse") if isinstance(part, dict) else None
-        resp = fr.get("response") if isinstance(fr, dict) else None
+        fr = part.get(FUNCTION_RESPONSE) if isinstance(part, dict) else None
+        resp = fr.get(RESPONSE) if isinstance(fr, dict) else None
         if isinstance(resp, dict):
-            if isinstance(resp.get("output"), str):
-                out.append(resp["output"])
-            if isinstance(resp.get("error"), str):
-                err.append(resp["error"])
+            if isinstance(resp.get(OUTPUT), str):
+                out.append(resp[OUTPUT])
+            if isinstance(resp.get(ERROR), str):
+                err.append(resp[ERROR])
     return "\n".join(out), "\n".join(err)
 
 
@@ -305,7 +304,7 @@ def shell_output(text: str) -> str:
 
 def make_result(tc: dict[str, Any], call: ToolCall, t: float) -> ToolResult:
     output, error = _response(tc)
-    status = tc.get("status")
+    status = tc.get(CALL_STATUS)
     res = ToolResult(t, call.call_id, False, out_bytes=byte_len(output) if output or error else None)
     if call.kind == "exec":
         codes = _EXIT.findall(output[-4000:])  # the harness's header follows the command's output

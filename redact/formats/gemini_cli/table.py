@@ -1,4 +1,5 @@
-"""Gemini CLI chat recordings, declared: message types, tools, the sniffers and the auxiliary files.
+"""Gemini CLI chat recordings, declared: the sniffers, MCP names and the auxiliary files (the message
+types, tools and line kinds are the one table's, `native_table.py`, and importable from here).
 
 Gemini CLI records each chat under `~/.gemini/tmp/<project>/chats/` (`<project>`: a sha256 of the
 project path in older clients, a slug in newer ones). Two layouts:
@@ -21,42 +22,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-#: The `info` message Gemini CLI writes when the user cancels a request (an interruption).
-CANCELLED = "Request cancelled."
+# The message types, the tools and the JSONL line kinds are the table's (`native_table.py`: its tree
+# is built from them); importable from here too.
+from redact.formats.gemini_cli.native_table import CANCELLED, LINE_KINDS, MESSAGE_TYPES, TOOLS
 
-#: message `type` -> handling
-MESSAGE_TYPES: dict[str, str] = {
-    "user": "mapped (a prompt: length and URL count)",
-    "gemini": "mapped (an llm event; its toolCalls are tool events)",
-    "error": "mapped (an error event, llm; class from the wording)",
-    "info": "`Request cancelled.`: an error event (interrupted); any other: skipped",
-    "warning": "skipped",
-}
-#: line shapes of the JSONL layout other than messages
-LINE_KINDS: dict[str, str] = {
-    "metadata (first line)": "session id, start time, `kind`, `directories` (repository roots)",
-    "$set": "metadata update: `directories` read, the rest skipped and counted",
-    "$rewindTo": "skipped and counted (the rewound messages happened: they stay in the map)",
-}
+__all__ = ["AUXILIARY", "CANCELLED", "LINE_KINDS", "MCP_NAME", "MESSAGE_TYPES", "TOOLS", "WAITS_ON_USER",
+           "auxiliary", "list_sessions", "markdown", "sniff", "sniff_doc"]
 
-#: tool name -> event kind. The input fields read are in `PATH_ARGS`/`COMMAND_ARGS`.
-TOOLS: dict[str, str] = {
-    "read_file": "read", "read_many_files": "read",
-    "write_file": "edit", "replace": "edit", "edit": "edit",
-    "glob": "search", "grep_search": "search", "search_file_content": "search", "grep": "search",
-    "list_directory": "search", "ls": "search",
-    "run_shell_command": "exec",
-    "google_web_search": "web", "web_fetch": "web",
-    "codebase_investigator": "subagent", "delegate_to_agent": "subagent",
-    "save_memory": "tool", "write_todos": "tool", "ask_user": "tool", "enter_plan_mode": "tool",
-    "exit_plan_mode": "tool", "read_background_output": "tool", "list_background_processes": "tool",
-    "activate_skill": "skill",
-}
-#: the keys the reader opens inside a tool call's `result` (a shape in the one table):
-#: `result[].functionResponse.response.output / error`
-RESULT_KEYS = frozenset({"functionResponse", "response", "output", "error"})
-PATH_ARGS = ("file_path", "absolute_path", "path")
-SEARCH_DIR_ARGS = ("dir_path", "path")
 WAITS_ON_USER = frozenset({"ask_user"})
 #: `<server>__<tool>`: an MCP tool whose name clashed with another (Gemini CLI qualifies it so)
 MCP_NAME = re.compile(r"([A-Za-z0-9_.-]{1,64})__([A-Za-z0-9_.-]{1,128})")
@@ -72,30 +44,38 @@ _SESSION = re.compile(r"session-.+\.jsonl?")
 
 
 def _meta_like(record: Any) -> bool:
-    return isinstance(record, dict) and isinstance(record.get("sessionId"), str) and \
-        "type" not in record and ("projectHash" in record or "startTime" in record)
+    from redact.formats.gemini_cli.keys import PROJECT_HASH, SESSION_ID, START, TYPE
+
+    return isinstance(record, dict) and isinstance(record.get(SESSION_ID), str) and \
+        TYPE not in record and (PROJECT_HASH in record or START in record)
 
 
 def _message_like(record: Any) -> bool:
-    kind = record.get("type") if isinstance(record, dict) else None
-    return isinstance(kind, str) and kind in MESSAGE_TYPES and isinstance(record.get("id"), str)
+    from redact.formats.gemini_cli.keys import MESSAGE_ID, MESSAGE_KINDS, MESSAGE_TYPE
+
+    kind = record.get(MESSAGE_TYPE) if isinstance(record, dict) else None
+    return isinstance(kind, str) and kind in MESSAGE_KINDS and isinstance(record.get(MESSAGE_ID), str)
 
 
 def sniff(records: list[dict[str, Any]]) -> bool:
     """The JSONL layout: a metadata first line, then messages or updates (or nothing yet)."""
+    from redact.formats.gemini_cli.keys import KIND, MESSAGES, PROJECT_HASH, REWIND, SET
+
     if not records or not _meta_like(records[0]):
         return False
     first = records[0]
-    if "messages" in first and not isinstance(first.get("messages"), list):
+    if MESSAGES in first and not isinstance(first.get(MESSAGES), list):
         return False
     rest = records[1:]
-    return first.get("kind") in ("main", "subagent") or "projectHash" in first and \
-        (not rest or any(_message_like(r) or "$set" in r or "$rewindTo" in r for r in rest))
+    return first.get(KIND) in ("main", "subagent") or PROJECT_HASH in first and \
+        (not rest or any(_message_like(r) or SET in r or REWIND in r for r in rest))
 
 
 def sniff_doc(doc: Any) -> bool:
     """The single-JSON layout: a ConversationRecord with its messages."""
-    return _meta_like(doc) and isinstance(doc.get("messages"), list)
+    from redact.formats.gemini_cli.keys import MESSAGES
+
+    return _meta_like(doc) and isinstance(doc.get(MESSAGES), list)
 
 
 def list_sessions(folder: Path) -> list[Path]:
