@@ -111,15 +111,10 @@ def test_literal_keys_sees_each_spelling() -> None:
 
 FOLDERS = sorted({fmt.package.rsplit(".", 1)[1] for fmt in formats()})
 
-#: Folders still spelling their keys while they move onto Slots, one a line (empty when done).
-PENDING = {
-}
 
 
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_no_format_module_spells_a_key(folder: str) -> None:
-    if folder in PENDING:
-        return
     spelled = {}
     for path in sorted((ROOT / "redact" / "formats" / folder).glob("*.py")):
         if path.name in EXEMPT:
@@ -138,8 +133,6 @@ def _parses_json(folder: str) -> bool:
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_reader_keys_come_from_its_own_table(folder: str) -> None:
     """A format whose reader parses JSON builds its keys with Slots over its own native table."""
-    if folder in PENDING:
-        return
     if not _parses_json(folder):
         source = (ROOT / "redact" / "formats" / folder / "reader.py").read_text(encoding="utf-8")
         assert "orjson" not in source and "json" not in source.replace("jsonl", "")
