@@ -6,17 +6,17 @@ reasons; the readers added later (Codex, session-record streams, teaagent, Agent
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
 from datetime import UTC, datetime
-from typing import Any, BinaryIO
+from typing import Any
 
 import orjson
 
 from redact.formats.claude_code.table import label
 from redact.formats.claude_code.tools import byte_len, count_urls, host_of
+from redact.formats.ids import fallback_id, native_id
 from redact.names import is_plain_name
 
 __all__ = [
@@ -25,7 +25,6 @@ __all__ = [
     "safe_name", "status_tag", "text_chars",
 ]
 
-_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}")
 #: A model name as harnesses spell them (`gpt-5.1-codex`, `claude-opus-4-5-20251101`,
 #: `openai/gpt-4o`): a short token without white space. Anything else is not read as a model.
 MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,99}")
@@ -81,32 +80,6 @@ def _iso(value: str) -> float | None:
             return None
         dt = dt.replace(tzinfo=UTC)
     return dt.timestamp() * 1000.0
-
-
-def native_id(value: str) -> str:
-    """A session id in the map's id grammar: a uuid or hex as is, anything else hashed (sha256)."""
-    if _ID.fullmatch(value):
-        return value
-    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
-def fallback_id(data: bytes | BinaryIO, stem: str | None = None) -> str:
-    """The id of a session whose log names none: its file stem when that is an id (a uuid, hex),
-    else the digest of the log's bytes (32 hex).
-
-    Never its path or a file name that is not an id: a path names the user and the project, and an
-    unkeyed digest of a string someone can guess confirms the guess (`/home/dana/acme/...`). The
-    digest of the content is the same wherever the file sits, and a guess of it needs the content."""
-    if stem and _ID.fullmatch(stem):
-        return stem
-    digest = hashlib.sha256()
-    if isinstance(data, bytes | bytearray | memoryview):
-        digest.update(data)
-    else:
-        with open(data.name, "rb") as f:  # a streamed log, read from its file once more
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                digest.update(chunk)
-    return digest.hexdigest()[:32]
 
 
 _INT_LIMIT = 2**53  # beyond it a number is not a count a log can mean (and JSON readers lose it)

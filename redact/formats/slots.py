@@ -45,14 +45,17 @@ class SlotError(ValueError):
 class Slots:
     """The places of one format's table, looked up by name (see the module docstring)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, root: Spec | None = None) -> None:
+        """`root`: where places start instead of the table's root (a one-document layout of a JSONL
+        format, `Table.document`)."""
         self.table = table
+        self.root = table.root if root is None else root
 
     def node(self, *place: str) -> Spec:
         """The node at `place`, or SlotError."""
         if not place:
             raise SlotError(f"{self.table.format}: an empty place")
-        start: Spec = self.table.root
+        start: Spec = self.root
         names: Sequence[str] = place
         if place[0].startswith("<") and place[0].endswith(">"):
             named = place[0][1:-1]
@@ -73,6 +76,27 @@ class Slots:
             raise SlotError(f"{self.table.format}: {place[-1]} is a node, not a field")
         return place[-1]
 
+    def at(self, name: str, *places: tuple[str, ...]) -> str:
+        """`name`, a field one read reaches at each of `places` (the same key of several layouts):
+        each `(*place, name)` must be classified."""
+        for place in places:
+            self.key(*place, name)
+        return name
+
+    def same(self, *places: tuple[str, ...]) -> str:
+        """The one name of the fields at `places` (one read reaching several places by one name)."""
+        names = {self.key(*place) for place in places}
+        if len(names) != 1:
+            raise SlotError(f"{self.table.format}: {sorted(names)} are not one field")
+        return names.pop()
+
+    def enum(self, *place: str) -> frozenset[str]:
+        """The values of the enum at `place` (a closed set the reader compares with)."""
+        found = self.node(*place)
+        if not isinstance(found, Leaf) or found.cls != "enum" or not found.values or found is SWITCH_KEY:
+            raise SlotError(f"{self.table.format}: {'.'.join(place)} is not an enum")
+        return found.values
+
     def blob(self, *place: str) -> str:
         """The name of a leaf the reader opens itself; its node must say what the reader keeps of it."""
         found = self.node(*place)
@@ -86,7 +110,7 @@ class Slots:
     def cases(self, *place: str) -> dict[str, str]:
         """The layouts of the switch at `place`: `mapped` for those the reader maps (their node says
         what it keeps), `skipped` for the others (redact/native/spec.py `handling`)."""
-        found = self.node(*place) if place else self.table.resolve(self.table.root)
+        found = self.node(*place) if place else self.table.resolve(self.root)
         while isinstance(found, Many | ByType | JsonText):
             found = self.table.resolve(_through(found)[0])
         if not isinstance(found, Switch):

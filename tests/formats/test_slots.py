@@ -71,6 +71,27 @@ def test_key_refuses_other_places(place: tuple[str, ...]) -> None:
         Slots(_table()).key(*place)
 
 
+def test_one_read_at_several_places() -> None:
+    s = Slots(_table())
+    assert s.at("id", ("user",), ("tool", "call")) == "id"
+    assert s.same(("user", "id"), ("tool", "calls", "id")) == "id"
+    with pytest.raises(SlotError):
+        s.at("text", ("user",), ("tool",))  # the tool layout has no text
+    with pytest.raises(SlotError, match="not one field"):
+        s.same(("user", "id"), ("user", "text"))
+
+
+def test_enum_and_another_root() -> None:
+    s = Slots(_table())
+    assert s.enum("user", "type") == {"user", "tool"}
+    with pytest.raises(SlotError, match="not an enum"):
+        s.enum("user", "text")
+    doc = Slots(_table(), root=obj(run=obj(run_id=ID)))
+    assert doc.key("run", "run_id") == "run_id"
+    with pytest.raises(SlotError):
+        doc.key("user", "text")  # the table's own root is not where this one starts
+
+
 def test_blob_needs_what_the_reader_keeps() -> None:
     s = Slots(_table())
     assert s.blob("tool", "call", "input") == "input"

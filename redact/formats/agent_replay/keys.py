@@ -9,13 +9,12 @@ places a Run is (a line, the document's `run`, the document itself).
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from redact.formats.agent_replay.native_table import DOCUMENT, OUTPUT_CALLS, OUTPUT_TEXT, TABLE, USAGE_KEYS
 from redact.formats.slots import Slots
 
 S = Slots(TABLE)
-D = Slots(replace(TABLE, root=DOCUMENT))
+D = Slots(TABLE, root=DOCUMENT)
 
 
 def _run(name: str) -> str:

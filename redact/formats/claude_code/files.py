@@ -12,7 +12,6 @@ own, as a subagent session).
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ import orjson
 from redact.build.facts import RepoRoots, SessionFacts
 from redact.formats.claude_code.keys import SESSION_ID
 from redact.formats.claude_code.reader import ClaudeCodeReader
-from redact.formats.common import fallback_id
+from redact.formats.ids import fallback_id, native_id
 from redact.io.read import read_input
 from redact.paths import resolve_abs
 from redact.roots import choose_roots, repo_name, settle
@@ -95,16 +94,6 @@ def project_sessions(folder: Path) -> list[Path]:
     return mains + orphans
 
 
-_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}")
-
-
-def _native(value: str) -> str:
-    """A session id in the map's id grammar: a uuid or hex as is, anything else hashed."""
-    if _ID.fullmatch(value):
-        return value
-    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
 def roots_of(cwd: str | None, original_cwd: str | None, *, git: bool = False) -> tuple[str, ...]:
     """Repository roots: the working directory (and the original one) on evidence, never a home
     folder or scratch space; a `.claude/worktrees/<name>` worktree adds its main checkout
@@ -118,11 +107,11 @@ def settle_session(reader: ClaudeCodeReader, data: bytes | BinaryIO, stem: str |
     s = reader.finish()
     sid = reader.session_ids.most_common(1)[0][0] if reader.session_ids else None
     if reader.standalone is not None:
-        s.parent_native_id = _native(sid) if sid else None
-        s.native_id = _native(reader.standalone) if reader.standalone != "?" else \
-            _native(sid) if sid else fallback_id(data, stem)
+        s.parent_native_id = native_id(sid) if sid else None
+        s.native_id = native_id(reader.standalone) if reader.standalone != "?" else \
+            native_id(sid) if sid else fallback_id(data, stem)
     else:
-        s.native_id = _native(sid) if sid else fallback_id(data, stem)
+        s.native_id = native_id(sid) if sid else fallback_id(data, stem)
     s.cwd = reader.cwd
     # the first repository on evidence (redact.roots), then one per later repository the session
     # moved into

@@ -11,26 +11,9 @@ names read inside them are the table's named layouts of their insides (`INSIDE_B
 from __future__ import annotations
 
 from redact.formats.claude_code.native_table import HOOK_ATTACHMENTS, TABLE, TOOL_KINDS
-from redact.formats.slots import SlotError, Slots
-from redact.native.spec import Leaf
+from redact.formats.slots import Slots
 
 S = Slots(TABLE)
-
-
-def _same(*places: tuple[str, ...]) -> str:
-    """The one name of a field the reader reads at each of `places` with the same code."""
-    names = {S.key(*place) for place in places}
-    if len(names) != 1:
-        raise SlotError(f"{TABLE.format}: {sorted(names)} are not one field")
-    return names.pop()
-
-
-def _enum(*place: str) -> frozenset[str]:
-    """The values of the enum at `place` (a closed set the reader compares with)."""
-    node = S.node(*place)
-    if not isinstance(node, Leaf) or node.cls != "enum" or not node.values:
-        raise SlotError(f"{TABLE.format}: {'.'.join(place)} is not an enum")
-    return node.values
 
 
 _CALL = ("assistant", "message", "content", "tool_use")
@@ -38,7 +21,7 @@ _CALL = ("assistant", "message", "content", "tool_use")
 
 def _tools(kind: str, name: str) -> str:
     """An input field the reader reads for every tool of `kind`: classified in each one's layout."""
-    return _same(*((*_CALL, tool, "input", name) for tool, k in TOOL_KINDS.items() if k == kind))
+    return S.same(*((*_CALL, tool, "input", name) for tool, k in TOOL_KINDS.items() if k == kind))
 
 
 # -- every record: the envelope --------------------------------------------------------------------
@@ -51,13 +34,13 @@ IS_META, IS_COMPACT_SUMMARY = S.key("user", "isMeta"), S.key("user", "isCompactS
 IS_TRANSCRIPT_ONLY = S.key("user", "isVisibleInTranscriptOnly")
 
 # -- user and assistant messages -------------------------------------------------------------------
-MESSAGE = _same(("user", "message"), ("assistant", "message"))
-CONTENT = _same(("user", "message", "content"), ("assistant", "message", "content"))
+MESSAGE = S.same(("user", "message"), ("assistant", "message"))
+CONTENT = S.same(("user", "message", "content"), ("assistant", "message", "content"))
 #: a content block's type: of a user or assistant message, and of a tool_result's content
-BLOCK_TYPE = _same(("user", "message", "content", "type"), ("assistant", "message", "content", "type"),
+BLOCK_TYPE = S.same(("user", "message", "content", "type"), ("assistant", "message", "content", "type"),
                    ("user", "message", "content", "tool_result", "content", "type"))
 #: a text block's text: of a user or assistant message, and of a tool_result's content
-TEXT = _same(("user", "message", "content", "text", "text"), ("assistant", "message", "content", "text", "text"),
+TEXT = S.same(("user", "message", "content", "text", "text"), ("assistant", "message", "content", "text", "text"),
              ("user", "message", "content", "tool_result", "content", "text", "text"))
 TOOL_USE_RESULT = S.key("user", "toolUseResult")
 
@@ -104,7 +87,7 @@ _COMPACT = ("system", "compact_boundary", "compactMetadata")
 COMPACT_METADATA = S.key(*_COMPACT)
 TRIGGER, PRE_TOKENS, POST_TOKENS, COMPACT_MS = (S.key(*_COMPACT, name)
                                                 for name in ("trigger", "preTokens", "postTokens", "durationMs"))
-TRIGGERS = _enum(*_COMPACT, "trigger")  # the compaction triggers the reader keeps
+TRIGGERS = S.enum(*_COMPACT, "trigger")  # the compaction triggers the reader keeps
 HOOK_ERRORS = S.key("system", "stop_hook_summary", "hookErrors")
 PREVENTED = S.key("system", "stop_hook_summary", "preventedContinuation")
 SYSTEM_CONTENT = S.key("system", "informational", "content")
@@ -112,7 +95,7 @@ SYSTEM_CONTENT = S.key("system", "informational", "content")
 # -- attachment and progress records ---------------------------------------------------------------
 ATTACHMENT = S.key("attachment", "attachment")
 ATTACHMENT_TYPE = S.key("attachment", "attachment", "type")
-HOOK_NAME, HOOK_EVENT, HOOK_CALL = (_same(*(("attachment", "attachment", kind, name) for kind in HOOK_ATTACHMENTS))
+HOOK_NAME, HOOK_EVENT, HOOK_CALL = (S.same(*(("attachment", "attachment", kind, name) for kind in HOOK_ATTACHMENTS))
                                     for name in ("hookName", "hookEvent", "toolUseID"))
 DATA = S.key("progress", "data")
 DATA_TYPE = S.key("progress", "data", "type")

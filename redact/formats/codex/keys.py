@@ -10,21 +10,13 @@ arguments of a tool call are JSON in a string: their fields are named through it
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from redact.formats.codex.native_table import DOCUMENT, TABLE
 from redact.formats.slots import Slots
 from redact.native.spec import Obj
 
 S = Slots(TABLE)
-D = Slots(replace(TABLE, root=DOCUMENT))  # the single-JSON rollout (`TABLE.document`)
-
-
-def _one(name: str, *places: tuple[str, ...]) -> str:
-    """`name`, a field the reader reads at each of `places` (by one constant): each must be classified."""
-    for place in places:
-        S.key(*place, name)
-    return name
+D = Slots(TABLE, root=DOCUMENT)  # the single-JSON rollout (`TABLE.document`)
 
 
 # -- a line: its envelope, the August-2025 header, the single-JSON rollout --------------------------
@@ -61,11 +53,11 @@ _ITEM = ("response_item", PAYLOAD)
 ITEM_TYPE = S.key(*_ITEM, "type")
 ROLE, CONTENT = S.key(*_ITEM, "message", "role"), S.key(*_ITEM, "message", "content")
 PART_TYPE = S.key(*_ITEM, "message", CONTENT, "type")
-PART_TEXT = _one("text", *((*_ITEM, "message", CONTENT, part) for part in ("input_text", "output_text", "text")))
+PART_TEXT = S.at("text", *((*_ITEM, "message", CONTENT, part) for part in ("input_text", "output_text", "text")))
 # the call items (`calls.call`): a function call, a custom tool call, a local shell call
 _CALLS = tuple((*_ITEM, kind) for kind in ("function_call", "custom_tool_call", "local_shell_call"))
-ITEM_ID, CALL_ID = _one("id", *_CALLS, (*_ITEM, "web_search_call")), _one("call_id", *_CALLS)
-CALL_NAME, NAMESPACE = _one("name", *_CALLS[:2]), _one("namespace", *_CALLS[:2])
+ITEM_ID, CALL_ID = S.at("id", *_CALLS, (*_ITEM, "web_search_call")), S.at("call_id", *_CALLS)
+CALL_NAME, NAMESPACE = S.at("name", *_CALLS[:2]), S.at("namespace", *_CALLS[:2])
 ARGUMENTS = S.key(*_ITEM, "function_call", "arguments")
 #: A custom tool's input is read as its arguments; only apply_patch's is opened (its file headers).
 CUSTOM_INPUT = S.blob(*_ITEM, "custom_tool_call", "apply_patch", "input")
@@ -84,9 +76,9 @@ SEARCH_EXECUTION = S.key(*_ITEM, "tool_search_output", "execution")
 # items, or the older `{"content", "success"}` object (`tools.output_text`)
 _OUT = (*_ITEM, "function_call_output")
 OUTPUT_CALL_ID = S.key(*_OUT, "call_id")
-OUTPUT = _one("output", _OUT, (*_ITEM, "custom_tool_call_output"))
+OUTPUT = S.at("output", _OUT, (*_ITEM, "custom_tool_call_output"))
 OUT_CONTENT, OUT_SUCCESS = S.key(*_OUT, OUTPUT, "content"), S.key(*_OUT, OUTPUT, "success")
-OUT_TEXT = _one("text", (*_OUT, OUTPUT, "output_text"), (*_OUT, OUTPUT, OUT_CONTENT))  # either list
+OUT_TEXT = S.at("text", (*_OUT, OUTPUT, "output_text"), (*_OUT, OUTPUT, OUT_CONTENT))  # either list
 OUT_OUTPUT, OUT_METADATA = S.key(*_OUT, OUTPUT, "output"), S.key(*_OUT, OUTPUT, "metadata")
 OUT_EXIT_CODE = S.key(*_OUT, OUTPUT, OUT_METADATA, "exit_code")
 OUT_DURATION = S.key(*_OUT, OUTPUT, OUT_METADATA, "duration_seconds")
@@ -106,7 +98,7 @@ EXEC_ARGV = {"shell": _arg("shell", "command"), "container.exec": _arg("containe
 EXEC_STRING = {"shell_command": _arg("shell_command", "command"), "exec_command": _arg("exec_command", "cmd")}
 #: Either spelling, read of any shell tool whose own argument is absent.
 _SHELLS = tuple((*_ITEM, "function_call", tool, ARGUMENTS) for tool in (*EXEC_ARGV, *EXEC_STRING))
-COMMAND, CMD = _one("command", *_SHELLS), _one("cmd", *_SHELLS)
+COMMAND, CMD = S.at("command", *_SHELLS), S.at("cmd", *_SHELLS)
 PATCH_INPUT = S.blob(*_ITEM, "function_call", "apply_patch", ARGUMENTS, "input")
 PATCH_PATCH = S.blob(*_ITEM, "function_call", "apply_patch", ARGUMENTS, "patch")
 READ_TOOLS = {"view_image": (_arg("view_image", "path"),),
@@ -136,12 +128,12 @@ OUTPUT_TOKENS, TOTAL_TOKENS = _tokens("output_tokens"), _tokens("total_tokens")
 USAGE_FIELDS = (INPUT_TOKENS, CACHED_TOKENS, OUTPUT_TOKENS, TOTAL_TOKENS)
 
 _MCP, _SPAWN = (*_EVENT, "mcp_tool_call_end"), (*_EVENT, "collab_agent_spawn_end")
-END_CALL_ID = _one("call_id", *((*_EVENT, end) for end in (
+END_CALL_ID = S.at("call_id", *((*_EVENT, end) for end in (
     "exec_command_end", "patch_apply_end", "mcp_tool_call_end", "collab_agent_spawn_end")))
 EXIT_CODE = S.key(*_EVENT, "exec_command_end", "exit_code")
-DURATION = _one("duration", (*_EVENT, "exec_command_end"), _MCP)
-SECS = _one("secs", (*_EVENT, "exec_command_end", DURATION), (*_MCP, DURATION))
-NANOS = _one("nanos", (*_EVENT, "exec_command_end", DURATION), (*_MCP, DURATION))
+DURATION = S.at("duration", (*_EVENT, "exec_command_end"), _MCP)
+SECS = S.at("secs", (*_EVENT, "exec_command_end", DURATION), (*_MCP, DURATION))
+NANOS = S.at("nanos", (*_EVENT, "exec_command_end", DURATION), (*_MCP, DURATION))
 SUCCESS = S.key(*_EVENT, "patch_apply_end", "success")
 INVOCATION = S.key(*_MCP, "invocation")
 SERVER, TOOL = S.key(*_MCP, INVOCATION, "server"), S.key(*_MCP, INVOCATION, "tool")
@@ -154,7 +146,7 @@ GUARDIAN_ID, GUARDIAN_STATUS = S.key(*_GUARDIAN, "id"), S.key(*_GUARDIAN, "statu
 STARTED_MS, COMPLETED_MS = S.key(*_GUARDIAN, "started_at_ms"), S.key(*_GUARDIAN, "completed_at_ms")
 ABORT_REASON = S.key(*_EVENT, "turn_aborted", "reason")
 _ERRORS = ((*_EVENT, "error"), (*_EVENT, "stream_error"))
-ERROR_INFO, ERROR_MESSAGE = _one("codex_error_info", *_ERRORS), _one("message", *_ERRORS)
+ERROR_INFO, ERROR_MESSAGE = S.at("codex_error_info", *_ERRORS), S.at("message", *_ERRORS)
 #: The HTTP status of an error whose `codex_error_info` is an object (`{"<info>": {...}}`).
 HTTP_STATUS = S.key(*_EVENT, "error", ERROR_INFO, "other", "http_status_code")
 

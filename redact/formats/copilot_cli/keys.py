@@ -9,19 +9,12 @@ from redact.formats.slots import Slots
 S = Slots(TABLE)
 
 
-def _at(field: str, *layouts: tuple[str, ...]) -> str:
-    """`field`, proven at each of `layouts` (the places the same read reaches)."""
-    for layout in layouts:
-        S.key(*layout, field)
-    return field
-
-
 def _argument(field: str, *kinds: str, tools: tuple[str, ...] = ()) -> str:
     """An argument the tools of `kinds` (or the `tools` named) are read for, proven for each of those
     tools, both where a call starts (`tool.execution_start`) and where it is only requested
     (`toolRequests`)."""
     names = [name for name, kind in TOOLS.items() if kind in kinds] + list(tools)
-    return _at(field, *((*where, name, "arguments") for name in names for where in (_START, _REQUEST)))
+    return S.at(field, *((*where, name, "arguments") for name in names for where in (_START, _REQUEST)))
 
 
 _START = ("tool.execution_start", "data")
@@ -33,23 +26,23 @@ KIND, DATA, AT, ID = S.key("type"), S.key("data"), S.key("timestamp"), S.key("id
 
 SESSION_ID, START_TIME = S.key("session.start", "data", "sessionId"), S.key("session.start", "data", "startTime")
 PRODUCER, COPILOT_VERSION = (S.key("session.start", "data", name) for name in ("producer", "copilotVersion"))
-CONTEXT = _at("context", ("session.start", "data"), ("session.resume", "data"))
+CONTEXT = S.at("context", ("session.start", "data"), ("session.resume", "data"))
 CWD, GIT_ROOT, REPOSITORY, HOST_TYPE = (
-    _at(name, ("session.start", "data", "context"), ("session.resume", "data", "context"))
+    S.at(name, ("session.start", "data", "context"), ("session.resume", "data", "context"))
     for name in ("cwd", "gitRoot", "repository", "hostType"))
 NEW_MODEL = S.key("session.model_change", "data", "newModel")
 
-CONTENT = _at("content", ("user.message", "data"), ("assistant.message", "data"))
+CONTENT = S.at("content", ("user.message", "data"), ("assistant.message", "data"))
 ATTACHMENTS = S.key("user.message", "data", "attachments")
 ATTACHMENT_TYPE = S.key("user.message", "data", "attachments", "type")
 
-LANE = _at("parentToolCallId", ("assistant.message", "data"), _START)
+LANE = S.at("parentToolCallId", ("assistant.message", "data"), _START)
 OUTPUT_TOKENS, REASONING_TEXT, REASONING_OPAQUE, TOOL_REQUESTS = (
     S.key("assistant.message", "data", name)
     for name in ("outputTokens", "reasoningText", "reasoningOpaque", "toolRequests"))
-CALL_ID = _at("toolCallId", _REQUEST, _START, ("tool.execution_complete", "data"), ("subagent.started", "data"))
+CALL_ID = S.at("toolCallId", _REQUEST, _START, ("tool.execution_complete", "data"), ("subagent.started", "data"))
 REQUEST_NAME, TOOL_NAME = S.key(*_REQUEST, "name"), S.key(*_START, "toolName")
-ARGUMENTS = _at("arguments", _REQUEST, _START)
+ARGUMENTS = S.at("arguments", _REQUEST, _START)
 MCP_SERVER, MCP_TOOL = S.key(*_START, "mcpServerName"), S.key(*_START, "mcpToolName")
 COMMAND = _argument("command", "exec", tools=("str_replace_editor",))  # a shell's; str_replace_editor's
 PATH = _argument("path", "read", "edit")

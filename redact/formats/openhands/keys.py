@@ -11,9 +11,7 @@ S = Slots(TABLE)
 
 def _settling(name: str) -> str:
     """A field of each event that settles a call (an observation, an agent error, a rejection)."""
-    for kind in ("ObservationEvent", "AgentErrorEvent", "UserRejectObservation"):
-        S.key(kind, name)
-    return name
+    return S.at(name, ("ObservationEvent",), ("AgentErrorEvent",), ("UserRejectObservation",))
 
 
 # every event
