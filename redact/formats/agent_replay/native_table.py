@@ -11,25 +11,8 @@ Every layout the reader reads is covered: `{"run", "steps"}`, a Run with its `st
 from __future__ import annotations
 
 from redact.native.spec import (
-    DROP,
-    ID,
-    NUMBER,
-    SHAPE,
-    TIMESTAMP,
-    VERSION,
-    ByType,
-    Many,
-    Obj,
-    Spec,
-    Switch,
-    Table,
-    const,
-    enum,
-    handling,
-    ident,
-    obj,
-    tool,
-    used,
+    DROP, ID, NUMBER, SHAPE, TIMESTAMP, VERSION, ByType, Many, Obj, Spec, Switch, Table, const, enum,
+    handling, ident, obj, tool, used,
 )
 from redact.native.tables.tools import inputs_of, spellings
 

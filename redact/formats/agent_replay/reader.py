@@ -20,58 +20,18 @@ from typing import Any, BinaryIO
 import orjson
 
 from redact.build.facts import (
-    MAIN,
-    ErrorFact,
-    Fact,
-    Lane,
-    LlmResponse,
-    SessionFacts,
-    ToolCall,
-    ToolResult,
-    UserTurn,
+    MAIN, ErrorFact, Fact, Lane, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats import toolnames
 from redact.formats.agent_replay.keys import (
-    AT,
-    CALLS,
-    CR_KEYS,
-    CW_KEYS,
-    ENDED,
-    ERROR,
-    IN_KEYS,
-    LATENCY_KEYS,
-    LLM_INPUT,
-    LLM_METADATA,
-    LLM_OUTPUT,
-    MODEL,
-    OUT_KEYS,
-    OUTPUT,
-    PARENT,
-    RUN,
-    RUN_ID,
-    STARTED,
-    STATUS,
-    STEP_ID,
-    STEP_TYPE,
-    STEPS,
-    TASK,
-    TEXT_KEYS,
-    TOOL_INPUT,
-    TOOL_NAME,
-    USAGE,
-    USAGE_MODEL,
+    AT, CALLS, CR_KEYS, CW_KEYS, ENDED, ERROR, IN_KEYS, LATENCY_KEYS, LLM_INPUT, LLM_METADATA, LLM_OUTPUT,
+    MODEL, OUT_KEYS, OUTPUT, PARENT, RUN, RUN_ID, STARTED, STATUS, STEP_ID, STEP_TYPE, STEPS, TASK, TEXT_KEYS,
+    TOOL_INPUT, TOOL_NAME, USAGE, USAGE_MODEL,
 )
 from redact.formats.agent_replay.table import _run_like, _step_like, sniff_doc
 from redact.formats.claude_code.tools import error_class, lane_id
 from redact.formats.common import (
-    as_float,
-    byte_len,
-    epoch_ms,
-    fallback_id,
-    is_model_name,
-    label,
-    native_id,
-    positive_int,
+    as_float, byte_len, epoch_ms, fallback_id, is_model_name, label, native_id, positive_int,
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport

@@ -25,14 +25,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from redact.build.facts import (
-    MAIN,
-    Commit,
-    ErrorFact,
-    LlmResponse,
-    SessionFacts,
-    ToolCall,
-    ToolResult,
-    UserTurn,
+    MAIN, Commit, ErrorFact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats import chatlog
 from redact.formats.aider import table as T

@@ -9,24 +9,8 @@ from __future__ import annotations
 
 from redact.formats.toolnames import kind_of
 from redact.native.spec import (
-    BOOL,
-    DROP,
-    ID,
-    NUMBER,
-    SHAPE,
-    TIMESTAMP,
-    VERSION,
-    Many,
-    Obj,
-    Spec,
-    Switch,
-    Table,
-    const,
-    enum,
-    ident,
-    tagged,
-    tool,
-    used,
+    BOOL, DROP, ID, NUMBER, SHAPE, TIMESTAMP, VERSION, Many, Obj, Spec, Switch, Table, const, enum, ident,
+    tagged, tool, used,
 )
 from redact.native.tables.tools import inputs_of
 

@@ -21,15 +21,7 @@ from redact.formats.amp.keys import (
 from redact.formats.amp.native_table import ALIASES, STATUS
 from redact.formats.chatlog import as_object
 from redact.formats.common import (
-    as_int,
-    epoch_ms,
-    fallback_id,
-    is_model_name,
-    json_doc,
-    label,
-    native_id,
-    positive_int,
-    safe_name,
+    as_int, epoch_ms, fallback_id, is_model_name, json_doc, label, native_id, positive_int, safe_name,
 )
 from redact.report import RedactionReport
 

@@ -24,57 +24,19 @@ from typing import Any, BinaryIO
 
 from redact.build import outputs
 from redact.build.facts import (
-    MAIN,
-    ErrorFact,
-    Fact,
-    LlmResponse,
-    SessionFacts,
-    ToolCall,
-    ToolResult,
-    UserTurn,
+    MAIN, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats.cline.keys import (
-    ASK,
-    ASK_CASES,
-    CACHE_READS,
-    CACHE_WRITES,
-    CANCEL,
-    COMMAND_DONE,
-    IMAGES,
-    KINDS,
-    MCP_SERVER,
-    MCP_TOOL,
-    MCP_URI,
-    MODEL_ID,
-    MODEL_INFO,
-    REQUEST,
-    RETRY_ERROR,
-    SAY,
-    SAY_CASES,
-    TEXT,
-    TOKENS_IN,
-    TOKENS_OUT,
-    TOOL_NAME,
-    TOOL_PATH,
-    TOOL_URL,
-    TS,
-    TYPE,
+    ASK, ASK_CASES, CACHE_READS, CACHE_WRITES, CANCEL, COMMAND_DONE, IMAGES, KINDS, MCP_SERVER, MCP_TOOL,
+    MCP_URI, MODEL_ID, MODEL_INFO, REQUEST, RETRY_ERROR, SAY, SAY_CASES, TEXT, TOKENS_IN, TOKENS_OUT,
+    TOOL_NAME, TOOL_PATH, TOOL_URL, TS, TYPE,
 )
 from redact.formats.cline.native_table import TOOLS
 from redact.formats.cline.table import REQ_APP, sniff_doc
 from redact.formats.codex.events import error_class as api_error_class
 from redact.formats.common import (
-    as_float,
-    byte_len,
-    count_urls,
-    fallback_id,
-    host_of,
-    is_model_name,
-    json_doc,
-    label,
-    native_id,
-    parse_json_string,
-    positive_int,
+    as_float, byte_len, count_urls, fallback_id, host_of, is_model_name, json_doc, label, native_id,
+    parse_json_string, positive_int,
 )
 from redact.report import RedactionReport
 from redact.roots import settle

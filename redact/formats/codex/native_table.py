@@ -15,34 +15,8 @@ harness wrote an argv list.
 from __future__ import annotations
 
 from redact.native.spec import (
-    BOOL,
-    BRANCH,
-    CWD,
-    DROP,
-    ID,
-    NUMBER,
-    PATH,
-    RESULT,
-    SHAPE,
-    TIMESTAMP,
-    TOOL,
-    URL_HOST,
-    VERB,
-    VERSION,
-    ByType,
-    JsonText,
-    Many,
-    Obj,
-    Spec,
-    Switch,
-    Table,
-    const,
-    enum,
-    handling,
-    ident,
-    lines,
-    obj,
-    used,
+    BOOL, BRANCH, CWD, DROP, ID, NUMBER, PATH, RESULT, SHAPE, TIMESTAMP, TOOL, URL_HOST, VERB, VERSION,
+    ByType, JsonText, Many, Obj, Spec, Switch, Table, const, enum, handling, ident, lines, obj, used,
 )
 
 FORMAT = "codex"

@@ -27,14 +27,7 @@ import re
 from typing import Any, BinaryIO
 
 from redact.build.facts import (
-    MAIN,
-    Compaction,
-    Fact,
-    LlmResponse,
-    SessionFacts,
-    ToolCall,
-    ToolResult,
-    UserTurn,
+    MAIN, Compaction, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats.codex import calls, events, layouts, responses
 from redact.formats.codex.keys import (
@@ -47,13 +40,7 @@ from redact.formats.codex.native_table import RECORD_TYPES
 from redact.formats.codex.native_table import RESPONSE_ITEM_TYPES as RESPONSE_ITEMS
 from redact.formats.codex.table import sniff_doc
 from redact.formats.common import (
-    count_urls,
-    epoch_ms,
-    fallback_id,
-    is_model_name,
-    label,
-    native_id,
-    text_chars,
+    count_urls, epoch_ms, fallback_id, is_model_name, label, native_id, text_chars,
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport

@@ -23,14 +23,7 @@ from redact.formats.codex.keys import (
     OUT_METADATA, OUT_OUTPUT, OUT_SUCCESS, OUT_TEXT, PATCH_INPUT, PATCH_PATCH, READ_TOOLS, WEB_ACTION,
     WEB_ACTION_TYPE, WEB_STATUS, WEB_URL, WORKDIR,
 )
-from redact.formats.common import (
-    as_float,
-    as_int,
-    byte_len,
-    host_of,
-    is_model_name,
-    parse_json_string,
-)
+from redact.formats.common import as_float, as_int, byte_len, host_of, is_model_name, parse_json_string
 
 PATCH_TOOL = "apply_patch"
 #: The shell tools and the argument holding each one's command (EXEC_ARGV: an argv array,

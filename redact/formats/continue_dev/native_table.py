@@ -8,22 +8,7 @@ usage numbers and models stay; ids are kept or hashed; anything unknown is dropp
 from __future__ import annotations
 
 from redact.native.spec import (
-    BOOL,
-    DROP,
-    ID,
-    NUMBER,
-    PATH,
-    SHAPE,
-    URL_HOST,
-    VERB,
-    Many,
-    Obj,
-    Table,
-    const,
-    enum,
-    ident,
-    tool,
-    used,
+    BOOL, DROP, ID, NUMBER, PATH, SHAPE, URL_HOST, VERB, Many, Obj, Table, const, enum, ident, tool, used,
 )
 
 FORMAT = "continue-dev"

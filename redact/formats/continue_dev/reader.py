@@ -15,14 +15,7 @@ from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTu
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
 from redact.formats.common import (
-    fallback_id,
-    is_model_name,
-    json_doc,
-    label,
-    native_id,
-    parse_json_string,
-    positive_int,
-    text_chars,
+    fallback_id, is_model_name, json_doc, label, native_id, parse_json_string, positive_int, text_chars,
 )
 from redact.formats.continue_dev.keys import (
     CALL_ARGS, CALL_ID, CALL_NAME, COMPLETION_TOKENS, CONTENT, FUNCTION, HISTORY, MESSAGE, MODEL, OUTPUT,

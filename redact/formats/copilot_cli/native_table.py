@@ -16,29 +16,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from redact.native.spec import (
-    BOOL,
-    BRANCH,
-    CWD,
-    DROP,
-    ID,
-    NUMBER,
-    PATH,
-    SHAPE,
-    TIMESTAMP,
-    URL_HOST,
-    VERB,
-    VERSION,
-    Many,
-    Obj,
-    Spec,
-    Switch,
-    Table,
-    const,
-    enum,
-    ident,
-    obj,
-    tool,
-    used,
+    BOOL, BRANCH, CWD, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, URL_HOST, VERB, VERSION, Many, Obj, Spec,
+    Switch, Table, const, enum, ident, obj, tool, used,
 )
 
 FORMAT = "copilot-cli"

@@ -20,27 +20,12 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from redact.build.facts import (
-    MAIN,
-    Compaction,
-    ErrorFact,
-    Fact,
-    Lane,
-    LlmResponse,
-    SessionFacts,
-    ToolCall,
-    UserTurn,
+    MAIN, Compaction, ErrorFact, Fact, Lane, LlmResponse, SessionFacts, ToolCall, UserTurn,
 )
 from redact.formats.claude_code.tools import lane_id
 from redact.formats.codex.events import error_class as api_error_class
 from redact.formats.common import (
-    count_urls,
-    epoch_ms,
-    fallback_id,
-    is_model_name,
-    label,
-    native_id,
-    positive_int,
-    text_chars,
+    count_urls, epoch_ms, fallback_id, is_model_name, label, native_id, positive_int, text_chars,
 )
 from redact.formats.copilot_cli import tools
 from redact.formats.copilot_cli.keys import (

@@ -11,25 +11,8 @@ Code itself compacts the log.
 from __future__ import annotations
 
 from redact.native.spec import (
-    BOOL,
-    DROP,
-    ID,
-    NUMBER,
-    PATH,
-    SHAPE,
-    VERB,
-    VERSION,
-    Many,
-    Obj,
-    Spec,
-    Switch,
-    Table,
-    const,
-    enum,
-    ident,
-    obj,
-    tool,
-    used,
+    BOOL, DROP, ID, NUMBER, PATH, SHAPE, VERB, VERSION, Many, Obj, Spec, Switch, Table, const, enum, ident,
+    obj, tool, used,
 )
 
 FORMAT = "copilot-vscode"

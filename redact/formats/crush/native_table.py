@@ -8,21 +8,7 @@ session tables, never copied. The table classifies every field the reader reads
 from __future__ import annotations
 
 from redact.native.spec import (
-    BOOL,
-    DROP,
-    ID,
-    NUMBER,
-    PATH,
-    SHAPE,
-    TIMESTAMP,
-    Many,
-    Switch,
-    Table,
-    enum,
-    ident,
-    obj,
-    tagged,
-    used,
+    BOOL, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, Many, Switch, Table, enum, ident, obj, tagged, used,
 )
 
 FORMAT = "crush"

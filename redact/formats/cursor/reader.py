@@ -16,13 +16,7 @@ from redact.build.facts import MAIN, LlmResponse, SessionFacts, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
 from redact.formats.common import (
-    epoch_ms,
-    fallback_id,
-    is_model_name,
-    label,
-    native_id,
-    parse_json_string,
-    positive_int,
+    epoch_ms, fallback_id, is_model_name, label, native_id, parse_json_string, positive_int,
 )
 from redact.formats.cursor.keys import (
     ADDITIONAL_STATUS, AT, BUBBLE_MODEL, BUBBLE_TYPE, CALL_ID, CREATED, ERROR, ID, INPUT_TOKENS, KIND, LAST_SEND,

@@ -27,27 +27,12 @@ import orjson
 
 from redact.build import outputs
 from redact.build.facts import (
-    MAIN,
-    ErrorFact,
-    Fact,
-    LlmResponse,
-    SessionFacts,
-    ToolCall,
-    ToolResult,
-    UserTurn,
+    MAIN, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats.claude_code.tools import error_class
 from redact.formats.codex.events import error_class as api_error_class
 from redact.formats.common import (
-    byte_len,
-    count_urls,
-    epoch_ms,
-    fallback_id,
-    host_of,
-    is_model_name,
-    label,
-    native_id,
-    positive_int,
+    byte_len, count_urls, epoch_ms, fallback_id, host_of, is_model_name, label, native_id, positive_int,
     text_chars,
 )
 from redact.formats.gemini_cli.keys import (

@@ -9,23 +9,8 @@ store's session tables, never copied. The table classifies every field the reade
 from __future__ import annotations
 
 from redact.native.spec import (
-    BOOL,
-    DROP,
-    ID,
-    NUMBER,
-    PATH,
-    SHAPE,
-    TIMESTAMP,
-    VERSION,
-    Obj,
-    Spec,
-    Switch,
-    Table,
-    enum,
-    ident,
-    obj,
-    tagged,
-    used,
+    BOOL, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, VERSION, Obj, Spec, Switch, Table, enum, ident, obj,
+    tagged, used,
 )
 
 FORMAT = "opencode"

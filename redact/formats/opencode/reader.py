@@ -20,13 +20,7 @@ from redact.build.facts import MAIN, Compaction, ErrorFact, LlmResponse, Session
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
 from redact.formats.common import (
-    as_int,
-    fallback_id,
-    is_model_name,
-    label,
-    native_id,
-    positive_int,
-    safe_name,
+    as_int, fallback_id, is_model_name, label, native_id, positive_int, safe_name,
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.opencode.keys import (

@@ -11,25 +11,8 @@ The format's one table: the event kinds the reader maps are the layouts whose no
 from __future__ import annotations
 
 from redact.native.spec import (
-    BOOL,
-    CWD,
-    DROP,
-    ID,
-    NUMBER,
-    PATH,
-    SHAPE,
-    TIMESTAMP,
-    VERB,
-    Many,
-    Obj,
-    Spec,
-    Switch,
-    Table,
-    const,
-    enum,
-    handling,
-    tool,
-    used,
+    BOOL, CWD, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, VERB, Many, Obj, Spec, Switch, Table, const, enum,
+    handling, tool, used,
 )
 
 FORMAT = "openhands"

@@ -18,34 +18,10 @@ from redact.formats.chatlog import as_object
 from redact.formats.claude_code.tools import error_class
 from redact.formats.common import as_int, epoch_ms, fallback_id, json_doc, label, native_id, text_chars
 from redact.formats.openhands.keys import (
-    ACTION,
-    ACTION_ID,
-    ACTION_KIND,
-    ANSWERS,
-    ANSWERS_CALL_ID,
-    AT,
-    BLOCK_TEXT,
-    CALL_ID,
-    EDIT_COMMAND,
-    ERROR,
-    EVENT_CASES,
-    EXIT_CODE,
-    KIND,
-    LLM_MESSAGE,
-    MESSAGE_CONTENT,
-    MESSAGE_SOURCE,
-    OBS_CONTENT,
-    OBS_ERROR,
-    OBS_METADATA,
-    OBSERVATION,
-    PREV_EXIST,
-    REASONING,
-    RESPONSE_ID,
-    THINKING_BLOCKS,
-    THOUGHT,
-    TIMEOUT,
-    TOOL_NAME,
-    WORKING_DIR,
+    ACTION, ACTION_ID, ACTION_KIND, ANSWERS, ANSWERS_CALL_ID, AT, BLOCK_TEXT, CALL_ID, EDIT_COMMAND, ERROR,
+    EVENT_CASES, EXIT_CODE, KIND, LLM_MESSAGE, MESSAGE_CONTENT, MESSAGE_SOURCE, OBS_CONTENT, OBS_ERROR,
+    OBS_METADATA, OBSERVATION, PREV_EXIST, REASONING, RESPONSE_ID, THINKING_BLOCKS, THOUGHT, TIMEOUT,
+    TOOL_NAME, WORKING_DIR,
 )
 from redact.formats.openhands.native_table import ACTIONS, EDITOR
 from redact.report import RedactionReport

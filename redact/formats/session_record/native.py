@@ -21,11 +21,7 @@ from redact.formats.session_record.keys import (
     CONTENT_LEVEL, LOSSY, PRODUCER, ROOT_PATH, ROOT_VCS, ROOTS, TYPE, WORKSPACE,
 )
 from redact.formats.session_record.native_table import (
-    CONTENT_LEVELS,
-    LOSSY_ADDED,
-    NATIVE_LEVEL,
-    RECORD,
-    TABLE,
+    CONTENT_LEVELS, LOSSY_ADDED, NATIVE_LEVEL, RECORD, TABLE,
 )
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport

@@ -13,30 +13,8 @@ removed (`LOSSY_ADDED`).
 from __future__ import annotations
 
 from redact.native.spec import (
-    BOOL,
-    CWD,
-    DROP,
-    ID,
-    NUMBER,
-    PATH,
-    SHAPE,
-    TIMESTAMP,
-    VERB,
-    VERSION,
-    ByType,
-    Many,
-    Obj,
-    Spec,
-    Switch,
-    Table,
-    const,
-    enum,
-    handling,
-    ident,
-    Leaf,
-    obj,
-    tool,
-    used,
+    BOOL, CWD, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, VERB, VERSION, ByType, Many, Obj, Spec, Switch,
+    Table, const, enum, handling, ident, Leaf, obj, tool, used,
 )
 from redact.native.tables.tools import inputs_of, spellings
 

@@ -12,23 +12,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from redact.native.spec import (
-    BOOL,
-    ID,
-    NUMBER,
-    TIMESTAMP,
-    Obj,
-    Spec,
-    Switch,
-    Table,
-    const,
-    enum,
-    handling,
-    Leaf,
-    ident,
-    mask,
-    obj,
-    tool,
-    used,
+    BOOL, ID, NUMBER, TIMESTAMP, Obj, Spec, Switch, Table, const, enum, handling, Leaf, ident, mask, obj,
+    tool, used,
 )
 from redact.native.tables.tools import inputs_of, spellings
 

@@ -19,27 +19,12 @@ from typing import Any, BinaryIO
 
 from redact.build import outputs
 from redact.build.facts import (
-    MAIN,
-    ErrorFact,
-    Fact,
-    LlmResponse,
-    SessionFacts,
-    ToolCall,
-    ToolResult,
-    UserTurn,
+    MAIN, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats import toolnames
 from redact.formats.claude_code.tools import error_class
 from redact.formats.common import (
-    as_float,
-    as_int,
-    byte_len,
-    epoch_ms,
-    fallback_id,
-    is_model_name,
-    label,
-    native_id,
-    positive_int,
+    as_float, as_int, byte_len, epoch_ms, fallback_id, is_model_name, label, native_id, positive_int,
     safe_name,
 )
 from redact.formats.jsonl import LineStats, iter_objects
