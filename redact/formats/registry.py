@@ -19,6 +19,9 @@ listing the formats costs nothing at start-up):
     store.py         for a SQLite store: sniff(db), sessions(db), export(db, session) -> JSONL bytes
                      (redact/io/store.py opens the store read-only; redact/formats/stores.py hands the
                      export to the reader)
+    keys.py          every key the folder's modules read, as constants named by their place in TABLE
+                     (redact/formats/slots.py: an unclassified place fails the import); no other
+                     module of the folder spells a key (tests/formats/test_slots.py)
     reader.py        read_session(data, where, *, report, companions, skip_bad_lines, file_stem);
                      it reads only fields TABLE classifies (tests/formats/test_tables.py runs it
                      over tests/fixtures/<name>/, the inputs tests/formats/table_inputs.py builds
