@@ -73,3 +73,31 @@ def test_map_policies(policy: str) -> None:
     result = redact_bytes(jsonfix.openhands_events(jsonfix.plain()), name="events.json", policy=policy,
                           key=KEY if policy == "public" else None)
     assert result.session_map["session"]["agentTool"] == "openhands"
+
+
+_OLDER = {"TerminalAction": "ExecuteBashAction", "FileEditorAction": "StrReplaceEditorAction"}
+
+
+def _renamed(data: bytes, names: dict[str, str]) -> list[object]:
+    events = orjson.loads(data)
+    for event in events:
+        action = event.get("action")
+        if isinstance(action, dict) and action.get("kind") in names:
+            action["kind"] = names[action["kind"]]
+    return events  # type: ignore[no-any-return]
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=canary_base)
+def test_older_action_kinds_are_scrubbed_as_their_renamed_kinds(base: str) -> None:
+    """`ExecuteBashAction` and `StrReplaceEditorAction` (older SDKs) have the fields of the kinds they
+    were renamed to: natively they come out as those do, field for field, and no canary survives."""
+    canaries = Canaries(base)
+    newer = jsonfix.openhands_events(canaries)
+    older = orjson.dumps(_renamed(newer, _OLDER))
+    outs = []
+    for data in (newer, older):
+        outs.append(scrub_native(data, "openhands", name="events.json", policy=load_policy("default"), key=None,
+                                 mode=None, report=RedactionReport(source="x")))
+        assert not [c for c in canaries.all if c in outs[-1].decode()]
+    assert _renamed(outs[1], {old: new for new, old in _OLDER.items()}) == orjson.loads(outs[0])
