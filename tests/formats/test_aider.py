@@ -132,3 +132,24 @@ def test_auxiliary_and_credential_files_are_never_read(tmp_path: Path, name: str
     assert f"{name}: skipped" in err and "sk-planted" not in err
     assert len(list(out.iterdir())) == 1
     path.chmod(0o600)
+
+
+def test_reader_matches_only_the_grammars_of_its_table() -> None:
+    """Aider's one table is its line table (`table.LINES`): every pattern or prefix the reader matches
+    is the grammar of a row (or a sub-grammar a row names), so no line kind is read that the docs'
+    table, rendered from the rows, does not show; and the reader compiles no grammar of its own."""
+    import ast
+    import re
+
+    from redact.formats.aider import reader, table
+
+    source = Path(reader.__file__).read_text(encoding="utf-8")
+    used = {node.attr for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "T"}
+    grammars = {id(line.grammar) for line in table.LINES} | {id(p) for line in table.LINES for p in line.parts}
+    for name in used - {"HISTORY"}:  # the history file's name, not a line
+        value = getattr(table, name)
+        if isinstance(value, re.Pattern | str):
+            assert id(value) in grammars, f"the reader matches table.{name}, which no row of LINES holds"
+    assert "re.compile" not in source and "import re" not in source
+    assert table.FIELDS == tuple((line.shown, line.cls, line.use) for line in table.LINES)

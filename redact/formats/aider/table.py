@@ -10,6 +10,7 @@ SEARCH/REPLACE blocks are counted, never their content or file names).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,25 +40,40 @@ COMMANDS: dict[str, str] = {
     "/add": "add", "/read-only": "add",
 }
 
-LINES: tuple[tuple[str, str, str], ...] = (
-    ("# aider chat started at <time>", "timestamp", ("a run starts: the time of its events (written "
-                                                     "without a zone: read as UTC)")),
-    ("> Aider v<version>", "version", "-"),
-    ("> Main model: / Model: / Models: <model> with ...", "ident:model", "llm model"),
-    ("#### <text> (consecutive lines)", "text", "a prompt: length only"),
-    ("#### /ask, /code, /architect, /context, /help <text>", "text", ("counted as a command; the next "
-                                                                       "#### line (the message Aider sends) "
-                                                                       "is the prompt")),
-    ("#### /run, /test <command>; #### !<command>", "command", "an exec / verify event (verb engine)"),
-    ("> <command> before > Run shell command? y", "command", "an exec / verify event per command"),
-    ("#### /add <files>; > Added <file> to the chat", "path", "a read event for the files added"),
-    ("> Applied edit to <file>", "path", "an edit event"),
-    ("> Commit <sha> <message>", "id", "a commit (sha only; the message is text)"),
-    ("> Tokens: N sent, N cache write, N cache hit, N received.", "number",
-     "in, cw, cr, out of the llm event (as Aider rounds them: 9.9k is 9900)"),
-    ("> litellm.*Error / rate limited / did not conform", "enum", "an llm error event"),
-    ("<<<<<<< SEARCH (in a reply)", "text", "counted per reply (toolCalls), never the content"),
-    ("reply text, any other line", "text", "length only (textChars); never kept"),
+@dataclass(frozen=True)
+class Line:
+    """One kind of line the reader reads: its grammar (the pattern or prefix the reader matches; None
+    for the rest), how the docs show it, its class, and what the reader keeps of it. The reader
+    matches only grammars of these rows (tests/formats/test_aider.py), so this is the format's one
+    table: the docs' rows are rendered from it."""
+
+    grammar: re.Pattern[str] | str | None
+    shown: str
+    cls: str
+    use: str
+    #: sub-grammars the reader applies inside a line of this kind (a file name, a token count)
+    parts: tuple[re.Pattern[str], ...] = ()
+
+
+LINES: tuple[Line, ...] = (
+    Line(START, "# aider chat started at <time>", "timestamp",
+         "a run starts: the time of its events (written without a zone: read as UTC)"),
+    Line(VERSION, "> Aider v<version>", "version", "-"),
+    Line(MODEL, "> Main model: / Model: / Models: <model> with ...", "ident:model", "llm model"),
+    Line(USER, "#### <text> (consecutive lines)", "text", "a prompt: length only"),
+    Line(USER, "#### /ask, /code, /architect, /context, /help <text>", "text",
+         "counted as a command; the next #### line (the message Aider sends) is the prompt"),
+    Line(USER, "#### /run, /test <command>; #### !<command>", "command", "an exec / verify event (verb engine)"),
+    Line(RUN_SHELL, "> <command> before > Run shell command? y", "command", "an exec / verify event per command"),
+    Line(ADDED, "#### /add <files>; > Added <file> to the chat", "path", "a read event for the files added",
+         parts=(PATH,)),
+    Line(APPLIED, "> Applied edit to <file>", "path", "an edit event", parts=(PATH,)),
+    Line(COMMIT, "> Commit <sha> <message>", "id", "a commit (sha only; the message is text)"),
+    Line(TOKENS, "> Tokens: N sent, N cache write, N cache hit, N received.", "number",
+         "in, cw, cr, out of the llm event (as Aider rounds them: 9.9k is 9900)", parts=(TOKEN_PART,)),
+    Line(ERROR, "> litellm.*Error / rate limited / did not conform", "enum", "an llm error event"),
+    Line(SEARCH, "<<<<<<< SEARCH (in a reply)", "text", "counted per reply (toolCalls), never the content"),
+    Line(None, "reply text, any other line", "text", "length only (textChars); never kept"),
 )
 
 
@@ -79,8 +95,8 @@ def list_sessions(folder: Path) -> list[Path]:
 
 def markdown() -> str:
     lines = ["| line | class | what the reader keeps |", "|---|---|---|"]
-    for where, cls, use in LINES:
-        lines.append(f"| `{where}` | {cls} | {use} |")
+    for line in LINES:
+        lines.append(f"| `{line.shown}` | {line.cls} | {line.use} |")
     lines += ["", "| command | read as |", "|---|---|"]
     for name, how in COMMANDS.items():
         lines.append(f"| `{name}` | {how} |")
@@ -88,4 +104,6 @@ def markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
-FIELDS = LINES  # the shape every format's table has (docs/formats.md, tests/formats/test_formats_docs.py)
+#: The rows as the docs' field table reads them (location, class, use), rendered from LINES
+#: (docs/formats.md, tests/formats/test_formats_docs.py).
+FIELDS = tuple((line.shown, line.cls, line.use) for line in LINES)
