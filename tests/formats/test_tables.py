@@ -91,8 +91,9 @@ def test_reader_reads_only_classified_fields(name: str) -> None:
 def test_no_hand_written_field_list(name: str) -> None:
     """No format keeps a second list of its fields beside its one table (redact/formats/fieldtable.py
     still reads a folder in the older shape). Aider is the one exception: its history is Markdown, of
-    which the reader reads structured lines, not JSON fields; its table classifies no field (no
-    native output) and its hand-written FIELDS name those lines."""
+    which the reader reads structured lines, not JSON fields; its native table classifies no field
+    (no native output), and its one table is its line table (`table.LINES`, each row holding the
+    grammar the reader matches), of which FIELDS is the docs' rendering (tests/formats/test_aider.py)."""
     if name in TEXT_ONLY:
         assert legacy_fields(_format(name)) is not None and _format(name).table().root == DROP
         return
