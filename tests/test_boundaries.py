@@ -303,3 +303,25 @@ def test_the_scanner_takes_the_shared_detectors_from_the_contract_layer() -> Non
     for module, wanted in (("audit.scan", "redact.contract.language"), ("audit.native", "redact.contract.language"),
                            ("audit.taint", "redact.contract.phrases"), ("audit.values", "redact.contract.shapes")):
         assert any(dst == wanted or dst.startswith(wanted + ".") for dst in GRAPH[module]), (module, wanted)
+
+
+def _format_folder(module: str) -> str | None:
+    """The format folder a module lies in (`redact.formats.codex.tools` -> `codex`); None for a
+    module of the shared level (`redact.formats.common`) or outside redact/formats/."""
+    parts = module.split(".")
+    return parts[2] if len(parts) >= 3 and parts[:2] == ["redact", "formats"] and parts[2] in FORMAT_FOLDERS else None
+
+
+def test_no_format_folder_imports_another() -> None:
+    """A format is one folder (adding or changing one touches no other): readers share only the
+    shared level of redact/formats/ (common.py, ids.py, wording.py, patches.py, toolnames.py,
+    chatlog.py, ...), never another format's folder, and the shared level reaches into no folder
+    either (else a reader would reach another folder through it). Every import counts, inside a
+    function too."""
+    crossing = [f"{src} imports {dst}" for src, targets in sorted(GRAPH.items()) if (a := _format_folder(src))
+                for dst in sorted(targets) if (b := _format_folder(dst)) and b != a]
+    assert not crossing, crossing
+    shared = [f"{src} imports {dst}" for src, targets in sorted(GRAPH.items())
+              if src.startswith("redact.formats.") and _format_folder(src) is None
+              for dst in sorted(targets) if _format_folder(dst)]
+    assert not shared, shared

@@ -15,8 +15,8 @@ from typing import Any
 from redact.build import outputs
 from redact.build.facts import ToolCall, ToolResult
 from redact.formats import toolnames
-from redact.formats.claude_code.tools import error_class
 from redact.formats.common import byte_len
+from redact.formats.wording import error_class
 
 #: Input keys that hold the path of a read or edit tool, spelled as the harnesses spell them.
 PATH_ALIASES = ("filePath", "file_path", "path", "targetFile", "target_file", "relativeWorkspacePath",

@@ -1,8 +1,7 @@
 """Small helpers the raw-log readers share: times, ids, numbers, shapes of text, safe labels.
 
-Nothing here keeps text: each helper returns a number, a bool, an id in the map's id grammar, or a
-label of a strict shape. Claude Code's reader has its own copies of a few of these for historical
-reasons; the readers added later (Codex, session-record streams, teaagent, Agent Replay) use these.
+Nothing here keeps text: each helper returns a number, a bool, an id in the map's id grammar, a URL's
+host, or a label of a strict shape. Every reader, Claude Code's too, takes these from here.
 """
 from __future__ import annotations
 
@@ -11,13 +10,12 @@ import math
 import re
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 
-from redact.formats.claude_code.table import label
-from redact.formats.claude_code.tools import byte_len, count_urls, host_of
 from redact.formats.ids import fallback_id, native_id
-from redact.names import is_plain_name
+from redact.names import is_plain_name, shown
 
 __all__ = [
     "MODEL_NAME", "as_float", "as_int", "byte_len", "canonical_variants", "count_urls", "epoch_ms", "fallback_id",
@@ -80,6 +78,50 @@ def _iso(value: str) -> float | None:
             return None
         dt = dt.replace(tzinfo=UTC)
     return dt.timestamp() * 1000.0
+
+
+_LABELS: dict[tuple[str, object], str] = {}
+
+
+def label(kind: str, sub: object = None) -> str:
+    """A record type name that is safe to show in a report (names only of a strict shape).
+
+    Cached: the same few record types repeat thousands of times in one transcript."""
+    key = (kind, sub if sub is None or isinstance(sub, str) else "<other>")
+    found = _LABELS.get(key)
+    if found is None:
+        head = shown(kind, "<other>")
+        if sub is None:
+            found = head
+        else:
+            found = f"{head}:{shown(sub, '<other>')}"
+        if len(_LABELS) < 4096:
+            _LABELS[key] = found
+    return found
+
+
+def host_of(url: object) -> str | None:
+    """The host of a URL, lower-cased (never its path or query); None when it has none."""
+    if not isinstance(url, str):
+        return None
+    try:
+        host = urlsplit(url.strip()).hostname
+    except ValueError:
+        return None
+    return host.lower() if host else None
+
+
+def byte_len(text: str) -> int:
+    """The UTF-8 byte count of a text (lone surrogates counted as written)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+_URL = re.compile(r"https?://", re.I)
+
+
+def count_urls(text: str) -> int:
+    """How many `http(s)://` URLs a text holds."""
+    return len(_URL.findall(text)) if "://" in text else 0
 
 
 _INT_LIMIT = 2**53  # beyond it a number is not a count a log can mean (and JSON readers lose it)

@@ -1,5 +1,5 @@
-"""Session ids in the map's id grammar, for every reader: a native id as it is when it has an id's
-shape, else hashed; and the id of a log that names none (never its path)."""
+"""Ids in the map's id grammar, for every reader: a session's native id as it is when it has an id's
+shape, else hashed; the id of a log that names none (never its path); a subagent lane's id."""
 from __future__ import annotations
 
 import hashlib
@@ -8,6 +8,7 @@ from typing import BinaryIO
 
 #: a uuid, or hex of 7 to 64 digits: an id as harnesses write them, kept as it is
 ID_SHAPE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}")
+_HEX_AGENT = re.compile(r"[0-9a-f]{6,32}")
 
 
 def native_id(value: str) -> str:
@@ -34,3 +35,10 @@ def fallback_id(data: bytes | BinaryIO, stem: str | None = None) -> str:
             for chunk in iter(lambda: f.read(1 << 20), b""):
                 digest.update(chunk)
     return digest.hexdigest()[:32]
+
+
+def lane_id(agent_id: str) -> str:
+    """The map's lane id for a subagent's id: `sa-` + hex (hashed when not hex already)."""
+    if _HEX_AGENT.fullmatch(agent_id):
+        return "sa-" + agent_id
+    return "sa-" + hashlib.sha256(agent_id.encode("utf-8", "surrogatepass")).hexdigest()[:12]

@@ -34,6 +34,13 @@ older shape, with a hand-written `table.FIELDS` list and a `table.markdown()` th
 still read as it is (its FIELDS are the docs' rows) until it moves its use texts onto its tree.
 
 A format whose modules differ subclasses `FormatFolder` in its `__init__.py` (see claude_code/).
+
+A folder imports no other format's folder, and adding a format touches none: what readers share is
+at the shared level of redact/formats/, one job a module (`common.py`: times, numbers, labels, URL
+hosts, byte counts; `ids.py`: session and lane ids; `wording.py`: error classes from a harness's
+wording; `patches.py`: the apply_patch envelope; `toolnames.py`: the shared tool table;
+`chatlog.py`: the chat-store readers' calls and results), which imports no folder either
+(tests/test_boundaries.py).
 """
 from __future__ import annotations
 

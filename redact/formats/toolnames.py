@@ -54,6 +54,13 @@ def kind_of(name: str) -> tuple[str, str | None]:
     return KINDS.get(normalise(name), ("tool", None))
 
 
+def split_mcp(name: str) -> tuple[str, str]:
+    """`mcp__server__tool_name` -> (server, tool); the server ends at the first `__`."""
+    rest = name[5:]
+    server, sep, tool = rest.partition("__")
+    return (server, tool) if sep else (rest, "")
+
+
 def first_str(inp: dict[str, Any], keys: tuple[str, ...]) -> str | None:
     for key in keys:
         value = inp.get(key)
@@ -71,7 +78,6 @@ def make_call(name: str, inp: object, call_id: str, t: float, agent: str, *,
     # imported here: the table above is read by the native tables (and so by the scanner's native
     # proof), which must not load the readers (tests/test_boundaries.py)
     from redact.build.facts import ToolCall
-    from redact.formats.claude_code.tools import split_mcp
     from redact.formats.common import host_of
 
     args: dict[str, Any] = inp if isinstance(inp, dict) else {}

@@ -12,6 +12,7 @@ from redact.api import redact_bytes, redact_file
 from redact.build.facts import LlmResponse, ToolCall, ToolResult, UserTurn
 from redact.detect import detect
 from redact.errors import BadInput
+from redact.formats import patches
 from redact.formats.codex import tools as codex_tools
 from redact.formats.codex.reader import read_session
 from redact.report import RedactionReport
@@ -120,7 +121,7 @@ def test_prompts_come_from_user_message_events_when_there_are_any() -> None:
 ])
 def test_only_patch_file_headers_are_targets(patch: str, base: str | None, paths: tuple[str, ...],
                                              ops: tuple[str, ...]) -> None:
-    assert codex_tools.patch_targets(patch, base) == (paths, ops)
+    assert patches.patch_targets(patch, base) == (paths, ops)
 
 
 def test_apply_patch_through_the_shell_is_an_edit() -> None:

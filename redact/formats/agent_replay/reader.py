@@ -29,11 +29,12 @@ from redact.formats.agent_replay.keys import (
     TOOL_INPUT, TOOL_NAME, USAGE, USAGE_MODEL,
 )
 from redact.formats.agent_replay.table import _run_like, _step_like, sniff_doc
-from redact.formats.claude_code.tools import error_class, lane_id
 from redact.formats.common import (
     as_float, byte_len, epoch_ms, fallback_id, is_model_name, label, native_id, positive_int,
 )
+from redact.formats.ids import lane_id
 from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.wording import error_class
 from redact.report import RedactionReport
 
 FORMAT = "agent-replay"

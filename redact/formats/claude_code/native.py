@@ -1,7 +1,7 @@
 """Claude Code transcripts scrubbed in their own format (`--to native`).
 
 Every record keeps its place; a record type the table does not know is dropped and counted by name
-(`redact/formats/claude_code_table.label`). The repository roots come from the transcript's working
+(`redact/formats/common.label`). The repository roots come from the transcript's working
 directory, exactly as the reader finds them (`roots_of`), so a path inside the repository becomes
 repo-relative (then the path mode applies) and a path outside it becomes a bucket label. One file is
 one output: a session's subagent transcripts are scrubbed as inputs of their own.
@@ -15,12 +15,13 @@ import orjson
 
 from redact.formats.claude_code.files import roots_of
 from redact.formats.claude_code.keys import CWD, GIT_BRANCH, IS_SIDECHAIN, ORIGINAL_CWD, TYPE
-from redact.formats.claude_code.table import label
+from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.wording import EXIT_CODE
 from redact.keys import Key
 from redact.native.scrub import Scrubber
 from redact.native.spec import Switch
-from redact.formats.claude_code.native_table import EXIT_CODE, TABLE
+from redact.formats.claude_code.native_table import TABLE
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 

@@ -58,8 +58,6 @@ API_ERRORS: dict[str, str] = {
 
 #: The harness's own wording for a user interruption: a closed set, kept as written.
 INTERRUPTIONS = ("[Request interrupted by user]", "[Request interrupted by user for tool use]")
-#: How Claude Code writes a failed command's exit code at the start of a tool_result.
-EXIT_CODE = r"^Exit code (-?\d{1,5})\b"
 
 _HOOK_EVENT = enum(*sorted(HOOK_EVENTS))
 _LEVEL = enum("info", "error", "warning", "suggestion", "debug", "high", "medium", "low")
@@ -337,4 +335,4 @@ INSIDE_BLOBS: dict[str, Spec] = {
 
 TABLE = Table(FORMAT, RECORD, {"record": RECORD, **INSIDE_BLOBS})
 
-__all__ = ["EXIT_CODE", "FORMAT", "INTERRUPTIONS", "TABLE", "Leaf"]
+__all__ = ["FORMAT", "INTERRUPTIONS", "TABLE", "Leaf"]

@@ -30,14 +30,15 @@ from collections.abc import Iterable
 from typing import Any, BinaryIO
 
 from redact.build.facts import MAIN, Lane, LlmResponse, SessionFacts
+from redact.formats import ids
 from redact.formats.claude_code import tools
 from redact.formats.claude_code.keys import (
     AGENT_ID, CWD, DATA, DATA_TYPE, GIT_BRANCH, IS_SIDECHAIN, ORIGINAL_CWD, PARENT_TOOL_USE_ID, PARENT_UUID,
     PROGRESS_AGENT, PROGRESS_MESSAGE, SESSION_ID, TIMESTAMP, TYPE, UUID,
 )
 from redact.formats.claude_code.native_table import HOOK_ATTACHMENTS, HOOK_EVENTS, RECORD_TYPES, SYSTEM_SUBTYPES
-from redact.formats.claude_code.table import label
 from redact.formats.claude_code.records import AGENT_TOOL, RecordReader, epoch_ms
+from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
 
@@ -72,7 +73,7 @@ class ClaudeCodeReader(RecordReader):
     def lane_for_agent(self, agent_id: str) -> str:
         if self.standalone is not None and agent_id == self.standalone:
             return MAIN
-        lid = tools.lane_id(agent_id)
+        lid = ids.lane_id(agent_id)
         if lid not in self.s.lanes:  # a helper transcript is a subagent lane that says what it is
             self.s.lanes[lid] = Lane(lid, "subagent", subagent_type=tools.helper_type(agent_id))
         return lid
@@ -95,7 +96,7 @@ class ClaudeCodeReader(RecordReader):
         uuid, parent = r.get(UUID), r.get(PARENT_UUID)
         lane = self.side_lane.get(parent) if isinstance(parent, str) else None
         if lane is None:
-            lane = tools.lane_id(uuid if isinstance(uuid, str) else str(len(self.side_lane)))
+            lane = ids.lane_id(uuid if isinstance(uuid, str) else str(len(self.side_lane)))
             self.s.lanes.setdefault(lane, Lane(lane, "subagent"))
         if isinstance(uuid, str):
             self.side_lane[uuid] = lane

@@ -27,7 +27,7 @@ from redact.formats.claude_code.keys import (
     USAGE, UUID,
 )
 from redact.formats.claude_code.native_table import HOOK_ATTACHMENTS, HOOK_EVENTS
-from redact.formats.claude_code.table import label
+from redact.formats.common import count_urls, label
 from redact.report import RedactionReport
 
 AGENT_TOOL = "claude-code"
@@ -146,7 +146,7 @@ class RecordReader:
         pending = self.pending_cmd.pop(lane, None)
         if pending is not None:
             pending.withdrawn = True  # a command that no model response followed
-        turn = UserTurn(t, lane, len(text), images, tools.count_urls(text))
+        turn = UserTurn(t, lane, len(text), images, count_urls(text))
         if head.startswith(_COMMAND):
             self.pending_cmd[lane] = turn
         self.add(turn)

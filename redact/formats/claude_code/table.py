@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from redact.names import shown
-
 #: Helper transcripts (`agent-<name>-<hex>.jsonl`) are not subagents the model launched, but the
 #: seed's `agents[].kind` is only main or subagent: each becomes a subagent lane whose subagentType
 #: says which helper it is, from this closed list (any other non-hex agent name: HELPER_OTHER).
@@ -36,26 +34,6 @@ def __getattr__(name: str) -> Any:
 
 #: Tools whose duration is the user's (a question, a plan approval): never a delay.
 WAITS_ON_USER = frozenset({"AskUserQuestion", "ExitPlanMode", "EnterPlanMode"})
-
-
-_LABELS: dict[tuple[str, object], str] = {}
-
-
-def label(kind: str, sub: object = None) -> str:
-    """A record type name that is safe to show in a report (names only of a strict shape).
-
-    Cached: the same few record types repeat thousands of times in one transcript."""
-    key = (kind, sub if sub is None or isinstance(sub, str) else "<other>")
-    found = _LABELS.get(key)
-    if found is None:
-        head = shown(kind, "<other>")
-        if sub is None:
-            found = head
-        else:
-            found = f"{head}:{shown(sub, '<other>')}"
-        if len(_LABELS) < 4096:
-            _LABELS[key] = found
-    return found
 
 
 def sniff(records: list[dict[str, Any]]) -> bool:

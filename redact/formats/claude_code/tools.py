@@ -9,10 +9,8 @@ exit code, byte count, matched file names, and the confirmations `redact.build.o
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from redact.build import outputs
 from redact.build.facts import ToolCall, ToolResult
@@ -23,8 +21,12 @@ from redact.formats.claude_code.keys import (
     OUTPUT_TYPE, RESPONSE_ERROR, RESULT_CALL, RESULT_CONTENT, RESULT_ERROR, SKILL, STDOUT, SUBAGENT_MODEL,
     SUBAGENT_TYPE, TEXT, TIMESTAMP, TOOL_USE_RESULT, URL,
 )
-from redact.formats.claude_code.native_table import API_ERRORS, EXIT_CODE, PATH_INPUTS, TOOL_KINDS
+from redact.formats.claude_code.native_table import API_ERRORS, PATH_INPUTS, TOOL_KINDS
 from redact.formats.claude_code.table import HELPER_AGENTS, HELPER_OTHER, WAITS_ON_USER
+from redact.formats.common import byte_len, host_of
+from redact.formats.ids import lane_id
+from redact.formats.toolnames import split_mcp
+from redact.formats.wording import EXIT_CODE, error_class
 
 DEFAULT_SUBAGENT = "general-purpose"
 
@@ -33,16 +35,8 @@ _HEX_AGENT = re.compile(r"[0-9a-f]{6,32}")
 _UUID_AGENT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _HELPER_AGENT = re.compile(r"([a-z_]{1,40})-[0-9a-f]{4,32}")
 _MODEL = re.compile(r"claude-[a-z0-9.-]{1,60}")
-_URL = re.compile(r"https?://", re.I)
 _GREP_LINE = re.compile(r":\d+[:-]")
 _ABS = re.compile(r"^(?:/|[A-Za-z]:[\\/]|~/)")
-
-
-def lane_id(agent_id: str) -> str:
-    """The map's lane id for a Claude Code agent id: `sa-` + hex (hashed when not hex already)."""
-    if _HEX_AGENT.fullmatch(agent_id):
-        return "sa-" + agent_id
-    return "sa-" + hashlib.sha256(agent_id.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
 def helper_type(agent_id: str) -> str | None:
@@ -52,23 +46,6 @@ def helper_type(agent_id: str) -> str | None:
         return None
     m = _HELPER_AGENT.fullmatch(agent_id)
     return HELPER_AGENTS.get(m.group(1), HELPER_OTHER) if m else HELPER_OTHER
-
-
-def split_mcp(name: str) -> tuple[str, str]:
-    """`mcp__server__tool_name` -> (server, tool); the server ends at the first `__`."""
-    rest = name[5:]
-    server, sep, tool = rest.partition("__")
-    return (server, tool) if sep else (rest, "")
-
-
-def host_of(url: object) -> str | None:
-    if not isinstance(url, str):
-        return None
-    try:
-        host = urlsplit(url.strip()).hostname
-    except ValueError:
-        return None
-    return host.lower() if host else None
 
 
 def make_call(block: dict[str, Any], t: float, agent: str) -> ToolCall | None:
@@ -126,42 +103,6 @@ def result_text(content: object) -> tuple[str, int]:
                 data = source.get(IMAGE_DATA) if isinstance(source, dict) else None
                 image_bytes += len(data) if isinstance(data, str) else 0
     return "\n".join(parts), image_bytes
-
-
-def byte_len(text: str) -> int:
-    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
-
-
-def error_class(text: str, name: str) -> str:
-    """The seed's errClass for a failed tool call, from the harness's own wording."""
-    head = text[:400]
-    low = head.lower()
-    if _EXIT.match(head):
-        return "exit_code"
-    if head.startswith("[Request interrupted") or "interrupted by user" in low:
-        return "interrupted"
-    if "doesn't want to proceed" in low or "user rejected" in low or "permission to use" in low:
-        return "permission_denied"
-    if "hook" in low and ("block" in low or "denied" in low):
-        return "blocked"
-    if "timed out" in low or "timeout" in low:
-        return "timeout"
-    if "to replace not found" in low or "matches of the string" in low:
-        return "patch_failed"
-    if "modified since" in low or "has not been read yet" in low or "unexpectedly modified" in low:
-        return "stale_file"
-    if ("does not exist" in low or "no such file" in low or "not found" in low
-            or "status code 404" in low):
-        return "not_found"
-    if "permission denied" in low or "eacces" in low or "operation not permitted" in low:
-        return "permission_denied"
-    if "inputvalidationerror" in low or "exceeds maximum" in low or "invalid" in low:
-        return "validation"
-    if "429" in head or "rate limit" in low:
-        return "rate_limit"
-    if name in ("Task", "Agent"):
-        return "subagent_failed"
-    return "other"
 
 
 def _hits(name: str, call_input_mode: str | None, tur: object, text: str) -> tuple[str, ...]:
@@ -223,10 +164,6 @@ def make_result(block: dict[str, Any], tur: object, call: ToolCall, t: float,
     if res.is_error and call.kind == "subagent" and res.err_class not in ("interrupted", "subagent_killed"):
         res.err_class = "subagent_failed" if res.err_class in (None, "other") else res.err_class
     return res
-
-
-def count_urls(text: str) -> int:
-    return len(_URL.findall(text)) if "://" in text else 0
 
 
 def api_status_class(error: object) -> str:

@@ -10,7 +10,6 @@ from typing import Any
 import orjson
 
 from redact.errors import BadInput
-from redact.formats.claude_code.files import roots_of
 from redact.formats.cline.native_table import DOCUMENT, TABLE
 from redact.formats.cline.reader import _CWD
 from redact.formats.cline.keys import ASK_CASES, KINDS, REQUEST, SAY, SAY_CASES, TEXT, TYPE
@@ -20,6 +19,7 @@ from redact.keys import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
+from redact.roots import choose_roots
 
 
 def _cwd(messages: list[Any]) -> str | None:
@@ -52,7 +52,7 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
     if not sniff_doc(doc):
         raise BadInput("not a Cline task log (ui_messages.json)", where=name)
     cwd = _cwd(doc)
-    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=roots_of(cwd, None))
+    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=choose_roots((cwd,)))
     scrubber.cwd = cwd
     out = scrubber.value(DOCUMENT, [m for m in doc if _known(m, report)], "messages")
     return orjson.dumps(out if out is not DROP else [], option=orjson.OPT_INDENT_2) + b"\n"

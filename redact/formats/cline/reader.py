@@ -33,11 +33,11 @@ from redact.formats.cline.keys import (
 )
 from redact.formats.cline.native_table import TOOLS
 from redact.formats.cline.table import REQ_APP, sniff_doc
-from redact.formats.codex.events import error_class as api_error_class
 from redact.formats.common import (
     as_float, byte_len, count_urls, fallback_id, host_of, is_model_name, json_doc, label, native_id,
     parse_json_string, positive_int,
 )
+from redact.formats.wording import api_error_class
 from redact.report import RedactionReport
 from redact.roots import settle
 
@@ -218,7 +218,7 @@ class ClineReader:
     def say_error_retry(self, m: dict[str, Any], t: float) -> None:
         info = parse_json_string(self.text(m))
         message = info.get(RETRY_ERROR) if isinstance(info, dict) else self.text(m)
-        self.add(ErrorFact(t, MAIN, "llm", api_error_class(None, message if isinstance(message, str) else ""),
+        self.add(ErrorFact(t, MAIN, "llm", api_error_class(message if isinstance(message, str) else ""),
                            retry=True))
 
     def say_error(self, m: dict[str, Any], t: float) -> None:
@@ -252,7 +252,7 @@ class ClineReader:
         self.done(call, t)
 
     def ask_api_req_failed(self, m: dict[str, Any], t: float) -> None:
-        self.add(ErrorFact(t, MAIN, "llm", api_error_class(None, self.text(m)), retry=False))
+        self.add(ErrorFact(t, MAIN, "llm", api_error_class(self.text(m)), retry=False))
 
     def ask_mistake_limit_reached(self, m: dict[str, Any], t: float) -> None:
         self.add(ErrorFact(t, MAIN, "orchestration", "api_error"))

@@ -15,6 +15,7 @@ from redact.formats.codex.keys import (
     SEARCH_OUTPUT_CALL_ID, SEARCH_STATUS,
 )
 from redact.formats.common import parse_json_string
+from redact.formats.patches import join
 
 if TYPE_CHECKING:
     from redact.formats.codex.state import CodexReader
@@ -38,7 +39,7 @@ def call(r: CodexReader, p: dict[str, Any], t: float) -> None:
         action = p.get(ACTION)
         action = action if isinstance(action, dict) else {}
         workdir = action.get(ACTION_WORKDIR)
-        here = tools.join(base, workdir) if isinstance(workdir, str) and workdir else base
+        here = join(base, workdir) if isinstance(workdir, str) and workdir else base
         call = tools.exec_call("local_shell", action.get(ACTION_COMMAND), call_id, t, MAIN, here, verb_of)
     else:
         name = p.get(CALL_NAME)

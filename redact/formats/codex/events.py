@@ -8,7 +8,6 @@ one compaction. Nothing here keeps text: only classes, numbers and identifiers l
 """
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from redact.build.facts import MAIN, ErrorFact, LlmResponse, ToolCall, ToolResult
@@ -20,6 +19,7 @@ from redact.formats.codex.keys import (
 )
 from redact.formats.codex.native_table import ERROR_CLASSES, GUARDIAN_VERDICTS
 from redact.formats.common import as_float, as_int, is_model_name, label, status_tag
+from redact.formats.wording import api_error_class
 
 if TYPE_CHECKING:
     from redact.formats.codex.state import CodexReader
@@ -38,18 +38,7 @@ def error_class(info: object, message: object) -> str:
             if status is not None and status >= 500:
                 return "server_error"
         return cls
-    low = message[:300].lower() if isinstance(message, str) else ""
-    if "usage limit" in low:
-        return "usage_limit"
-    if "rate limit" in low or "429" in low:
-        return "rate_limit"
-    if "context window" in low:
-        return "bad_request"
-    if "401" in low or "unauthorized" in low:
-        return "auth"
-    if re.search(r"\b5\d\d\b", low) or "internal server error" in low:
-        return "server_error"
-    return "api_error"
+    return api_error_class(message)
 
 
 def exec_end(r: CodexReader, p: dict[str, Any], t: float) -> None:

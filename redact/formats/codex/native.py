@@ -12,7 +12,6 @@ from typing import Any
 
 import orjson
 
-from redact.formats.claude_code.files import roots_of
 from redact.formats.codex.keys import (
     CHAT_CONTENT, CHAT_ROLE, CONTENT, DOC_ITEMS, DOC_SESSION, HEADER_GIT, ITEM_TYPE, KIND, META_CWD,
     META_GIT, PART_TEXT, PAYLOAD, ROLE, TURN_CWD,
@@ -26,6 +25,7 @@ from redact.native.spec import Switch
 from redact.formats.codex.native_table import DOCUMENT, EVENT_MSGS, RECORD, RESPONSE_ITEMS, TABLE
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
+from redact.roots import choose_roots
 
 _ENV_CWD = re.compile(r"<cwd>([^<>\n]{1,4096})</cwd>")
 _PAYLOADS = {"response_item": RESPONSE_ITEMS, "event_msg": EVENT_MSGS}
@@ -105,7 +105,7 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
     stats = LineStats()
     cwd = _root_dir(r for _, r in iter_objects(data, name, skip_bad_lines=True, stats=LineStats()))
     git = _git_info(r for _, r in iter_objects(data, name, skip_bad_lines=True, stats=LineStats()))
-    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=roots_of(cwd, None, git=git))
+    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=choose_roots((cwd,), git=git))
     scrubber.cwd = cwd
     assert isinstance(RECORD, Switch)
     out: list[bytes] = []
@@ -137,7 +137,7 @@ def _scrub_document(doc: dict[str, Any], *, policy: EffectivePolicy, key: Key | 
                             if isinstance(i, dict) and i.get(CHAT_ROLE) == "user") if c), None)
     session = doc.get(DOC_SESSION)
     git = _has_git(session.get(HEADER_GIT) if isinstance(session, dict) else None)
-    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=roots_of(cwd, None, git=git))
+    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=choose_roots((cwd,), git=git))
     scrubber.cwd = cwd
     out = scrubber.value(DOCUMENT, doc, "document")
     # pretty-printed, as Codex writes this layout (and as readers tell it from JSON Lines)

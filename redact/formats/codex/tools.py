@@ -16,14 +16,15 @@ from typing import Any
 
 from redact.build import outputs
 from redact.build.facts import ToolCall, ToolResult
-from redact.formats.claude_code.tools import error_class as cc_error_class
-from redact.formats.claude_code.tools import split_mcp
 from redact.formats.codex.keys import (
     AGENT_MODEL, AGENT_TYPE, CMD, COMMAND, EXEC_ARGV, EXEC_STRING, OUT_CONTENT, OUT_DURATION, OUT_EXIT_CODE,
     OUT_METADATA, OUT_OUTPUT, OUT_SUCCESS, OUT_TEXT, PATCH_INPUT, PATCH_PATCH, READ_TOOLS, WEB_ACTION,
     WEB_ACTION_TYPE, WEB_STATUS, WEB_URL, WORKDIR,
 )
 from redact.formats.common import as_float, as_int, byte_len, host_of, is_model_name, parse_json_string
+from redact.formats.patches import join, patch_targets
+from redact.formats.toolnames import split_mcp
+from redact.formats import wording
 
 PATCH_TOOL = "apply_patch"
 #: The shell tools and the argument holding each one's command (EXEC_ARGV: an argv array,
@@ -34,9 +35,7 @@ SUBAGENT_TOOLS = frozenset({"spawn_agent"})
 #: (`request_permissions`, answered in the confirmation UI; its reason and profile are never read).
 WAITS_ON_USER = frozenset({"request_user_input", "ask_user_question", "request_permissions"})
 
-_HEADER = re.compile(r"^\*\*\* (?:(Add|Update|Delete) File: ?(.+?)|Move to: ?(.+?))[ \t]*$", re.MULTILINE)
 _PATCH_LINE = re.compile(r"""\s*(?:cd\s+(?:"[^"\n]*"|'[^'\n]*'|[^\s;&|'"]+)\s*&&\s*)?apply_patch(?=\s|$)""")
-_OPS = {"Add": "create", "Update": "modify", "Delete": "delete"}
 _CD = re.compile(r"""^\s*cd\s+("[^"\n]*"|'[^'\n]*'|[^\s;&|'"]+)\s*&&""")
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
 _EXIT = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d{1,5})[ \t]*$", re.MULTILINE)
@@ -63,33 +62,6 @@ def script_of(argv: tuple[str, ...]) -> str:
 def is_windows_path(path: str) -> bool:
     """`C:\\Users\\kim\\proj`, `d:/src`, `\\\\server\\share`: a working directory on Windows."""
     return re.match(r"^[A-Za-z]:[\\/]", path) is not None or path.startswith("\\\\")
-
-
-def join(base: str | None, path: str) -> str:
-    """`path` taken relative to `base` (a working directory) unless it is absolute already."""
-    if not base or path.startswith(("/", "~", "\\")) or re.match(r"^[A-Za-z]:[\\/]", path):
-        return path
-    return base.rstrip("/\\") + "/" + path
-
-
-def patch_targets(patch: str, base: str | None) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
-    """(paths, ops) of a patch in Codex's apply_patch grammar: only the file header lines.
-
-    `*** Update File: a` followed by `*** Move to: b` is a rename (a: rename-from, b: rename-to)."""
-    paths: list[str] = []
-    ops: list[str | None] = []
-    last_end = -2
-    for m in _HEADER.finditer(patch):
-        if m.group(3) is not None:  # `*** Move to:` right after an Update header
-            if ops and ops[-1] == "modify" and m.start() == last_end + 1:
-                ops[-1] = "rename-from"
-                paths.append(join(base, m.group(3)))
-                ops.append("rename-to")
-        else:
-            paths.append(join(base, m.group(2)))
-            ops.append(_OPS[m.group(1)])
-        last_end = m.end()
-    return tuple(paths), tuple(ops)
 
 
 def _cd_base(script: str, base: str | None) -> str | None:
@@ -221,7 +193,7 @@ def error_class(text: str, name: str) -> str:
         return "timeout"
     if "sandbox" in low and ("denied" in low or "operation not permitted" in low):
         return "blocked"
-    return cc_error_class(text, name)
+    return wording.error_class(text, name)
 
 
 def unified_state(raw: object) -> tuple[str | None, int | None]:

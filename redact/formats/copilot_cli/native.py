@@ -8,7 +8,6 @@ from typing import Any
 
 import orjson
 
-from redact.formats.claude_code.files import roots_of
 from redact.formats.copilot_cli.keys import CONTEXT, CWD, DATA, GIT_ROOT, KIND
 from redact.formats.copilot_cli.native_table import DATA as EVENTS
 from redact.formats.copilot_cli.native_table import TABLE
@@ -18,6 +17,7 @@ from redact.keys import Key
 from redact.native.scrub import Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
+from redact.roots import choose_roots
 
 
 def _root(data: bytes, name: str) -> tuple[str | None, str | None]:
@@ -37,7 +37,7 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
           report: RedactionReport, skip_bad_lines: bool = False) -> bytes:
     root, cwd = _root(data, name)
     scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report,
-                        roots=roots_of(root or cwd, None))
+                        roots=choose_roots((root or cwd,)))
     scrubber.cwd = cwd
     stats = LineStats()
     lines: list[bytes] = []

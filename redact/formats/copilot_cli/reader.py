@@ -22,8 +22,6 @@ from typing import Any, BinaryIO
 from redact.build.facts import (
     MAIN, Compaction, ErrorFact, Fact, Lane, LlmResponse, SessionFacts, ToolCall, UserTurn,
 )
-from redact.formats.claude_code.tools import lane_id
-from redact.formats.codex.events import error_class as api_error_class
 from redact.formats.common import (
     count_urls, epoch_ms, fallback_id, is_model_name, label, native_id, positive_int, text_chars,
 )
@@ -35,7 +33,9 @@ from redact.formats.copilot_cli.keys import (
     SESSION_ID, START_TIME, TOOL_NAME, TOOL_REQUESTS,
 )
 from redact.formats.copilot_cli.native_table import HOOK_EVENTS
+from redact.formats.ids import lane_id
 from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.wording import api_error_class
 from redact.report import RedactionReport
 from redact.roots import settle
 
@@ -203,7 +203,7 @@ class CopilotReader:
     # -- errors and compaction ---------------------------------------------------------------------
     def session_error(self, d: dict[str, Any], t: float) -> None:
         message = d.get(SESSION_ERROR)
-        cls = api_error_class(None, message if isinstance(message, str) else "")
+        cls = api_error_class(message if isinstance(message, str) else "")
         if d.get(ERROR_TYPE) == "model_call":
             self.add(ErrorFact(t, MAIN, "llm", cls))
         else:

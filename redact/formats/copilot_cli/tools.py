@@ -15,13 +15,13 @@ from typing import Any
 
 from redact.build import outputs
 from redact.build.facts import ToolCall, ToolResult
-from redact.formats.claude_code.tools import error_class
 from redact.formats.common import byte_len, host_of
 from redact.formats.copilot_cli.keys import (
     AGENT_TYPE, COMMAND, ERROR, ERROR_MESSAGE, PATH, RESULT, RESULT_CONTENT, SKILL, SUCCESS, URL,
 )
 from redact.formats.copilot_cli.native_table import EDITOR_COMMANDS, TOOLS
 from redact.formats.copilot_cli.table import WAITS_ON_USER
+from redact.formats.wording import error_class
 
 _EXIT = re.compile(r"<exited with exit code (-?\d{1,5})>\s*$")
 _NAME = re.compile(r"[A-Za-z0-9_.@/-]{1,100}")

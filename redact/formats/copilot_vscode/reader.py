@@ -28,9 +28,6 @@ from redact.build import outputs
 from redact.build.facts import (
     MAIN, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
-from redact.formats.claude_code.tools import error_class
-from redact.formats.codex.events import error_class as api_error_class
-from redact.formats.codex.tools import patch_targets
 from redact.formats.common import (
     as_float, byte_len, count_urls, fallback_id, host_of, is_model_name, json_doc, native_id,
     parse_json_string, positive_int,
@@ -48,6 +45,8 @@ from redact.formats.copilot_vscode.native_table import (
 )
 from redact.formats.copilot_vscode.table import replay, sniff, sniff_doc
 from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.patches import patch_targets
+from redact.formats.wording import api_error_class, error_class
 from redact.report import RedactionReport
 from redact.roots import settle
 
@@ -219,7 +218,7 @@ class VscodeReader:
             cls = _ERROR_CODES.get(code) if isinstance(code, str) else None
             if cls is None:
                 message = error.get(ERROR_MESSAGE)
-                cls = api_error_class(None, message if isinstance(message, str) else "")
+                cls = api_error_class(message if isinstance(message, str) else "")
             self.add(ErrorFact(t, MAIN, "orchestration" if cls == "interrupted" else "llm", cls))
         if r.get(CANCELED) is True:
             self.add(ErrorFact(t, MAIN, "orchestration", "interrupted"))

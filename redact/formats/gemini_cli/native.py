@@ -11,7 +11,6 @@ from typing import Any
 
 import orjson
 
-from redact.formats.claude_code.files import roots_of
 from redact.formats.common import label
 from redact.formats.gemini_cli.keys import DIRECTORIES, MESSAGE_KINDS, MESSAGE_TYPE, MESSAGES, SET, TYPE
 from redact.formats.gemini_cli.native_table import DOCUMENT, TABLE
@@ -21,6 +20,7 @@ from redact.keys import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
+from redact.roots import choose_roots
 
 
 def _dirs(record: dict[str, Any]) -> str | None:
@@ -44,7 +44,7 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
     doc = document_of(data)
     if doc is not None:
         cwd = _dirs(doc)
-        scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=roots_of(cwd, None))
+        scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=choose_roots((cwd,)))
         scrubber.cwd = cwd
         doc = {**doc, MESSAGES: [m for m in doc[MESSAGES] if _known(m, report)]}
         out = scrubber.value(DOCUMENT, doc, "document")
@@ -54,7 +54,7 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
         cwd = _dirs(record)
         if cwd is not None or SET not in record and TYPE in record:
             break
-    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=roots_of(cwd, None))
+    scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=choose_roots((cwd,)))
     scrubber.cwd = cwd
     stats = LineStats()
     lines: list[bytes] = []

@@ -29,8 +29,6 @@ from redact.build import outputs
 from redact.build.facts import (
     MAIN, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
-from redact.formats.claude_code.tools import error_class
-from redact.formats.codex.events import error_class as api_error_class
 from redact.formats.common import (
     byte_len, count_urls, epoch_ms, fallback_id, host_of, is_model_name, label, native_id, positive_int,
     text_chars,
@@ -44,6 +42,7 @@ from redact.formats.gemini_cli.keys import (
 from redact.formats.gemini_cli.native_table import CANCELLED, TOOLS
 from redact.formats.gemini_cli.table import MCP_NAME, WAITS_ON_USER, sniff_doc
 from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.wording import api_error_class, error_class
 from redact.report import RedactionReport
 from redact.roots import settle
 
@@ -189,7 +188,7 @@ class GeminiReader:
 
     def on_error(self, m: dict[str, Any], t: float) -> None:
         content = m.get(CONTENT)
-        self.add(ErrorFact(t, MAIN, "llm", api_error_class(None, content if isinstance(content, str) else "")))
+        self.add(ErrorFact(t, MAIN, "llm", api_error_class(content if isinstance(content, str) else "")))
 
     def on_info(self, m: dict[str, Any], t: float) -> None:
         if m.get(CONTENT) == CANCELLED:

@@ -15,7 +15,6 @@ from typing import Any, BinaryIO
 from redact.build.facts import MAIN, Compaction, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
-from redact.formats.claude_code.tools import error_class
 from redact.formats.common import as_int, epoch_ms, fallback_id, json_doc, label, native_id, text_chars
 from redact.formats.openhands.keys import (
     ACTION, ACTION_ID, ACTION_KIND, ANSWERS, ANSWERS_CALL_ID, AT, BLOCK_TEXT, CALL_ID, EDIT_COMMAND, ERROR,
@@ -24,6 +23,7 @@ from redact.formats.openhands.keys import (
     TOOL_NAME, WORKING_DIR,
 )
 from redact.formats.openhands.native_table import ACTIONS, EDITOR
+from redact.formats.wording import error_class
 from redact.report import RedactionReport
 
 AGENT_TOOL = "openhands"

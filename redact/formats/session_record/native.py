@@ -11,7 +11,6 @@ from typing import Any
 
 import orjson
 
-from redact.formats.claude_code.files import roots_of
 from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.keys import Key
@@ -25,6 +24,7 @@ from redact.formats.session_record.native_table import (
 )
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
+from redact.roots import choose_roots
 
 
 def _roots(data: bytes, name: str) -> tuple[str, ...]:
@@ -39,7 +39,7 @@ def _roots(data: bytes, name: str) -> tuple[str, ...]:
             vcs = root.get(ROOT_VCS) if isinstance(root, dict) else None
             if isinstance(path, str) and path:
                 git = isinstance(vcs, dict) and bool(vcs)
-                found += [r for r in roots_of(path, None, git=git) if r not in found]
+                found += [r for r in choose_roots((path,), git=git) if r not in found]
         return tuple(found)
     return ()
 

@@ -13,7 +13,6 @@ from redact.build.facts import (
     MAIN, Commit, Compaction, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats import toolnames
-from redact.formats.claude_code.tools import error_class
 from redact.formats.common import (
     as_float, as_int, byte_len, count_urls, is_model_name, label, positive_int,
     safe_name,
@@ -29,6 +28,7 @@ from redact.formats.session_record.keys import (
 from redact.formats.session_record.native_table import (
     CALL_KINDS, COMMIT_EVIDENCE, FILE_OPS, INTERRUPTED_STATES, RESULT_STATUS,
 )
+from redact.formats.wording import error_class
 from redact.report import RedactionReport
 
 _SHA = frozenset("0123456789abcdef")

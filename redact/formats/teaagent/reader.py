@@ -22,7 +22,6 @@ from redact.build.facts import (
     MAIN, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats import toolnames
-from redact.formats.claude_code.tools import error_class
 from redact.formats.common import (
     as_float, as_int, byte_len, epoch_ms, fallback_id, is_model_name, label, native_id, positive_int,
     safe_name,
@@ -36,6 +35,7 @@ from redact.formats.teaagent.keys import (
 )
 from redact.formats.teaagent.native_table import ERROR_TYPES, EVENT_TYPES, RUN_END
 from redact.formats.teaagent.table import PLACEHOLDERS
+from redact.formats.wording import error_class
 from redact.report import RedactionReport
 
 FORMAT = "teaagent"
