@@ -47,8 +47,8 @@ def call(r: CodexReader, p: dict[str, Any], t: float) -> None:
         args = parse_json_string(raw) if kind == "function_call" else raw
         call = tools.make_call(name, args, call_id, t, MAIN, base, namespace=p.get(NAMESPACE),
                                verb_of=verb_of)
-    if call.name == tools.POLL_TOOL and kind == "function_call" and isinstance(args, dict):
-        session = args.get(POLL_SESSION)
+    if call.name in POLL_SESSION and kind == "function_call" and isinstance(args, dict):
+        session = args.get(POLL_SESSION[call.name])
         if type(session) is int or (isinstance(session, str) and session.isdigit()):
             r.polls[call_id] = str(session)
     r.open_response(t).tool_calls += 1
@@ -66,7 +66,7 @@ def output(r: CodexReader, p: dict[str, Any], t: float) -> None:
         return
     res = tools.make_result(p.get(OUTPUT), call, t)
     r.results[call.call_id] = res
-    if call.kind == "exec" or call.name == tools.POLL_TOOL:
+    if call.kind == "exec" or call.name in tools.POLL_TOOLS:
         _unified(r, call, p.get(OUTPUT))
     late = r.late.pop(call.call_id, None)
     if late is not None:
