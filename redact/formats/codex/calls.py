@@ -14,6 +14,7 @@ from redact.formats.codex.keys import (
     NAMESPACE, OUT_AGENT_ID, OUTPUT, OUTPUT_CALL_ID, POLL_SESSION, SEARCH_CALL_ID, SEARCH_EXECUTION,
     SEARCH_OUTPUT_CALL_ID, SEARCH_STATUS,
 )
+from redact.formats.codex.native_table import LOCAL_SHELL
 from redact.formats.common import parse_json_string
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def call(r: CodexReader, p: dict[str, Any], t: float) -> None:
         action = action if isinstance(action, dict) else {}
         workdir = action.get(ACTION_WORKDIR)
         here = tools.join(base, workdir) if isinstance(workdir, str) and workdir else base
-        call = tools.exec_call("local_shell", action.get(ACTION_COMMAND), call_id, t, MAIN, here, verb_of)
+        call = tools.exec_call(LOCAL_SHELL, action.get(ACTION_COMMAND), call_id, t, MAIN, here, verb_of)
     else:
         name = p.get(CALL_NAME)
         name = name if isinstance(name, str) and name else "unknown"

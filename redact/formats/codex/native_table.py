@@ -125,6 +125,8 @@ def _shell(command: str, *, argv: bool) -> Tool:
     return Tool("exec", args={}, command=command, argv=argv)
 
 
+#: The tool a `local_shell_call` item calls (with no arguments of its own: its `action`).
+LOCAL_SHELL = "local_shell"
 _ASKS = Tool("tool", waits_on_user=True)  # a question to the user
 _SUBAGENT_OTHER = Tool("tool")  # a subagent tool other than spawn_agent: a plain tool
 #: Built-in tools by name (the one tool table). A name not here is a tool (kind `tool`), or MCP's
@@ -132,7 +134,7 @@ _SUBAGENT_OTHER = Tool("tool")  # a subagent tool other than spawn_agent: a plai
 TOOLS: dict[str, Tool] = {
     "shell": _shell("command", argv=True),
     "container.exec": _shell("cmd", argv=True),
-    "local_shell": _shell("command", argv=True),
+    LOCAL_SHELL: _shell("command", argv=True),
     "shell_command": _shell("command", argv=False),
     "exec_command": _shell("cmd", argv=False),
     "apply_patch": Tool("edit", "the patch: `*** Add/Update/Delete File:` (and `*** Move to:`) paths only",
