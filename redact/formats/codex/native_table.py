@@ -168,6 +168,7 @@ def tool_named(kind: str) -> str:
 
 
 PATCH_TOOL, WEB_TOOL = tool_named("edit"), tool_named("web")
+
 OUTPUT = JsonText(obj(output=RESULT, metadata=obj(exit_code=NUMBER, duration_seconds=NUMBER),
                       agent_id=used("the spawned agent's thread (spawn_agent)", DROP)), text=OUTPUT_LINES)
 _OUTPUT_USE = ("byte count; metadata.exit_code, metadata.duration_seconds; the header lines `Exit code: N`, "
