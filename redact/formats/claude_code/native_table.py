@@ -14,6 +14,8 @@ the file names a search returned. Everything else is dropped and counted.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from redact.native.spec import (
     BOOL, BRANCH, CWD, DROP, ID, NUMBER, PATH, RESULT, SHAPE, TIMESTAMP, TOOL, URL_HOST, VERB, VERSION,
     ByType, Leaf, Many, Obj, Ref, Spec, Switch, Table, const, enum, fields_of, ident, obj, handling, shape,
@@ -32,22 +34,55 @@ HOOK_EVENTS = frozenset({
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "Notification", "UserPromptSubmit", "SessionStart",
     "SessionEnd", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PermissionRequest",
 })
-#: tool name -> event kind. Names not here: `mcp__server__tool` -> mcp; anything else -> tool.
-TOOL_KINDS: dict[str, str] = {
-    "Read": "read", "NotebookRead": "read",
-    "Grep": "search", "Glob": "search", "LS": "search",
-    "Edit": "edit", "MultiEdit": "edit", "Write": "edit", "NotebookEdit": "edit",
-    "Bash": "exec",
-    "Skill": "skill",
-    "Task": "subagent", "Agent": "subagent",
-    "WebFetch": "web", "WebSearch": "web",
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A built-in tool of the one tool table (`TOOLS`): the event kind of its calls, the input fields
+    that hold a path, the other input fields that stay (besides those its kind reads: `_tool_input`),
+    and whether its duration is the user's (a question, a plan approval: never a delay)."""
+
+    kind: str = "tool"
+    paths: tuple[str, ...] = ()
+    inputs: dict[str, Spec] = field(default_factory=dict)
+    waits_on_user: bool = False
+
+    @property
+    def closed(self) -> bool:
+        """Whether the tree keeps the tool's name and lays out its input (else all its input is content)."""
+        return self.kind != "tool" or bool(self.paths or self.inputs)
+
+
+_WAITS = Tool(waits_on_user=True)
+#: tool name -> its Tool. Names not here: `mcp__server__tool` -> mcp; anything else -> tool.
+TOOLS: dict[str, Tool] = {
+    "Read": Tool("read", ("file_path",), {"offset": NUMBER, "limit": NUMBER}),
+    "NotebookRead": Tool("read", ("notebook_path",)),
+    "Grep": Tool("search", inputs={
+        "output_mode": enum("content", "files_with_matches", "count"), "-n": BOOL, "-i": BOOL, "multiline": BOOL,
+        "-A": NUMBER, "-B": NUMBER, "-C": NUMBER, "context": NUMBER, "head_limit": NUMBER, "offset": NUMBER}),
+    "Glob": Tool("search"), "LS": Tool("search"),
+    "Edit": Tool("edit", ("file_path",), {"replace_all": BOOL}),
+    "MultiEdit": Tool("edit", ("file_path",)), "Write": Tool("edit", ("file_path",)),
+    "NotebookEdit": Tool("edit", ("notebook_path",), {"cell_type": enum("code", "markdown"),
+                                                      "edit_mode": enum("replace", "insert", "delete")}),
+    "Bash": Tool("exec"),
+    "Skill": Tool("skill"),
+    "Task": Tool("subagent"), "Agent": Tool("subagent"),
+    "WebFetch": Tool("web", inputs={"url": used("host only", URL_HOST)}), "WebSearch": Tool("web"),
+    "TodoWrite": Tool(inputs={"todos": Many(obj(status=enum("pending", "in_progress", "completed"), priority=enum(
+        "high", "medium", "low"), id=ID))}),
+    "BashOutput": Tool(inputs={"bash_id": ID}), "KillShell": Tool(inputs={"shell_id": ID}),
+    "KillBash": Tool(inputs={"shell_id": ID}),
+    "TaskOutput": Tool(inputs={"task_id": ID, "block": BOOL, "timeout": NUMBER}), "TaskStop": Tool(inputs={"task_id": ID}),
+    "AskUserQuestion": _WAITS, "ExitPlanMode": _WAITS, "EnterPlanMode": _WAITS,
 }
+#: tool name -> event kind, of the tools whose kind is not plain `tool` (read off TOOLS).
+TOOL_KINDS: dict[str, str] = {name: tool.kind for name, tool in TOOLS.items() if tool.kind != "tool"}
 #: tool name -> the input fields that hold a path (every other input field is content).
-PATH_INPUTS: dict[str, tuple[str, ...]] = {
-    "Read": ("file_path",), "NotebookRead": ("notebook_path",),
-    "Edit": ("file_path",), "MultiEdit": ("file_path",), "Write": ("file_path",),
-    "NotebookEdit": ("notebook_path",),
-}
+PATH_INPUTS: dict[str, tuple[str, ...]] = {name: tool.paths for name, tool in TOOLS.items() if tool.paths}
+#: Tools whose duration is the user's (a question, a plan approval): never a delay.
+WAITS_ON_USER = frozenset(name for name, tool in TOOLS.items() if tool.waits_on_user)
 
 #: An API error assistant message's closed `error` field -> errClass (the tree's enum is its keys).
 API_ERRORS: dict[str, str] = {
@@ -117,8 +152,9 @@ TOOL_RESULT_BLOCK = obj(type=const("tool_result"), tool_use_id=used("pairs call 
 
 
 def _tool_input(tool: str) -> dict[str, Spec]:
-    """What stays of one built-in tool's input: its path fields (the reader's table), its command as
-    a verb, its identifiers, its numbers and switches. Every other field is content, and dropped."""
+    """What stays of one built-in tool's input: its path fields (the tool table), what its kind reads
+    (its command as a verb, ...), its own identifiers, numbers and switches. Every other field is
+    content, and dropped."""
     inp: dict[str, Spec] = {name: used("targets (see the tool table)", PATH) for name in PATH_INPUTS.get(tool, ())}
     kind = TOOL_KINDS.get(tool)
     if kind == "exec":
@@ -129,27 +165,7 @@ def _tool_input(tool: str) -> dict[str, Spec]:
                    prompt=used("a digest pairs the call with its subagent's transcript", DROP))
     elif kind == "skill":
         inp.update(skill=used("skill", ident("skill")))
-    if tool == "WebFetch":
-        inp.update(url=used("host only", URL_HOST))
-    elif tool == "Read":
-        inp.update(offset=NUMBER, limit=NUMBER)
-    elif tool == "Edit":
-        inp.update(replace_all=BOOL)
-    elif tool == "NotebookEdit":
-        inp.update(cell_type=enum("code", "markdown"), edit_mode=enum("replace", "insert", "delete"))
-    elif tool == "Grep":
-        inp.update({"output_mode": enum("content", "files_with_matches", "count"), "-n": BOOL, "-i": BOOL,
-                    "multiline": BOOL, "-A": NUMBER, "-B": NUMBER, "-C": NUMBER, "context": NUMBER,
-                    "head_limit": NUMBER, "offset": NUMBER})
-    return inp
-
-
-_EXTRA_INPUTS: dict[str, dict[str, Spec]] = {
-    "TodoWrite": {"todos": Many(obj(status=enum("pending", "in_progress", "completed"), priority=enum(
-        "high", "medium", "low"), id=ID))},
-    "BashOutput": {"bash_id": ID}, "KillShell": {"shell_id": ID}, "KillBash": {"shell_id": ID},
-    "TaskOutput": {"task_id": ID, "block": BOOL, "timeout": NUMBER}, "TaskStop": {"task_id": ID},
-}
+    return inp | TOOLS[tool].inputs
 
 
 def _tool_use(name: Spec, inputs: dict[str, Spec]) -> Obj:
@@ -163,8 +179,7 @@ def _tool_use(name: Spec, inputs: dict[str, Spec]) -> Obj:
 #: input fields are content.
 TOOL_USE_BLOCK = Switch(
     "name",
-    {tool: _tool_use(const(tool), _tool_input(tool) | _EXTRA_INPUTS.get(tool, {}))
-     for tool in sorted(set(TOOL_KINDS) | set(PATH_INPUTS) | set(_EXTRA_INPUTS))},
+    {tool: _tool_use(const(tool), _tool_input(tool)) for tool in sorted(n for n, t in TOOLS.items() if t.closed)},
     default=_tool_use(TOOL, {
         "id": used("presence only: an mcp `save_issue` with an id is an update", DROP),
         # Batch (clients 0.2.x): `invocations[]` of `{tool_name, input}`, each read as that tool's call

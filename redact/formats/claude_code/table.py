@@ -21,7 +21,7 @@ HELPER_OTHER = "helper"
 #: reader maps (read off the tree), and the tool and hook tables the tree is built from. Importable
 #: from here as before, on first use.
 _MOVED = frozenset({"RECORD_TYPES", "SYSTEM_SUBTYPES", "HOOK_ATTACHMENTS", "HOOK_EVENTS", "TOOL_KINDS",
-                    "PATH_INPUTS"})
+                    "PATH_INPUTS", "WAITS_ON_USER"})
 
 
 def __getattr__(name: str) -> Any:
@@ -30,10 +30,6 @@ def __getattr__(name: str) -> Any:
 
         return getattr(native_table, name)
     raise AttributeError(name)
-
-
-#: Tools whose duration is the user's (a question, a plan approval): never a delay.
-WAITS_ON_USER = frozenset({"AskUserQuestion", "ExitPlanMode", "EnterPlanMode"})
 
 
 def sniff(records: list[dict[str, Any]]) -> bool:
@@ -52,7 +48,7 @@ def sniff(records: list[dict[str, Any]]) -> bool:
 def markdown() -> str:
     """The name tables as Markdown, for docs/formats.md (a test keeps the doc in step)."""
     from redact.formats.claude_code.native_table import (
-        HOOK_ATTACHMENTS, PATH_INPUTS, RECORD, SYSTEM, TOOL_KINDS,
+        HOOK_ATTACHMENTS, PATH_INPUTS, RECORD, SYSTEM, TOOL_KINDS, WAITS_ON_USER,
     )
 
     lines = ["| record type | handling |", "|---|---|"]

@@ -21,8 +21,8 @@ from redact.formats.claude_code.keys import (
     OUTPUT_TYPE, RESPONSE_ERROR, RESULT_CALL, RESULT_CONTENT, RESULT_ERROR, SKILL, STDOUT, SUBAGENT_MODEL,
     SUBAGENT_TYPE, TEXT, TIMESTAMP, TOOL_USE_RESULT, URL,
 )
-from redact.formats.claude_code.native_table import API_ERRORS, PATH_INPUTS, TOOL_KINDS
-from redact.formats.claude_code.table import HELPER_AGENTS, HELPER_OTHER, WAITS_ON_USER
+from redact.formats.claude_code.native_table import API_ERRORS, PATH_INPUTS, TOOL_KINDS, WAITS_ON_USER
+from redact.formats.claude_code.table import HELPER_AGENTS, HELPER_OTHER
 from redact.formats.common import byte_len, host_of
 from redact.formats.ids import lane_id
 from redact.formats.toolnames import split_mcp

@@ -14,6 +14,7 @@ from redact.formats.codex.keys import (
     NAMESPACE, OUT_AGENT_ID, OUTPUT, OUTPUT_CALL_ID, POLL_SESSION, SEARCH_CALL_ID, SEARCH_EXECUTION,
     SEARCH_OUTPUT_CALL_ID, SEARCH_STATUS,
 )
+from redact.formats.codex.native_table import LOCAL_SHELL
 from redact.formats.common import parse_json_string
 from redact.formats.patches import join
 
@@ -40,7 +41,7 @@ def call(r: CodexReader, p: dict[str, Any], t: float) -> None:
         action = action if isinstance(action, dict) else {}
         workdir = action.get(ACTION_WORKDIR)
         here = join(base, workdir) if isinstance(workdir, str) and workdir else base
-        call = tools.exec_call("local_shell", action.get(ACTION_COMMAND), call_id, t, MAIN, here, verb_of)
+        call = tools.exec_call(LOCAL_SHELL, action.get(ACTION_COMMAND), call_id, t, MAIN, here, verb_of)
     else:
         name = p.get(CALL_NAME)
         name = name if isinstance(name, str) and name else "unknown"
@@ -48,8 +49,8 @@ def call(r: CodexReader, p: dict[str, Any], t: float) -> None:
         args = parse_json_string(raw) if kind == "function_call" else raw
         call = tools.make_call(name, args, call_id, t, MAIN, base, namespace=p.get(NAMESPACE),
                                verb_of=verb_of)
-    if call.name == tools.POLL_TOOL and kind == "function_call" and isinstance(args, dict):
-        session = args.get(POLL_SESSION)
+    if call.name in POLL_SESSION and kind == "function_call" and isinstance(args, dict):
+        session = args.get(POLL_SESSION[call.name])
         if type(session) is int or (isinstance(session, str) and session.isdigit()):
             r.polls[call_id] = str(session)
     r.open_response(t).tool_calls += 1
@@ -67,7 +68,7 @@ def output(r: CodexReader, p: dict[str, Any], t: float) -> None:
         return
     res = tools.make_result(p.get(OUTPUT), call, t)
     r.results[call.call_id] = res
-    if call.kind == "exec" or call.name == tools.POLL_TOOL:
+    if call.kind == "exec" or call.name in tools.POLL_TOOLS:
         _unified(r, call, p.get(OUTPUT))
     late = r.late.pop(call.call_id, None)
     if late is not None:

@@ -11,7 +11,7 @@ arguments of a tool call are JSON in a string: their fields are named through it
 from __future__ import annotations
 
 
-from redact.formats.codex.native_table import DOCUMENT, TABLE
+from redact.formats.codex.native_table import DOCUMENT, PATCH_TOOL, TABLE, TOOLS
 from redact.formats.slots import Slots
 from redact.native.spec import Obj
 
@@ -92,19 +92,21 @@ def _arg(tool: str, name: str) -> str:
 
 
 WORKDIR = S.key(*_ITEM, "function_call", ARGUMENTS, "workdir")  # any call's (the default layout's)
+#: Each argument a tool of the tool table (`native_table.TOOLS`) reads, named by its tool and role.
 #: A shell tool -> the argument holding its command (argv array or string).
-EXEC_ARGV = {"shell": _arg("shell", "command"), "container.exec": _arg("container.exec", "cmd"),
-             "local_shell": _arg("local_shell", "command")}
-EXEC_STRING = {"shell_command": _arg("shell_command", "command"), "exec_command": _arg("exec_command", "cmd")}
+EXEC_COMMAND = {name: _arg(name, tool.command) for name, tool in TOOLS.items() if tool.command}
 #: Either spelling, read of any shell tool whose own argument is absent.
-_SHELLS = tuple((*_ITEM, "function_call", tool, ARGUMENTS) for tool in (*EXEC_ARGV, *EXEC_STRING))
+_SHELLS = tuple((*_ITEM, "function_call", tool, ARGUMENTS) for tool in EXEC_COMMAND)
 COMMAND, CMD = S.at("command", *_SHELLS), S.at("cmd", *_SHELLS)
-PATCH_INPUT = S.blob(*_ITEM, "function_call", "apply_patch", ARGUMENTS, "input")
-PATCH_PATCH = S.blob(*_ITEM, "function_call", "apply_patch", ARGUMENTS, "patch")
-READ_TOOLS = {"view_image": (_arg("view_image", "path"),),
-              "read_file": (_arg("read_file", "file_path"), _arg("read_file", "path"))}
-AGENT_TYPE, AGENT_MODEL = _arg("spawn_agent", "agent_type"), _arg("spawn_agent", "model")
-POLL_SESSION = _arg("write_stdin", "session_id")
+#: The arguments holding apply_patch's patch, the first one present read.
+PATCH_ARGS = tuple(S.blob(*_ITEM, "function_call", PATCH_TOOL, ARGUMENTS, name) for name in TOOLS[PATCH_TOOL].patch)
+#: A file tool -> its path arguments, the first one present read.
+READ_TOOLS = {name: tuple(_arg(name, path) for path in tool.paths) for name, tool in TOOLS.items() if tool.paths}
+#: A subagent tool -> (its agent type's argument, its model's).
+SUBAGENT_ARGS = {name: (_arg(name, tool.subagent[0]), _arg(name, tool.subagent[1]))
+                 for name, tool in TOOLS.items() if tool.subagent}
+#: A tool polling a running process -> the argument naming that process's session.
+POLL_SESSION = {name: _arg(name, tool.session) for name, tool in TOOLS.items() if tool.session}
 
 # -- events ---------------------------------------------------------------------------------------
 _EVENT = ("event_msg", PAYLOAD)

@@ -33,27 +33,16 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-#: Built-in tools: name -> (event kind, the argument fields read and what they are).
-TOOLS: dict[str, tuple[str, str]] = {
-    "shell": ("exec", "`command` (argv array) -> verb"),
-    "container.exec": ("exec", "`cmd` (argv array) -> verb"),
-    "shell_command": ("exec", "`command` (string) -> verb"),
-    "exec_command": ("exec", "`cmd` (string) -> verb"),
+#: The tool table's other rows: the call items and events that are tools of their own, and the names
+#: the table does not hold (the built-in tools are `native_table.TOOLS`, rendered first).
+OTHER_TOOLS: dict[str, tuple[str, str]] = {
     "local_shell_call (item)": ("exec", "`action.command` (argv array) -> verb"),
-    "apply_patch": ("edit", "the patch: `*** Add/Update/Delete File:` (and `*** Move to:`) paths only"),
-    "view_image": ("read", "`path`"),
-    "read_file": ("read", "`file_path` / `path`"),
-    "list_dir": ("search", "-"),
-    "grep_files": ("search", "-"),
     "web_search_call (item)": ("web", "`action.url` -> host; a search -> `search`"),
-    "spawn_agent": ("subagent", "`agent_type` (ident:subagent_type), `model` (ident:model)"),
-    "send_input / wait / wait_agent / close_agent / resume_agent": ("tool", "-"),
-    "request_permissions": ("tool", "- (waits on the user; reason and permission profile never read)"),
     "tool_search_call (item)": ("tool", "- (`tool_search`; the query is never read)"),
     "guardian_assessment (event)": ("tool", "`status` -> err/errClass (denied: blocked, timed_out: "
                                     "timeout, aborted: interrupted); `started_at_ms`/`completed_at_ms` "
                                     "-> dur"),
-    "update_plan / write_stdin / request_user_input / anything else": ("tool", "-"),
+    "anything else": ("tool", "-"),
     "mcp__<server>__<tool>, <server>__<tool>, or `namespace` mcp__<server>": ("mcp", "-"),
 }
 #: A shell call whose verb is `apply_patch` (`apply_patch <<'EOF'`, `["apply_patch", PATCH]`) is an
@@ -97,7 +86,7 @@ def sniff_doc(doc: object) -> bool:
 
 def markdown() -> str:
     """The name tables as Markdown, for docs/formats.md (a test keeps the doc in step)."""
-    from redact.formats.codex.native_table import EVENT_MSGS, LINES, RESPONSE_ITEMS
+    from redact.formats.codex.native_table import EVENT_MSGS, LINES, RESPONSE_ITEMS, TOOLS
 
     def how(node: Spec) -> str:
         return f"mapped: {node.use}" if node.use else "skipped"
@@ -112,6 +101,9 @@ def markdown() -> str:
     lines.append("| `record_type: state` (August 2025) | skipped |")
     lines.append("| any other type | skipped, counted by name when it has a safe shape |")
     lines += ["", "| tool | event kind | arguments read |", "|---|---|---|"]
-    for name, (kind, fields) in TOOLS.items():
+    for name, tool in TOOLS.items():
+        kind = f"{tool.kind} (waits on the user)" if tool.waits_on_user else tool.kind
+        lines.append(f"| `{name}` | {kind} | {tool.reads()} |")
+    for name, (kind, fields) in OTHER_TOOLS.items():
         lines.append(f"| `{name}` | {kind} | {fields} |")
     return "\n".join(lines) + "\n"

@@ -1,7 +1,7 @@
 """Codex tools: function/custom/local-shell calls -> ToolCall, their outputs -> ToolResult.
 
 Arguments and outputs are JSON documents held in strings. Only the fields the tool table
-(`codex_table.TOOLS`) names are read: the shell command (argv array or string, for the verb engine),
+(`native_table.TOOLS`, the arguments named in keys.py) names are read: the shell command (argv array or string, for the verb engine),
 the paths of file tools, the file headers of a patch, `agent_type`/`model` of spawn_agent. An output
 is read for its shape only: its byte count, the exit code and duration Codex states
 (`metadata.exit_code`, `metadata.duration_seconds`, or the header lines `Exit code: N`,
@@ -17,23 +17,18 @@ from typing import Any
 from redact.build import outputs
 from redact.build.facts import ToolCall, ToolResult
 from redact.formats.codex.keys import (
-    AGENT_MODEL, AGENT_TYPE, CMD, COMMAND, EXEC_ARGV, EXEC_STRING, OUT_CONTENT, OUT_DURATION, OUT_EXIT_CODE,
-    OUT_METADATA, OUT_OUTPUT, OUT_SUCCESS, OUT_TEXT, PATCH_INPUT, PATCH_PATCH, READ_TOOLS, WEB_ACTION,
-    WEB_ACTION_TYPE, WEB_STATUS, WEB_URL, WORKDIR,
+    CMD, COMMAND, EXEC_COMMAND, OUT_CONTENT, OUT_DURATION, OUT_EXIT_CODE, OUT_METADATA, OUT_OUTPUT, OUT_SUCCESS,
+    OUT_TEXT, PATCH_ARGS, POLL_SESSION, READ_TOOLS, SUBAGENT_ARGS, WEB_ACTION, WEB_ACTION_TYPE, WEB_STATUS, WEB_URL,
+    WORKDIR,
 )
+from redact.formats.codex.native_table import PATCH_TOOL, TOOLS, WEB_TOOL
 from redact.formats.common import as_float, as_int, byte_len, host_of, is_model_name, parse_json_string
 from redact.formats.patches import join, patch_targets
 from redact.formats.toolnames import split_mcp
 from redact.formats import wording
 
-PATCH_TOOL = "apply_patch"
-#: The shell tools and the argument holding each one's command (EXEC_ARGV: an argv array,
-#: EXEC_STRING: a string), and the file tools and their path arguments (READ_TOOLS), are in keys.py.
-SEARCH_TOOLS = frozenset({"list_dir", "grep_files"})
-SUBAGENT_TOOLS = frozenset({"spawn_agent"})
-#: Tools whose duration is the user's: a question, and a request for narrower permissions
-#: (`request_permissions`, answered in the confirmation UI; its reason and profile are never read).
-WAITS_ON_USER = frozenset({"request_user_input", "ask_user_question", "request_permissions"})
+#: The tools by event kind, whether each waits on the user, and the arguments each reads are the tool
+#: table's (`native_table.TOOLS`); the argument keys (EXEC_COMMAND, READ_TOOLS, ...) are in keys.py.
 
 _PATCH_LINE = re.compile(r"""\s*(?:cd\s+(?:"[^"\n]*"|'[^'\n]*'|[^\s;&|'"]+)\s*&&\s*)?apply_patch(?=\s|$)""")
 _CD = re.compile(r"""^\s*cd\s+("[^"\n]*"|'[^'\n]*'|[^\s;&|'"]+)\s*&&""")
@@ -41,7 +36,8 @@ _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
 _EXIT = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d{1,5})[ \t]*$", re.MULTILINE)
 _WALL = re.compile(r"^Wall time: (\d{1,9}(?:\.\d{1,9})?) seconds[ \t]*$", re.MULTILINE)
 _RUNNING = re.compile(r"^Process running with session ID (\d{1,12})[ \t]*$", re.MULTILINE)
-POLL_TOOL = "write_stdin"  # polls (or types into) a process an exec_command call left running
+#: Tools polling (or typing into) a process an exec_command call left running (write_stdin).
+POLL_TOOLS = frozenset(POLL_SESSION)
 _HEAD_CHARS = 1024  # the header lines of an output are within its first characters
 
 
@@ -98,16 +94,18 @@ def make_call(name: str, args: Any, call_id: str, t: float, agent: str, base: st
         return ToolCall(t, agent, call_id, name, "mcp", server=server, tool=tool)
     workdir = inp.get(WORKDIR) if isinstance(inp.get(WORKDIR), str) else None
     here = join(base, workdir) if workdir else base
-    if name in EXEC_ARGV or name in EXEC_STRING:
-        value = inp.get(EXEC_ARGV.get(name) or EXEC_STRING[name])
+    builtin = TOOLS.get(name)
+    kind = builtin.kind if builtin is not None else "tool"
+    if kind == "exec":
+        value = inp.get(EXEC_COMMAND[name])
         if value is None:
             value = inp.get(COMMAND, inp.get(CMD))
         return exec_call(name, value, call_id, t, agent, here, verb_of)
-    if name == PATCH_TOOL:
+    if kind == "edit":
         call = ToolCall(t, agent, call_id, name, "edit")
-        patch = args if isinstance(args, str) else inp.get(PATCH_INPUT, inp.get(PATCH_PATCH))
+        patch = args if isinstance(args, str) else next((inp[key] for key in PATCH_ARGS if key in inp), None)
         return patch_call(call, patch if isinstance(patch, str) else "", here)
-    if name in READ_TOOLS:
+    if kind == "read":
         call = ToolCall(t, agent, call_id, name, "read")
         for key in READ_TOOLS[name]:
             value = inp.get(key)
@@ -115,19 +113,21 @@ def make_call(name: str, args: Any, call_id: str, t: float, agent: str, base: st
                 call.paths = (join(here, value),)
                 break
         return call
-    if name in SEARCH_TOOLS:
+    if kind == "search":
         return ToolCall(t, agent, call_id, name, "search")
-    if name in SUBAGENT_TOOLS:
+    if kind == "subagent":
         call = ToolCall(t, agent, call_id, name, "subagent")
-        kind = inp.get(AGENT_TYPE)
-        call.subagent_type = kind if isinstance(kind, str) and kind and len(kind) <= 100 else "default"
-        model = inp.get(AGENT_MODEL)
+        type_key, model_key = SUBAGENT_ARGS[name]
+        agent_type = inp.get(type_key)
+        call.subagent_type = agent_type if isinstance(agent_type, str) and agent_type and len(agent_type) <= 100 \
+            else "default"
+        model = inp.get(model_key)
         if is_model_name(model):
             call.subagent_model = model
         return call
-    if name == "web_search":
+    if kind == "web":
         return ToolCall(t, agent, call_id, name, "web", host="search")
-    return ToolCall(t, agent, call_id, name, "tool", waits_on_user=name in WAITS_ON_USER)
+    return ToolCall(t, agent, call_id, name, "tool", waits_on_user=builtin is not None and builtin.waits_on_user)
 
 
 def exec_call(name: str, value: object, call_id: str, t: float, agent: str, base: str | None,
@@ -227,7 +227,7 @@ def make_result(raw: object, call: ToolCall, t: float) -> ToolResult:
         res.dur = seconds * 1000.0
     res.exit_code = exit_code if call.kind in ("exec", "edit") else None
     low = text[:160].lower()
-    if call.name == POLL_TOOL:
+    if call.name in POLL_TOOLS:
         exit_code = None  # the exit code of the polled process is its exec_command call's (codex_calls)
     failed = success is False or (exit_code is not None and exit_code != 0)
     if not failed and exit_code is None:
@@ -253,7 +253,7 @@ def web_call(p: dict[str, Any], call_id: str, t: float, agent: str) -> tuple[Too
     action = p.get(WEB_ACTION)
     action = action if isinstance(action, dict) else {}
     host = "search" if action.get(WEB_ACTION_TYPE) in (None, "search") else host_of(action.get(WEB_URL))
-    call = ToolCall(t, agent, call_id, "web_search", "web", host=host or "search")
+    call = ToolCall(t, agent, call_id, WEB_TOOL, "web", host=host or "search")
     status = p.get(WEB_STATUS)
     failed = status in ("failed", "incomplete", "cancelled")
     res = ToolResult(t, call_id, failed, err_class="other" if failed else None)

@@ -13,7 +13,7 @@ def _argument(field: str, *kinds: str, tools: tuple[str, ...] = ()) -> str:
     """An argument the tools of `kinds` (or the `tools` named) are read for, proven for each of those
     tools, both where a call starts (`tool.execution_start`) and where it is only requested
     (`toolRequests`)."""
-    names = [name for name, kind in TOOLS.items() if kind in kinds] + list(tools)
+    names = [name for name, t in TOOLS.items() if t.kind in kinds] + list(tools)
     return S.at(field, *((*where, name, "arguments") for name in names for where in (_START, _REQUEST)))
 
 

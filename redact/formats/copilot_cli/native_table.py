@@ -13,7 +13,7 @@ built from.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from redact.native.spec import (
     BOOL, BRANCH, CWD, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, URL_HOST, VERB, VERSION, Many, Obj, Spec,
@@ -22,20 +22,6 @@ from redact.native.spec import (
 
 FORMAT = "copilot-cli"
 
-#: tool name -> event kind
-TOOLS: dict[str, str] = {
-    "bash": "exec", "powershell": "exec", "shell": "exec",
-    "view": "read", "read": "read", "read_file": "read",
-    "edit": "edit", "create": "edit", "write": "edit", "str_replace_editor": "edit",
-    "grep": "search", "glob": "search", "rg": "search",
-    "web_fetch": "web", "fetch": "web",
-    "task": "subagent",
-    "skill": "skill",
-    "read_bash": "tool", "write_bash": "tool", "stop_bash": "tool", "list_bash": "tool",
-    "read_powershell": "tool", "write_powershell": "tool", "stop_powershell": "tool",
-    "list_powershell": "tool", "read_agent": "tool", "report_intent": "tool", "task_complete": "tool",
-    "ask_user": "tool", "store_memory": "tool", "think": "tool", "update_todo": "tool",
-}
 #: str_replace_editor's `command` -> (kind, op)
 EDITOR_COMMANDS: dict[str, tuple[str, str | None]] = {
     "view": ("read", None), "create": ("edit", "create"), "str_replace": ("edit", "modify"),
@@ -57,37 +43,54 @@ _SEARCH: dict[str, Spec] = {"pattern": SHAPE, "path": PATH, "glob": SHAPE, "type
                             "multiline": BOOL}
 _TARGET = used("targets (read, edit)", PATH)
 _HOST = used("host only", URL_HOST)
-ARGS: dict[str, dict[str, Spec]] = {
-    "bash": _SHELL, "powershell": _SHELL, "shell": _SHELL,
-    "read_bash": _SHELL_IO, "write_bash": _SHELL_IO, "stop_bash": _SHELL_IO,
-    "read_powershell": _SHELL_IO, "write_powershell": _SHELL_IO, "stop_powershell": _SHELL_IO,
-    "view": {"path": _TARGET, "view_range": Many(NUMBER)},
-    "read": {"path": _TARGET, "view_range": Many(NUMBER)},
-    "read_file": {"path": _TARGET, "view_range": Many(NUMBER)},
-    "edit": {"path": _TARGET, "old_str": SHAPE, "new_str": SHAPE},
-    "create": {"path": _TARGET, "file_text": SHAPE},
-    "write": {"path": _TARGET, "file_text": SHAPE, "content": SHAPE},
-    "str_replace_editor": {"command": used("view reads; the other commands edit", enum(*EDITOR_COMMANDS)),
-                           "path": _TARGET, "file_text": SHAPE, "old_str": SHAPE, "new_str": SHAPE,
-                           "view_range": Many(NUMBER), "insert_line": NUMBER},
-    "grep": _SEARCH, "rg": _SEARCH, "glob": {"pattern": SHAPE, "path": PATH},
-    "web_fetch": {"url": _HOST, "max_length": NUMBER, "start_index": NUMBER, "raw": BOOL},
-    "fetch": {"url": _HOST, "max_length": NUMBER, "start_index": NUMBER, "raw": BOOL},
-    "task": {"agent_type": used("subagentType", ident("subagent_type")), "name": SHAPE, "prompt": SHAPE, "description": SHAPE,
-             "mode": enum("sync", "background")},
-    "skill": {"skill": used("skill", ident("skill"))},
-    "read_agent": {"agent_id": ID, "timeout": NUMBER, "wait": BOOL},
-    "report_intent": {"intent": SHAPE},
-    "task_complete": {"summary": SHAPE},
-    "ask_user": {"question": SHAPE, "choices": SHAPE, "allow_freeform": BOOL},
+_READ: dict[str, Spec] = {"path": _TARGET, "view_range": Many(NUMBER)}
+_FETCH: dict[str, Spec] = {"url": _HOST, "max_length": NUMBER, "start_index": NUMBER, "raw": BOOL}
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A tool of the one tool table (`TOOLS`): the event kind of its calls, the arguments that stay
+    (every other argument is content), the op of an edit, and whether its duration is the user's."""
+
+    kind: str
+    args: dict[str, Spec] = field(default_factory=dict)
+    op: str | None = None
+    waits_on_user: bool = False
+
+
+_IO = Tool("tool", _SHELL_IO)
+#: tool name -> its Tool (the tree's closed tool names, the reader's kinds, the docs' tool table).
+TOOLS: dict[str, Tool] = {
+    "bash": Tool("exec", _SHELL), "powershell": Tool("exec", _SHELL), "shell": Tool("exec", _SHELL),
+    "view": Tool("read", _READ), "read": Tool("read", _READ), "read_file": Tool("read", _READ),
+    "edit": Tool("edit", {"path": _TARGET, "old_str": SHAPE, "new_str": SHAPE}, op="modify"),
+    "create": Tool("edit", {"path": _TARGET, "file_text": SHAPE}, op="create"),
+    "write": Tool("edit", {"path": _TARGET, "file_text": SHAPE, "content": SHAPE}),
+    "str_replace_editor": Tool("edit", {  # its op is its command's (EDITOR_COMMANDS)
+        "command": used("view reads; the other commands edit", enum(*EDITOR_COMMANDS)), "path": _TARGET,
+        "file_text": SHAPE, "old_str": SHAPE, "new_str": SHAPE, "view_range": Many(NUMBER), "insert_line": NUMBER}),
+    "grep": Tool("search", _SEARCH), "glob": Tool("search", {"pattern": SHAPE, "path": PATH}),
+    "rg": Tool("search", _SEARCH),
+    "web_fetch": Tool("web", _FETCH), "fetch": Tool("web", _FETCH),
+    "task": Tool("subagent", {"agent_type": used("subagentType", ident("subagent_type")), "name": SHAPE,
+                              "prompt": SHAPE, "description": SHAPE, "mode": enum("sync", "background")}),
+    "skill": Tool("skill", {"skill": used("skill", ident("skill"))}),
+    "read_bash": _IO, "write_bash": _IO, "stop_bash": _IO, "list_bash": Tool("tool"),
+    "read_powershell": _IO, "write_powershell": _IO, "stop_powershell": _IO,
+    "list_powershell": Tool("tool"), "read_agent": Tool("tool", {"agent_id": ID, "timeout": NUMBER, "wait": BOOL}),
+    "report_intent": Tool("tool", {"intent": SHAPE}), "task_complete": Tool("tool", {"summary": SHAPE}),
+    "ask_user": Tool("tool", {"question": SHAPE, "choices": SHAPE, "allow_freeform": BOOL}, waits_on_user=True),
+    "store_memory": Tool("tool"), "think": Tool("tool"), "update_todo": Tool("tool"),
 }
+#: Tools whose duration is the user's (a question): never a delay.
+WAITS_ON_USER = frozenset(name for name, t in TOOLS.items() if t.waits_on_user)
 _TOOL_NAME = used("event kind (see the tool table)", tool(*TOOLS))
 
 
 def _calls(key: str, fields: dict[str, Spec]) -> Switch:
     """A tool call (its name under `key`) with its arguments by the tool table."""
     cases: dict[str, Spec] = {
-        name: Obj({**fields, key: const(name), "arguments": Obj(ARGS.get(name, {}))}) for name in TOOLS}
+        name: Obj({**fields, key: const(name), "arguments": Obj(t.args)}) for name, t in TOOLS.items()}
     return used("event kind (see the tool table)",
                 Switch(key, cases, default=Obj({**fields, key: _TOOL_NAME, "arguments": SHAPE})))
 

@@ -19,8 +19,6 @@ from typing import Any
 
 from redact.formats.copilot_cli.native_table import TOOLS
 
-WAITS_ON_USER = frozenset({"ask_user"})
-
 _HEX_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 #: files of a session folder that are not the event log -> why they are skipped
 FOLDER_FILES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -112,7 +110,7 @@ def markdown() -> str:
     out += [f"| `{kind}` | {'mapped: ' + node.use if node.use else 'skipped'} |" for kind, node in LINE.cases.items()]
     out.append("| any other type | skipped, counted by name when it has a safe shape |")
     out += ["", "| tool | event kind |", "|---|---|"]
-    out += [f"| `{name}` | {kind} |" for name, kind in TOOLS.items()]
+    out += [f"| `{name}` | {t.kind} |" for name, t in TOOLS.items()]
     out.append("| a tool with `mcpServerName` | mcp |")
     out.append("| anything else | tool |")
     return "\n".join(out) + "\n"

@@ -20,7 +20,6 @@ from redact.formats.copilot_cli.keys import (
     AGENT_TYPE, COMMAND, ERROR, ERROR_MESSAGE, PATH, RESULT, RESULT_CONTENT, SKILL, SUCCESS, URL,
 )
 from redact.formats.copilot_cli.native_table import EDITOR_COMMANDS, TOOLS
-from redact.formats.copilot_cli.table import WAITS_ON_USER
 from redact.formats.wording import error_class
 
 _EXIT = re.compile(r"<exited with exit code (-?\d{1,5})>\s*$")
@@ -35,16 +34,14 @@ def make_call(found: object, arguments: object, call_id: str, t: float, agent: s
     args: dict[str, Any] = arguments if isinstance(arguments, dict) else {}
     if isinstance(server, str) and server and isinstance(tool, str) and tool:
         return ToolCall(t, agent, call_id, name, "mcp", server=server, tool=tool)
-    kind = TOOLS.get(name, "tool")
-    op: str | None = None
+    builtin = TOOLS.get(name)
+    kind = builtin.kind if builtin is not None else "tool"
+    op = builtin.op if builtin is not None else None
     if name == "str_replace_editor":
         command = args.get(COMMAND)
         kind, op = EDITOR_COMMANDS.get(command, ("edit", "modify")) if isinstance(command, str) else ("edit", None)
-    elif name == "edit":
-        op = "modify"
-    elif name == "create":
-        op = "create"
-    call = ToolCall(t, agent, call_id, name, kind, waits_on_user=name in WAITS_ON_USER)  # type: ignore[arg-type]
+    call = ToolCall(t, agent, call_id, name, kind,  # type: ignore[arg-type]
+                    waits_on_user=builtin is not None and builtin.waits_on_user)
     if kind in ("read", "edit"):
         path = args.get(PATH)
         if isinstance(path, str) and path:
