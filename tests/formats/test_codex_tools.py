@@ -12,7 +12,7 @@ import pytest
 
 from redact.build.facts import ToolCall
 from redact.formats.codex import keys, table, tools
-from redact.formats.codex.native_table import ARGUMENTS, PATCH_TOOL, TOOLS, WEB_TOOL, Tool
+from redact.formats.codex.tool_table import ARGUMENTS, PATCH_TOOL, TOOLS, WEB_TOOL, Tool
 from redact.formats.codex.reader import CodexReader
 from redact.report import RedactionReport
 from tests.formats.codexfix import Rollout

@@ -14,7 +14,7 @@ from redact.formats.codex.keys import (
     NAMESPACE, OUT_AGENT_ID, OUTPUT, OUTPUT_CALL_ID, POLL_SESSION, SEARCH_CALL_ID, SEARCH_EXECUTION,
     SEARCH_OUTPUT_CALL_ID, SEARCH_STATUS,
 )
-from redact.formats.codex.native_table import LOCAL_SHELL
+from redact.formats.codex.tool_table import LOCAL_SHELL
 from redact.formats.common import parse_json_string
 from redact.formats.patches import join
 

@@ -11,7 +11,8 @@ arguments of a tool call are JSON in a string: their fields are named through it
 from __future__ import annotations
 
 
-from redact.formats.codex.native_table import DOCUMENT, PATCH_TOOL, TABLE, TOOLS
+from redact.formats.codex.native_table import DOCUMENT, TABLE
+from redact.formats.codex.tool_table import PATCH_TOOL, TOOLS
 from redact.formats.slots import Slots
 from redact.native.spec import Obj
 

@@ -4,7 +4,8 @@ The format's one table: the record, response item and event types (and whether t
 each) are read off it, and the reader names every key it reads by its place here (`keys.py`), the
 arguments of the tools included. All three layouts are covered: `{"timestamp", "type", "payload"}`
 lines; the August-2025 lines (a bare header, bare response items, `{"record_type": "state"}`); the
-single-JSON `.json` rollout (`{"session", "items"}`, chat-completions items).
+single-JSON `.json` rollout (`{"session", "items"}`, chat-completions items). The tools, and the
+layouts of a function call's arguments and output, are the tool table (`tool_table.py`) it builds on.
 
 JSON held in strings (`arguments`, `output`) is parsed, scrubbed by its own node and written back as
 compact JSON text. An output that is plain text keeps only the harness's header lines (`Exit code: N`,
@@ -14,27 +15,17 @@ harness wrote an argv list.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from redact.formats.codex.tool_table import (
+    CALL_ENVELOPE, CUSTOM_TOOL_CALL, OUTPUT_FIELD, PAIRS, PLAN, SHELL_VERB, STATUS, function_call, reads,
+)
 from redact.native.spec import (
-    BOOL, BRANCH, CWD, DROP, ID, NUMBER, PATH, RESULT, SHAPE, TIMESTAMP, TOOL, URL_HOST, VERB, VERSION,
-    ByType, JsonText, Many, Obj, Spec, Switch, Table, const, enum, handling, ident, lines, obj, used,
+    BOOL, BRANCH, CWD, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, URL_HOST, VERB, VERSION,
+    ByType, Many, Obj, Spec, Switch, Table, const, enum, handling, ident, obj, used,
 )
 
 FORMAT = "codex"
 
-#: The header lines Codex writes before a command's output; the only lines a text output keeps.
-OUTPUT_LINES = lines(r"Exit code: -?\d{1,5}", r"Wall time: \d{1,9}(?:\.\d{1,9})? seconds",
-                     r"Process exited with code -?\d{1,5}")
-#: A patch in Codex's apply_patch grammar keeps its frame and its file headers only.
-PATCH = lines(r"\*\*\* Begin Patch", r"\*\*\* End Patch",
-              r"\*\*\* (?:Add|Update|Delete) File: ?(?P<path>.+)", r"\*\*\* Move to: ?(?P<path>.+)")
-
-_PATCH_READ = used("file header paths and ops only", PATCH)
-_STATUS = enum("completed", "in_progress", "incomplete", "failed", "cancelled", "searching", "declined")
 _EFFORT = enum("minimal", "low", "medium", "high", "xhigh", "none")
-_PLAN = Many(obj(status=enum("pending", "in_progress", "completed"), step=DROP))
-#: Codex's closed `codex_error_info` -> errClass of the error event (`events.error_class`).
 ERROR_CLASSES: dict[str, str] = {
     "context_window_exceeded": "bad_request", "usage_limit_exceeded": "usage_limit",
     "internal_server_error": "server_error", "unauthorized": "auth", "bad_request": "bad_request",
@@ -49,177 +40,7 @@ GUARDIAN_VERDICTS: dict[str, tuple[bool, str | None]] = {
     "approved": (False, None), "denied": (True, "blocked"), "timed_out": (True, "timeout"),
     "aborted": (True, "interrupted"),
 }
-_PAIRS = used("pairs call and result", ID)
-_VERB = used("verb (verb engine)", VERB)
-#: A shell tool's command under the other spelling (`cmd` / `command`): read when its own is absent.
-_OTHER_VERB = used("verb (verb engine), when the tool's own command field is absent", VERB)
 
-# -- tools -----------------------------------------------------------------------------------------
-_EXEC: dict[str, Spec] = {
-    "workdir": used("the working directory relative paths start from", CWD), "timeout": NUMBER, "timeout_ms": NUMBER, "with_escalated_permissions": BOOL,
-    "sandbox_permissions": enum("use_default", "require_escalated"), "justification": DROP, "prefix_rule": DROP,
-    "login": BOOL, "tty": BOOL, "yield_time_ms": NUMBER, "max_output_tokens": NUMBER,
-    "shell": enum("bash", "zsh", "sh", "powershell", "pwsh", "cmd"),
-}
-
-
-@dataclass(frozen=True)
-class Tool:
-    """A built-in tool, the format's one tool table (`TOOLS`): the event kind the reader makes of a
-    call (`tools.make_call`), the arguments it reads, each by what it reads there, and the others that
-    stay. The tree's layout of the tool's arguments (`layout`), the reader's argument keys (keys.py)
-    and the docs' tool table (`table.markdown`) are all read off it.
-
-    `args` None: the tree does not close the tool's name; every argument of its calls is content."""
-
-    kind: str
-    doc: str = "-"  # the docs' "arguments read", for what the roles below do not say
-    args: dict[str, Spec] | None = None  # the other arguments that stay
-    command: str = ""  # exec: the argument holding the command (the other spelling read when absent)
-    argv: bool = False  # exec: that command is an argv array (else a string)
-    paths: tuple[str, ...] = ()  # read: the path arguments, the first one present read
-    patch: tuple[str, ...] = ()  # edit: the arguments holding the patch, the first one present read
-    subagent: tuple[str, str] | None = None  # subagent: (the agent type's argument, the model's)
-    session: str = ""  # the argument naming the running process a call polls (its exit code is not its own)
-    waits_on_user: bool = False  # the call's duration is the user's (a question, a permission request)
-
-    #: The role each event kind's reader needs (`tools.make_call`): a tool of that kind without it fails the import.
-    _NEEDS = {"exec": "command", "read": "paths", "edit": "patch", "subagent": "subagent"}
-
-    def __post_init__(self) -> None:
-        need = self._NEEDS.get(self.kind)
-        if need is not None and not getattr(self, need):
-            raise ValueError(f"a {self.kind} tool names its `{need}` argument(s)")
-        if need is not None and self.args is None:
-            raise ValueError(f"a {self.kind} tool's arguments are read: the tree must close its name (args)")
-
-    def layout(self) -> dict[str, Spec] | None:
-        """The arguments that stay in the native tree, those the reader reads first."""
-        if self.args is None:
-            return None
-        out: dict[str, Spec] = {}
-        if self.command:
-            other = "cmd" if self.command == "command" else "command"
-            out |= {self.command: _VERB, other: _OTHER_VERB, **_EXEC}
-        out |= {name: used("read target", PATH) for name in self.paths}
-        out |= {name: _PATCH_READ for name in self.patch}
-        if self.subagent:
-            out |= {self.subagent[0]: used("subagentType", ident("subagent_type")),
-                    self.subagent[1]: used("model", ident("model"))}
-        if self.session:
-            out[self.session] = NUMBER
-        return out | self.args
-
-    def reads(self) -> str:
-        """What the reader reads of the arguments, for the docs' tool table."""
-        if self.command:
-            return f"`{self.command}` ({'argv array' if self.argv else 'string'}) -> verb"
-        if self.paths:
-            return " / ".join(f"`{name}`" for name in self.paths)
-        if self.subagent:
-            return f"`{self.subagent[0]}` (ident:subagent_type), `{self.subagent[1]}` (ident:model)"
-        return self.doc
-
-
-def _shell(command: str, *, argv: bool) -> Tool:
-    return Tool("exec", args={}, command=command, argv=argv)
-
-
-#: The tool a `local_shell_call` item calls (with no arguments of its own: its `action`).
-LOCAL_SHELL = "local_shell"
-_ASKS = Tool("tool", waits_on_user=True)  # a question to the user
-_SUBAGENT_OTHER = Tool("tool")  # a subagent tool other than spawn_agent: a plain tool
-#: Built-in tools by name (the one tool table). A name not here is a tool (kind `tool`), or MCP's
-#: (`mcp__<server>__<tool>`, `<server>__<tool>`, or a `namespace` `mcp__<server>`).
-TOOLS: dict[str, Tool] = {
-    "shell": _shell("command", argv=True),
-    "container.exec": _shell("cmd", argv=True),
-    LOCAL_SHELL: _shell("command", argv=True),
-    "shell_command": _shell("command", argv=False),
-    "exec_command": _shell("cmd", argv=False),
-    "apply_patch": Tool("edit", "the patch: `*** Add/Update/Delete File:` (and `*** Move to:`) paths only",
-                        args={}, patch=("input", "patch")),
-    "view_image": Tool("read", args={}, paths=("path",)),
-    "read_file": Tool("read", args={"offset": NUMBER, "limit": NUMBER}, paths=("file_path", "path")),
-    "list_dir": Tool("search", args={"offset": NUMBER, "limit": NUMBER, "depth": NUMBER}),
-    "grep_files": Tool("search", args={"limit": NUMBER}),
-    "spawn_agent": Tool("subagent", args={"message": DROP}, subagent=("agent_type", "model")),
-    "send_input": _SUBAGENT_OTHER, "wait": _SUBAGENT_OTHER, "wait_agent": _SUBAGENT_OTHER,
-    "close_agent": _SUBAGENT_OTHER, "resume_agent": _SUBAGENT_OTHER,
-    "update_plan": Tool("tool", args={"plan": _PLAN, "explanation": DROP}),
-    "write_stdin": Tool("tool", "- (`session_id`: the exec_command call it polls, whose exit code is that call's)",
-                        args={"chars": DROP, "yield_time_ms": NUMBER, "max_output_tokens": NUMBER},
-                        session="session_id"),
-    "web_search": Tool("web", "- (host: `search`)", args={}),
-    "request_permissions": Tool("tool", "- (reason and permission profile never read)",
-                                args={"scope": enum("turn", "session"), "reason": DROP, "permissions": DROP},
-                                waits_on_user=True),
-    "request_user_input": _ASKS, "ask_user_question": _ASKS,
-}
-#: The arguments that stay of the tools whose name the tree closes; every other argument is content.
-ARGUMENTS: dict[str, dict[str, Spec]] = {
-    name: layout for name, tool in TOOLS.items() if (layout := tool.layout()) is not None}
-
-
-def tool_named(kind: str) -> str:
-    """The one built-in tool of event kind `kind` (apply_patch: edit, web_search: web)."""
-    (name,) = (name for name, tool in TOOLS.items() if tool.kind == kind)
-    return name
-
-
-PATCH_TOOL, WEB_TOOL = tool_named("edit"), tool_named("web")
-
-OUTPUT = JsonText(obj(output=RESULT, metadata=obj(exit_code=NUMBER, duration_seconds=NUMBER),
-                      agent_id=used("the spawned agent's thread (spawn_agent)", DROP)), text=OUTPUT_LINES)
-_OUTPUT_USE = ("byte count; metadata.exit_code, metadata.duration_seconds; the header lines `Exit code: N`, "
-               "`Process exited with code N`, `Wall time: X seconds`; errClass from the harness's wording; "
-               "confirmations (outputs.py)")
-OUTPUT_FIELD = used(_OUTPUT_USE, ByType(
-    text=OUTPUT,
-    obj=obj(content=ByType(text=OUTPUT, items=Many(obj(type=enum("input_text", "output_text", "text"),
-                                                       text=SHAPE))), success=BOOL),
-    items=Many(Switch("type", {
-        "input_text": obj(type=const("input_text"), text=SHAPE),
-        "output_text": obj(type=const("output_text"), text=SHAPE),
-        "input_image": obj(type=const("input_image"), image_url=DROP, detail=enum("auto", "low", "high")),
-    })),
-))
-_ARGUMENTS_USE = ("see the tool table; every other argument (justification, workdir, timeouts, chars, plan, "
-                  "message...) is never read")
-_NAME_USE = "event kind (the tool table); tool, mcp server/tool"
-
-
-def _reads(layouts: dict[str, Spec], what: dict[str, str]) -> dict[str, Spec]:
-    """`layouts` with what the reader makes of each type it maps (`use` on its node)."""
-    assert set(what) <= set(layouts)
-    return {kind: used(what[kind], node) if kind in what else node for kind, node in layouts.items()}
-
-
-def _function_call(extra: dict[str, Spec]) -> Spec:
-    """A call of a built-in tool keeps its (closed) name; any other name is an identifier."""
-    return Switch("name", {
-        name: Obj({**extra, "name": used(_NAME_USE, const(name)),
-                   "arguments": used(_ARGUMENTS_USE, JsonText(Obj(args | {"workdir": args.get("workdir", _WORKDIR)})))})
-        for name, args in ARGUMENTS.items()
-    }, default=Obj({**extra, "name": used(_NAME_USE, TOOL),
-                    "arguments": used(_ARGUMENTS_USE, JsonText(obj(workdir=_WORKDIR)))}))
-
-
-#: The reader reads any call's `workdir` (relative paths start there); only a shell call writes it.
-_WORKDIR = used("the working directory relative paths start from (read, not written)", DROP)
-
-
-_CALL_ENVELOPE: dict[str, Spec] = {"type": const("function_call"), "id": _PAIRS, "call_id": _PAIRS,
-                                   "namespace": used("the MCP server", ident("mcp_server")), "status": _STATUS}
-#: A custom tool call's `namespace`: the reader reads it as a function call's; not written here (yet).
-_CUSTOM_NAMESPACE = used("the MCP server", DROP)
-CUSTOM_TOOL_CALL = Switch("name", {
-    PATCH_TOOL: obj(type=const("custom_tool_call"), id=_PAIRS, call_id=_PAIRS,
-                   name=used(_NAME_USE, const(PATCH_TOOL)), input=_PATCH_READ, status=_STATUS,
-                   namespace=_CUSTOM_NAMESPACE),
-}, default=obj(type=const("custom_tool_call"), id=_PAIRS, call_id=_PAIRS, name=used(_NAME_USE, TOOL), input=DROP,
-               status=_STATUS,
-               namespace=_CUSTOM_NAMESPACE))
 
 # -- response items --------------------------------------------------------------------------------
 _TEXT = used("length only (chars, textChars); the August-2025 layout: the <environment_context> cwd is the "
@@ -235,31 +56,31 @@ _CONTENT = ByType(text=_TEXT, items=Many(Switch("type", {
 RESPONSE_ITEMS: dict[str, Spec] = {
     "message": obj(type=const("message"), id=ID, role=used("user / assistant / developer", enum(
         "user", "assistant", "developer", "system")),
-                   content=_CONTENT, phase=enum("commentary", "final_answer"), end_turn=BOOL, status=_STATUS),
+                   content=_CONTENT, phase=enum("commentary", "final_answer"), end_turn=BOOL, status=STATUS),
     "reasoning": used("presence only (thinking)", obj(type=const("reasoning"), id=ID, summary=Many(obj(type=enum("summary_text"), text=SHAPE)),
                      content=ByType(text=SHAPE, items=Many(obj(type=enum("reasoning_text", "text"), text=SHAPE))),
                      encrypted_content=DROP)),
-    "function_call": _function_call(_CALL_ENVELOPE),
-    "function_call_output": obj(type=const("function_call_output"), call_id=_PAIRS, output=OUTPUT_FIELD),
+    "function_call": function_call(CALL_ENVELOPE),
+    "function_call_output": obj(type=const("function_call_output"), call_id=PAIRS, output=OUTPUT_FIELD),
     "custom_tool_call": CUSTOM_TOOL_CALL,
-    "custom_tool_call_output": obj(type=const("custom_tool_call_output"), call_id=_PAIRS, output=OUTPUT_FIELD),
-    "local_shell_call": obj(type=const("local_shell_call"), id=_PAIRS, call_id=_PAIRS, status=_STATUS, action=obj(
-        type=enum("exec"), command=_VERB, timeout_ms=NUMBER, working_directory=CWD, env=DROP, user=DROP)),
-    "web_search_call": obj(type=const("web_search_call"), id=ID, status=used("err when failed", _STATUS), action=obj(
+    "custom_tool_call_output": obj(type=const("custom_tool_call_output"), call_id=PAIRS, output=OUTPUT_FIELD),
+    "local_shell_call": obj(type=const("local_shell_call"), id=PAIRS, call_id=PAIRS, status=STATUS, action=obj(
+        type=enum("exec"), command=SHELL_VERB, timeout_ms=NUMBER, working_directory=CWD, env=DROP, user=DROP)),
+    "web_search_call": obj(type=const("web_search_call"), id=ID, status=used("err when failed", STATUS), action=obj(
         type=enum("search", "open_page", "find_in_page"), query=DROP, queries=DROP, url=used("host only", URL_HOST), pattern=DROP,
         sources=DROP)),
     "compaction": obj(type=const("compaction"), id=ID, encrypted_content=DROP),
     "compaction_summary": obj(type=const("compaction_summary"), id=ID, encrypted_content=DROP, summary=DROP),
     "ghost_snapshot": obj(type=const("ghost_snapshot"), ghost_commit=DROP),
-    "tool_search_call": obj(type=const("tool_search_call"), id=ID, call_id=_PAIRS, status=_STATUS,
+    "tool_search_call": obj(type=const("tool_search_call"), id=ID, call_id=PAIRS, status=STATUS,
                             execution=enum("client", "server"), arguments=DROP),
-    "tool_search_output": obj(type=const("tool_search_output"), call_id=_PAIRS, status=used("err when failed", _STATUS),
+    "tool_search_output": obj(type=const("tool_search_output"), call_id=PAIRS, status=used("err when failed", STATUS),
                               execution=used("a client-side search is the input of a new request",
                                              enum("client", "server")), tools=DROP),
 }
 
 #: What the reader makes of each response item it maps (the others are skipped, counted by name).
-RESPONSE_ITEMS = _reads(RESPONSE_ITEMS, {
+RESPONSE_ITEMS = reads(RESPONSE_ITEMS, {
     "message": "user: a prompt when no user_message events exist; assistant: textChars",
     "reasoning": "thinking: true (presence only)",
     "function_call": "a tool call (see the tool table); arguments is JSON inside a string",
@@ -303,14 +124,14 @@ EVENT_MSGS: dict[str, Spec] = {
                              has_credits=BOOL, unlimited=BOOL, balance=DROP),
                              plan_type=enum("free", "plus", "pro", "team", "business", "enterprise", "edu"),
                              limit_id=DROP, limit_name=DROP)),
-    "exec_command_end": event("exec_command_end", call_id=_PAIRS, turn_id=ID, process_id=ID,
+    "exec_command_end": event("exec_command_end", call_id=PAIRS, turn_id=ID, process_id=ID,
                               exit_code=used("exitCode", NUMBER), duration=used("dur", _DURATION), command=VERB, cwd=CWD, parsed_cmd=DROP, stdout=SHAPE,
                               stderr=SHAPE, aggregated_output=SHAPE, formatted_output=SHAPE,
                               source=enum("agent", "user_shell", "unified_exec_startup", "unified_exec_interaction"),
                               status=enum("completed", "failed", "declined")),
-    "patch_apply_end": event("patch_apply_end", call_id=_PAIRS, turn_id=ID, success=used("err", BOOL), stdout=SHAPE, stderr=SHAPE,
+    "patch_apply_end": event("patch_apply_end", call_id=PAIRS, turn_id=ID, success=used("err", BOOL), stdout=SHAPE, stderr=SHAPE,
                              changes=DROP, status=enum("completed", "failed", "declined")),
-    "mcp_tool_call_end": event("mcp_tool_call_end", call_id=_PAIRS, invocation=_INVOCATION, duration=_DURATION,
+    "mcp_tool_call_end": event("mcp_tool_call_end", call_id=PAIRS, invocation=_INVOCATION, duration=_DURATION,
                                result=used("error or not only", obj(Ok=obj(isError=BOOL, is_error=used("error or not", DROP), content=DROP,
                                                  structuredContent=DROP), Err=SHAPE))),
     "collab_agent_spawn_end": event("collab_agent_spawn_end", call_id=ID, sender_thread_id=ID, new_thread_id=ID,
@@ -353,7 +174,7 @@ EVENT_MSGS: dict[str, Spec] = {
     "web_search_begin": event("web_search_begin", call_id=ID),
     "web_search_end": event("web_search_end", call_id=ID, query=DROP, action=DROP),
     "view_image_tool_call": event("view_image_tool_call", call_id=ID, path=PATH),
-    "plan_update": event("plan_update", plan=_PLAN, explanation=DROP),
+    "plan_update": event("plan_update", plan=PLAN, explanation=DROP),
     "turn_diff": event("turn_diff", unified_diff=DROP),
     "warning": event("warning", message=SHAPE),
     **{kind: event(kind, call_id=ID, sender_thread_id=ID, receiver_thread_id=ID, new_thread_id=ID, prompt=DROP,
@@ -366,7 +187,7 @@ EVENT_MSGS: dict[str, Spec] = {
 
 #: What the reader makes of each event it maps. Events that repeat a response item are skipped
 #: (agent_message, web_search_end, plan_update, ...), so nothing is counted twice.
-EVENT_MSGS = _reads(EVENT_MSGS, {
+EVENT_MSGS = reads(EVENT_MSGS, {
     "user_message": "the prompt (shape only): the source of user turns when present",
     "token_count": "usage of one model request (repeats of the same total are ignored)",
     "exec_command_end": "exit code and duration of a shell call",
@@ -418,7 +239,7 @@ def _line(kind: str, payload: Spec) -> Obj:
 
 
 #: The `{"timestamp", "type", "payload"}` lines, and what the reader makes of each.
-LINES: dict[str, Spec] = _reads({
+LINES: dict[str, Spec] = reads({
     "session_meta": _line("session_meta", SESSION_META),
     "turn_context": _line("turn_context", TURN_CONTEXT),
     "response_item": _line("response_item", used("RESPONSE_ITEMS", Switch("type", RESPONSE_ITEMS))),
@@ -444,7 +265,7 @@ RECORD = used("record dispatch", Switch("type", {
 
 # The single-JSON rollout: `session`, then chat-completions items.
 _CHAT_CALL = obj(id=ID, index=NUMBER, type=enum("function"),
-                 function=_function_call({}))
+                 function=function_call({}))
 CHAT_ITEM = Switch("role", {
     "user": obj(role=const("user"), content=_CONTENT),
     "assistant": obj(role=const("assistant"), content=_CONTENT, reasoning=SHAPE, tool_calls=Many(_CHAT_CALL)),

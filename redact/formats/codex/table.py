@@ -86,7 +86,8 @@ def sniff_doc(doc: object) -> bool:
 
 def markdown() -> str:
     """The name tables as Markdown, for docs/formats.md (a test keeps the doc in step)."""
-    from redact.formats.codex.native_table import EVENT_MSGS, LINES, RESPONSE_ITEMS, TOOLS
+    from redact.formats.codex.native_table import EVENT_MSGS, LINES, RESPONSE_ITEMS
+    from redact.formats.codex.tool_table import TOOLS
 
     def how(node: Spec) -> str:
         return f"mapped: {node.use}" if node.use else "skipped"

@@ -21,7 +21,7 @@ from redact.formats.codex.keys import (
     OUT_TEXT, PATCH_ARGS, POLL_SESSION, READ_TOOLS, SUBAGENT_ARGS, WEB_ACTION, WEB_ACTION_TYPE, WEB_STATUS, WEB_URL,
     WORKDIR,
 )
-from redact.formats.codex.native_table import PATCH_TOOL, TOOLS, WEB_TOOL
+from redact.formats.codex.tool_table import PATCH_TOOL, TOOLS, WEB_TOOL
 from redact.formats.common import as_float, as_int, byte_len, host_of, is_model_name, parse_json_string
 from redact.formats.patches import join, patch_targets
 from redact.formats.toolnames import split_mcp
