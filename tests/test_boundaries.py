@@ -70,7 +70,7 @@ SCANNER_READS = {
 UPWARD_READS = {("redact.names", "redact.vocabulary")}
 #: A format's folder (its registry entry) and its field tables, which the native proof reads.
 FORMAT_FOLDERS = sorted(p.parent.name for p in (ROOT / "redact" / "formats").glob("*/__init__.py"))
-FORMAT_TABLE = re.compile(rf"redact\.formats\.(?:{'|'.join(FORMAT_FOLDERS)})(?:\.table|\.native_table)?")
+FORMAT_TABLE = re.compile(rf"redact\.formats\.(?:{'|'.join(FORMAT_FOLDERS)})(?:\.table|\.native_table|\.tool_table)?")
 
 
 def scanner_may_read(module: str) -> bool:
