@@ -14,13 +14,13 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from redact.formats.ids import fallback_id, native_id
+from redact.formats.ids import fallback_id, native_id, session_id
 from redact.names import is_plain_name, shown
 
 __all__ = [
     "MODEL_NAME", "as_float", "as_int", "byte_len", "canonical_variants", "count_urls", "epoch_ms", "fallback_id",
     "host_of", "is_model_name", "json_doc", "label", "native_id", "parse_json_string", "positive_int",
-    "safe_name", "status_tag", "text_chars",
+    "safe_name", "session_id", "status_tag", "text_chars",
 ]
 
 #: A model name as harnesses spell them (`gpt-5.1-codex`, `claude-opus-4-5-20251101`,

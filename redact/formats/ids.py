@@ -37,6 +37,13 @@ def fallback_id(data: bytes | BinaryIO, stem: str | None = None) -> str:
     return digest.hexdigest()[:32]
 
 
+def session_id(found: object, data: bytes | BinaryIO, stem: str | None = None) -> str:
+    """A session's id: the one its log names (`found`, a non-empty string), else `fallback_id`."""
+    if isinstance(found, str) and found:
+        return native_id(found)
+    return fallback_id(data, stem)
+
+
 def lane_id(agent_id: str) -> str:
     """The map's lane id for a subagent's id: `sa-` + hex (hashed when not hex already)."""
     if _HEX_AGENT.fullmatch(agent_id):

@@ -21,7 +21,7 @@ from redact.formats.amp.keys import (
 from redact.formats.amp.native_table import ALIASES, STATUS
 from redact.formats.chatlog import as_object
 from redact.formats.common import (
-    as_int, epoch_ms, fallback_id, is_model_name, json_doc, label, native_id, positive_int, safe_name,
+    as_int, epoch_ms, session_id, is_model_name, json_doc, label, positive_int, safe_name,
 )
 from redact.report import RedactionReport
 
@@ -152,6 +152,5 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     reader = AmpReader(report)
     reader.read(doc if isinstance(doc, dict) else {})
     tid = doc.get(THREAD_ID) if isinstance(doc, dict) else None
-    reader.s.native_id = native_id(tid[2:]) if isinstance(tid, str) and tid.startswith("T-") \
-        else fallback_id(data, file_stem)
+    reader.s.native_id = session_id(tid[2:] if isinstance(tid, str) and tid.startswith("T-") else None, data, file_stem)
     return reader.s

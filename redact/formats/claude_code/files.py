@@ -22,7 +22,7 @@ import orjson
 from redact.build.facts import RepoRoots, SessionFacts
 from redact.formats.claude_code.keys import SESSION_ID
 from redact.formats.claude_code.reader import ClaudeCodeReader
-from redact.formats.ids import fallback_id, native_id
+from redact.formats.ids import session_id, native_id
 from redact.io.read import read_input
 from redact.paths import resolve_abs
 from redact.roots import choose_roots, repo_name, settle
@@ -109,9 +109,9 @@ def settle_session(reader: ClaudeCodeReader, data: bytes | BinaryIO, stem: str |
     if reader.standalone is not None:
         s.parent_native_id = native_id(sid) if sid else None
         s.native_id = native_id(reader.standalone) if reader.standalone != "?" else \
-            native_id(sid) if sid else fallback_id(data, stem)
+            session_id(sid, data, stem)
     else:
-        s.native_id = native_id(sid) if sid else fallback_id(data, stem)
+        s.native_id = session_id(sid, data, stem)
     s.cwd = reader.cwd
     # the first repository on evidence (redact.roots), then one per later repository the session
     # moved into

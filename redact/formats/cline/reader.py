@@ -34,8 +34,7 @@ from redact.formats.cline.keys import (
 from redact.formats.cline.native_table import TOOLS
 from redact.formats.cline.table import REQ_APP, sniff_doc
 from redact.formats.common import (
-    as_float, byte_len, count_urls, fallback_id, host_of, is_model_name, json_doc, label, native_id,
-    parse_json_string, positive_int,
+    as_float, byte_len, count_urls, session_id, host_of, is_model_name, json_doc, label, parse_json_string, positive_int,
 )
 from redact.formats.wording import api_error_class
 from redact.report import RedactionReport
@@ -264,7 +263,7 @@ class ClineReader:
         s = self.s
         s.agent_tool = fork_of(where)
         task = PurePath(where).parent.name
-        s.native_id = native_id(task) if _TASK_ID.fullmatch(task) else fallback_id(data)
+        s.native_id = session_id(task if _TASK_ID.fullmatch(task) else None, data)
         if self.cwd:
             s.cwd = self.cwd
             settle(s, (self.cwd,))  # a repository only on evidence (redact/roots.py)

@@ -40,7 +40,7 @@ from redact.formats.codex.native_table import RECORD_TYPES
 from redact.formats.codex.native_table import RESPONSE_ITEM_TYPES as RESPONSE_ITEMS
 from redact.formats.codex.table import sniff_doc
 from redact.formats.common import (
-    count_urls, epoch_ms, fallback_id, is_model_name, label, native_id, text_chars,
+    count_urls, epoch_ms, session_id, is_model_name, label, native_id, text_chars,
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
@@ -321,7 +321,7 @@ class CodexReader:
             resp = LlmResponse(at if at is not None else self.last_t or 0.0, MAIN, model)  # no items written
             events.meter(resp, usage)
             s.facts.append(resp)
-        s.native_id = native_id(self.native) if self.native else fallback_id(data, stem)
+        s.native_id = session_id(self.native, data, stem)
         if s.cwd is None:
             s.cwd = self.env_cwd
         remote = s.remote

@@ -15,7 +15,7 @@ from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTu
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
 from redact.formats.common import (
-    fallback_id, is_model_name, json_doc, label, native_id, parse_json_string, positive_int, text_chars,
+    session_id, is_model_name, json_doc, label, parse_json_string, positive_int, text_chars,
 )
 from redact.formats.continue_dev.keys import (
     CALL_ARGS, CALL_ID, CALL_NAME, COMPLETION_TOKENS, CONTENT, FUNCTION, HISTORY, MESSAGE, MODEL, OUTPUT,
@@ -117,5 +117,5 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     reader = ContinueReader(report)
     reader.read(doc)
     sid = doc.get(SESSION_ID)
-    reader.s.native_id = native_id(sid) if isinstance(sid, str) and sid else fallback_id(data, file_stem)
+    reader.s.native_id = session_id(sid, data, file_stem)
     return reader.s

@@ -23,7 +23,7 @@ from redact.build.facts import (
     MAIN, Compaction, ErrorFact, Fact, Lane, LlmResponse, SessionFacts, ToolCall, UserTurn,
 )
 from redact.formats.common import (
-    count_urls, epoch_ms, fallback_id, is_model_name, label, native_id, positive_int, text_chars,
+    count_urls, epoch_ms, session_id, is_model_name, label, positive_int, text_chars,
 )
 from redact.formats.copilot_cli import tools
 from redact.formats.copilot_cli.keys import (
@@ -237,7 +237,7 @@ class CopilotReader:
                 self.add(call)
         self.s.facts.sort(key=lambda f: f.t)  # stable: a late call stays after its response
         s = self.s
-        s.native_id = native_id(self.native) if self.native else fallback_id(data, fallback)
+        s.native_id = session_id(self.native, data, fallback)
         s.cwd = self.cwd or workspace_cwd
         # a repository only on evidence (redact/roots.py): the git root the log names is evidence
         settle(s, (self.git_root or s.cwd,), git=self.git_root is not None)

@@ -29,8 +29,7 @@ from redact.build.facts import (
     MAIN, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats.common import (
-    as_float, byte_len, count_urls, fallback_id, host_of, is_model_name, json_doc, native_id,
-    parse_json_string, positive_int,
+    as_float, byte_len, count_urls, session_id, host_of, is_model_name, json_doc, parse_json_string, positive_int,
 )
 from redact.formats.copilot_vscode.keys import (
     CALL_ARGS, CALL_ID, CALL_NAME, CANCELED, COMMAND_LINE, COMPLETE, CREATED, ERROR, ERROR_CODE,
@@ -258,7 +257,7 @@ class VscodeReader:
 
     def finish(self, where: str, fallback: str | None, data: bytes | BinaryIO) -> SessionFacts:
         s = self.s
-        s.native_id = native_id(self.native) if self.native else fallback_id(data, fallback)
+        s.native_id = session_id(self.native, data, fallback)
         if self.base:
             s.cwd = self.base
             settle(s, (self.base,), git=True)  # the workspace the user opened; never a home (redact/roots.py)

@@ -13,7 +13,7 @@ from typing import Any, BinaryIO
 from redact.build.facts import MAIN, ErrorFact, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
-from redact.formats.common import fallback_id, is_model_name, label, native_id, parse_json_string, safe_name
+from redact.formats.common import session_id, is_model_name, label, native_id, parse_json_string, safe_name
 from redact.formats.crush.keys import (
     AT, CALL_ID, CALL_INPUT, CALL_NAME, CREATED, DATA, FINISHED, KIND, MIME, MIME_GO, MODEL, PARENT, PART_TYPE,
     PART_TYPES, PARTS, PROJECT, REASON, RESULT_CALL, RESULT_CONTENT, RESULT_ERROR, ROLE, SESSION_ID, TEXT,
@@ -147,7 +147,7 @@ class CrushReader:
                                            error_text=content if error else None))
 
     def finish(self, where: str, fallback: str | None, data: bytes | BinaryIO) -> SessionFacts:
-        self.s.native_id = native_id(self.session_id) if self.session_id else fallback_id(data, fallback)
+        self.s.native_id = session_id(self.session_id, data, fallback)
         self.stats.warn_skipped(self.report)
         return self.s
 

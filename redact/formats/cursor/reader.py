@@ -16,7 +16,7 @@ from redact.build.facts import MAIN, LlmResponse, SessionFacts, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
 from redact.formats.common import (
-    epoch_ms, fallback_id, is_model_name, label, native_id, parse_json_string, positive_int,
+    epoch_ms, session_id, is_model_name, label, native_id, parse_json_string, positive_int,
 )
 from redact.formats.cursor.keys import (
     ADDITIONAL_STATUS, AT, BUBBLE_MODEL, BUBBLE_TYPE, CALL_ID, CREATED, ERROR, ID, INPUT_TOKENS, KIND, LAST_SEND,
@@ -144,7 +144,7 @@ class CursorReader:
         for fact in self.s.facts:
             if isinstance(fact, LlmResponse) and fact.stop is None:
                 fact.stop = "tool_use" if fact.tool_calls else "end_turn"
-        self.s.native_id = native_id(self.session_id) if self.session_id else fallback_id(data, fallback)
+        self.s.native_id = session_id(self.session_id, data, fallback)
         self.stats.warn_skipped(self.report)
         return self.s
 

@@ -30,7 +30,7 @@ from redact.build.facts import (
     MAIN, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats.common import (
-    byte_len, count_urls, epoch_ms, fallback_id, host_of, is_model_name, label, native_id, positive_int,
+    byte_len, count_urls, epoch_ms, session_id, host_of, is_model_name, label, native_id, positive_int,
     text_chars,
 )
 from redact.formats.gemini_cli.keys import (
@@ -219,7 +219,7 @@ class GeminiReader:
     def finish(self, where: str, fallback: str | None, data: bytes | BinaryIO) -> SessionFacts:
         self.facts()
         s = self.s
-        s.native_id = native_id(self.native) if self.native else fallback_id(data, fallback)
+        s.native_id = session_id(self.native, data, fallback)
         if self.dirs:
             s.cwd = self.dirs[0]
             settle(s, (self.dirs[0],), git=True)  # the project folder Gemini CLI names; never a home

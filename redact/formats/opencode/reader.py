@@ -20,7 +20,7 @@ from redact.build.facts import MAIN, Compaction, ErrorFact, LlmResponse, Session
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
 from redact.formats.common import (
-    as_int, fallback_id, is_model_name, label, native_id, positive_int, safe_name,
+    as_int, session_id, is_model_name, label, native_id, positive_int, safe_name,
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.opencode.keys import (
@@ -176,7 +176,7 @@ class OpencodeReader:
             error_text=state.get(STATE_ERROR), created=(exists is False) if isinstance(exists, bool) else None))
 
     def finish(self, where: str, fallback: str | None, data: bytes | BinaryIO) -> SessionFacts:
-        self.s.native_id = native_id(self.session_id) if self.session_id else fallback_id(data, fallback)
+        self.s.native_id = session_id(self.session_id, data, fallback)
         self.stats.warn_skipped(self.report)
         return self.s
 

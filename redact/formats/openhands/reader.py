@@ -15,7 +15,7 @@ from typing import Any, BinaryIO
 from redact.build.facts import MAIN, Compaction, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
-from redact.formats.common import as_int, epoch_ms, fallback_id, json_doc, label, native_id, text_chars
+from redact.formats.common import as_int, epoch_ms, session_id, json_doc, label, text_chars
 from redact.formats.openhands.keys import (
     ACTION, ACTION_ID, ACTION_KIND, ANSWERS, ANSWERS_CALL_ID, AT, BLOCK_TEXT, CALL_ID, EDIT_COMMAND, ERROR,
     EVENT_CASES, EXIT_CODE, KIND, LLM_MESSAGE, MESSAGE_CONTENT, MESSAGE_SOURCE, OBS_CONTENT, OBS_ERROR,
@@ -179,5 +179,5 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     reader = OpenHandsReader(report)
     reader.read(doc if isinstance(doc, list) else [])
     found = conversation_id(where)
-    reader.s.native_id = native_id(found) if found else fallback_id(raw)
+    reader.s.native_id = session_id(found, raw)
     return reader.s

@@ -26,7 +26,7 @@ from functools import cache
 from typing import Any, BinaryIO
 
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolResult
-from redact.formats.common import epoch_ms, fallback_id, label, native_id
+from redact.formats.common import epoch_ms, session_id, label, native_id
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.session_record.keys import (
     AGENT, AGENT_NAME, LINEAGE, LINEAGE_ROOT, PARENT, PARENT_SESSION, PROFILES, ROOT_ID, ROOT_PATH, ROOT_REMOTE,
@@ -183,7 +183,7 @@ class SessionRecordReader(RecordReader):
         for fact in llm:
             if fact.stop is None:
                 fact.stop = "tool_use" if fact.tool_calls else "end_turn"
-        s.native_id = native_id(self.native) if self.native else fallback_id(data, stem)
+        s.native_id = session_id(self.native, data, stem)
         self.settle_roots()
         if not self.header:
             self.report.warn("the stream has no session header; its roots and id are unknown")

@@ -23,7 +23,7 @@ from redact.build.facts import (
 )
 from redact.formats import toolnames
 from redact.formats.common import (
-    as_float, as_int, byte_len, epoch_ms, fallback_id, is_model_name, label, native_id, positive_int,
+    as_float, as_int, byte_len, epoch_ms, session_id, is_model_name, label, positive_int,
     safe_name,
 )
 from redact.formats.jsonl import LineStats, iter_objects
@@ -219,7 +219,7 @@ class TeaagentReader:
         for fact in s.facts:
             if isinstance(fact, LlmResponse) and fact.stop is None:
                 fact.stop = "tool_use" if fact.tool_calls else "end_turn"
-        s.native_id = native_id(self.run_id) if self.run_id else fallback_id(data, stem)
+        s.native_id = session_id(self.run_id, data, stem)
         self.chain.report_to(self.report)
         self.stats.warn_skipped(self.report)
         return s
