@@ -18,7 +18,7 @@ import pytest
 
 from redact.api import redact_bytes
 from redact.errors import BadInput
-from redact.formats.common import fallback_id
+from redact.formats.common import fallback_id, session_id
 from redact.formats.registry import formats
 from redact.keys import Key
 from tests.formats.table_inputs import GENERATED
@@ -56,3 +56,11 @@ def test_fallback_id_is_the_stem_when_it_is_an_id_else_the_content() -> None:
     assert fallback_id(b"anything", uuid) == uuid
     assert fallback_id(b"one log", ".aider") == hashlib.sha256(b"one log").hexdigest()[:32]
     assert fallback_id(b"one log") != fallback_id(b"another log")
+
+
+def test_session_id_is_the_named_id_else_the_fallback() -> None:
+    uuid = "0f8fad5b-d9cb-469f-a165-70867728950e"
+    assert session_id(uuid, b"log") == uuid
+    assert session_id("ses_12be9f", b"log") == hashlib.sha256(b"ses_12be9f").hexdigest()[:16]
+    for missing in (None, "", 7):
+        assert session_id(missing, b"log", ".aider") == fallback_id(b"log")
