@@ -1,4 +1,5 @@
-"""Helpers the chat-store readers share (opencode, Cursor, Crush, Aider): a tool call from a tool name
+"""Helpers the chat-store readers share (opencode, Cursor, Crush, Aider): their common state
+(`StoreReader`), a tool call from a tool name
 and its input object, a tool result from what the log states, a session's repository root.
 
 Tool names go through the shared table (`redact/formats/toolnames.py`) after a format's own aliases
@@ -10,13 +11,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, BinaryIO
 
 from redact.build import outputs
-from redact.build.facts import ToolCall, ToolResult
+from redact.build.facts import SessionFacts, ToolCall, ToolResult
 from redact.formats import toolnames
 from redact.formats.common import byte_len
+from redact.formats.ids import native_id, session_id
+from redact.formats.jsonl import LineStats
 from redact.formats.wording import error_class
+from redact.report import RedactionReport
 
 #: Input keys that hold the path of a read or edit tool, spelled as the harnesses spell them.
 PATH_ALIASES = ("filePath", "file_path", "path", "targetFile", "target_file", "relativeWorkspacePath",
@@ -96,3 +100,44 @@ def epoch_number(value: object) -> float | None:
     if number < 1e11:
         number *= 1000.0
     return number if number < _LATEST else None
+
+
+class StoreReader:
+    """What the readers of a chat store's JSON Lines export (opencode, Cursor, Crush: one session
+    row, then its messages; redact/formats/stores.py) share: the facts, the skip counts, the latest
+    time seen, the session row's id, root and parent, and the session's id at the end."""
+
+    AGENT_TOOL = ""
+
+    def __init__(self, report: RedactionReport) -> None:
+        self.report = report
+        self.s = SessionFacts(agent_tool=self.AGENT_TOOL, native_id="")
+        self.stats = LineStats()
+        self.session_id: str | None = None
+        self.last_t: float | None = None
+
+    def skip(self, name: str) -> None:
+        self.report.skipped_records[name] += 1
+
+    def seen(self, t: float | None) -> float | None:
+        """`t` when the record has a time (the session starts at the earliest), else the last one."""
+        if t is None:
+            return self.last_t
+        self.last_t = t
+        self.s.saw(t)
+        return t
+
+    def session_row(self, sid: object, folder: object, parent: object) -> None:
+        """The session row: its id, the project folder (a repository only on evidence,
+        redact/roots.py) and the session it was spawned from (a subagent)."""
+        self.session_id = sid if isinstance(sid, str) and sid else None
+        self.s.roots = root_of(folder if isinstance(folder, str) else None, project=True)
+        self.s.cwd = self.s.roots[0] if self.s.roots else None
+        if isinstance(parent, str) and parent:
+            self.s.role = "subagent"
+            self.s.parent_native_id = native_id(parent)
+
+    def finish(self, data: bytes | BinaryIO, stem: str | None) -> SessionFacts:
+        self.s.native_id = session_id(self.session_id, data, stem)
+        self.stats.warn_skipped(self.report)
+        return self.s

@@ -13,40 +13,29 @@ from typing import Any, BinaryIO
 from redact.build.facts import MAIN, ErrorFact, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
-from redact.formats.common import session_id, is_model_name, label, native_id, parse_json_string, safe_name
+from redact.formats.common import is_model_name, label, parse_json_string, safe_name
 from redact.formats.crush.keys import (
     AT, CALL_ID, CALL_INPUT, CALL_NAME, CREATED, DATA, FINISHED, KIND, MIME, MIME_GO, MODEL, PARENT, PART_TYPE,
     PART_TYPES, PARTS, PROJECT, REASON, RESULT_CALL, RESULT_CONTENT, RESULT_ERROR, ROLE, SESSION_ID, TEXT,
 )
 from redact.formats.crush.native_table import FINISH_ERRORS
 from redact.formats.crush.table import ALIASES
-from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.jsonl import iter_objects
 from redact.report import RedactionReport
 
 AGENT_TOOL = "crush"
 
 
+class CrushReader(chatlog.StoreReader):
+    AGENT_TOOL = AGENT_TOOL
 
-class CrushReader:
     def __init__(self, report: RedactionReport) -> None:
-        self.report = report
-        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
-        self.stats = LineStats()
-        self.session_id: str | None = None
+        super().__init__(report)
         self.calls: dict[str, ToolCall] = {}
         self.done: set[str] = set()
-        self.last_t: float | None = None
-
-    def skip(self, name: str) -> None:
-        self.report.skipped_records[name] += 1
 
     def time(self, value: object) -> float | None:
-        t = chatlog.epoch_number(value)
-        if t is None:
-            return self.last_t
-        self.last_t = t
-        self.s.saw(t)
-        return t
+        return self.seen(chatlog.epoch_number(value))
 
     def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:
         for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
@@ -59,15 +48,7 @@ class CrushReader:
                 self.skip(label(kind) if isinstance(kind, str) else "<no record kind>")
 
     def session(self, r: dict[str, Any]) -> None:
-        sid = r.get(SESSION_ID)
-        self.session_id = sid if isinstance(sid, str) and sid else None
-        project = r.get(PROJECT)
-        self.s.roots = chatlog.root_of(project if isinstance(project, str) else None, project=True)
-        self.s.cwd = self.s.roots[0] if self.s.roots else None
-        parent = r.get(PARENT)
-        if isinstance(parent, str) and parent:
-            self.s.role = "subagent"
-            self.s.parent_native_id = native_id(parent)
+        self.session_row(r.get(SESSION_ID), r.get(PROJECT), r.get(PARENT))
         self.time(r.get(CREATED))
 
     def message(self, r: dict[str, Any]) -> None:
@@ -146,15 +127,10 @@ class CrushReader:
         self.s.facts.append(chatlog.result(c, max(t, c.t), error=error, output=content,
                                            error_text=content if error else None))
 
-    def finish(self, where: str, fallback: str | None, data: bytes | BinaryIO) -> SessionFacts:
-        self.s.native_id = session_id(self.session_id, data, fallback)
-        self.stats.warn_skipped(self.report)
-        return self.s
-
 
 def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  companions: list[Any] | None = None, skip_bad_lines: bool = False,
                  file_stem: str | None = None) -> SessionFacts:
     reader = CrushReader(report)
     reader.read(data, where, skip_bad_lines)
-    return reader.finish(where, file_stem, data)
+    return reader.finish(data, file_stem)

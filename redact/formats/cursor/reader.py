@@ -16,7 +16,7 @@ from redact.build.facts import MAIN, LlmResponse, SessionFacts, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
 from redact.formats.common import (
-    epoch_ms, session_id, is_model_name, label, native_id, parse_json_string, positive_int,
+    epoch_ms, is_model_name, label, parse_json_string, positive_int,
 )
 from redact.formats.cursor.keys import (
     ADDITIONAL_STATUS, AT, BUBBLE_MODEL, BUBBLE_TYPE, CALL_ID, CREATED, ERROR, ID, INPUT_TOKENS, KIND, LAST_SEND,
@@ -25,34 +25,24 @@ from redact.formats.cursor.keys import (
 )
 from redact.formats.cursor.native_table import AI_TYPES, USER_TYPES
 from redact.formats.cursor.table import ALIASES, DONE
-from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.jsonl import iter_objects
 from redact.report import RedactionReport
 
 AGENT_TOOL = "cursor"
 
 
-class CursorReader:
+class CursorReader(chatlog.StoreReader):
+    AGENT_TOOL = AGENT_TOOL
+
     def __init__(self, report: RedactionReport) -> None:
-        self.report = report
-        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
-        self.stats = LineStats()
-        self.session_id: str | None = None
+        super().__init__(report)
         self.model: str | None = None
         self.turn: LlmResponse | None = None
         self.calls: set[str] = set()
-        self.last_t: float | None = None
         self.n = 0
 
-    def skip(self, name: str) -> None:
-        self.report.skipped_records[name] += 1
-
     def time(self, value: object) -> float | None:
-        t = epoch_ms(value) if isinstance(value, str) else chatlog.epoch_number(value)
-        if t is None:
-            return self.last_t
-        self.last_t = t
-        self.s.saw(t)
-        return t
+        return self.seen(epoch_ms(value) if isinstance(value, str) else chatlog.epoch_number(value))
 
     def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:
         for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
@@ -69,16 +59,8 @@ class CursorReader:
         def field(key: str) -> Any:
             return r.get(key) if key in r else None
 
-        sid = r.get(ID)
-        self.session_id = sid if isinstance(sid, str) and sid else None
-        root = field(ROOT)
-        self.s.roots = chatlog.root_of(root if isinstance(root, str) else None, project=True)
-        self.s.cwd = self.s.roots[0] if self.s.roots else None
+        self.session_row(r.get(ID), field(ROOT), field(PARENT))
         self.model = field(MODEL) if is_model_name(field(MODEL)) else None
-        parent = field(PARENT)
-        if isinstance(parent, str) and parent:
-            self.s.role = "subagent"
-            self.s.parent_native_id = native_id(parent)
         self.time(field(CREATED) or field(LAST_SEND))
 
     def bubble(self, r: dict[str, Any]) -> None:
@@ -140,13 +122,11 @@ class CursorReader:
             res.err_class = "interrupted" if status != "rejected" else "permission_denied"
         self.s.facts.append(res)
 
-    def finish(self, where: str, fallback: str | None, data: bytes | BinaryIO) -> SessionFacts:
+    def finish(self, data: bytes | BinaryIO, stem: str | None) -> SessionFacts:
         for fact in self.s.facts:
             if isinstance(fact, LlmResponse) and fact.stop is None:
                 fact.stop = "tool_use" if fact.tool_calls else "end_turn"
-        self.s.native_id = session_id(self.session_id, data, fallback)
-        self.stats.warn_skipped(self.report)
-        return self.s
+        return super().finish(data, stem)
 
 
 def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
@@ -154,4 +134,4 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  file_stem: str | None = None) -> SessionFacts:
     reader = CursorReader(report)
     reader.read(data, where, skip_bad_lines)
-    return reader.finish(where, file_stem, data)
+    return reader.finish(data, file_stem)

@@ -20,9 +20,9 @@ from redact.build.facts import MAIN, Compaction, ErrorFact, LlmResponse, Session
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
 from redact.formats.common import (
-    as_int, session_id, is_model_name, label, native_id, positive_int, safe_name,
+    as_int, is_model_name, label, positive_int, safe_name,
 )
-from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.jsonl import iter_objects
 from redact.formats.opencode.keys import (
     AT, AUTO, CACHE, CACHE_READ, CACHE_WRITE, CALL_ID, COMPLETED, CREATED, DIRECTORY, END, ERROR, ERROR_NAME, EXISTS,
     EXIT, FINISH, IGNORED, INPUT, KIND, MESSAGE_AT, MESSAGE_DATA, MESSAGE_ID, META, MIME, MODEL, OUTPUT, PARENT,
@@ -37,27 +37,17 @@ AGENT_TOOL = "opencode"
 _IMAGE = "image/"
 
 
-class OpencodeReader:
+class OpencodeReader(chatlog.StoreReader):
+    AGENT_TOOL = AGENT_TOOL
+
     def __init__(self, report: RedactionReport) -> None:
-        self.report = report
-        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
-        self.stats = LineStats()
-        self.session_id: str | None = None
+        super().__init__(report)
         self.messages: dict[str, tuple[str, Any]] = {}  # message id -> (role, its fact)
         self.calls: set[str] = set()
-        self.last_t: float | None = None
-
-    def skip(self, name: str) -> None:
-        self.report.skipped_records[name] += 1
 
     def time(self, *values: object) -> float | None:
-        for value in values:
-            t = chatlog.epoch_number(value)
-            if t is not None:
-                self.last_t = t
-                self.s.saw(t)
-                return t
-        return self.last_t
+        """The first of `values` that is a time."""
+        return self.seen(next((t for t in map(chatlog.epoch_number, values) if t is not None), None))
 
     def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:
         for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
@@ -72,15 +62,7 @@ class OpencodeReader:
                 self.skip(label(kind) if isinstance(kind, str) else "<no record kind>")
 
     def session(self, r: dict[str, Any]) -> None:
-        sid = r.get(SESSION_ID)
-        self.session_id = sid if isinstance(sid, str) and sid else None
-        directory = r.get(DIRECTORY)
-        self.s.roots = chatlog.root_of(directory if isinstance(directory, str) else None, project=True)
-        self.s.cwd = self.s.roots[0] if self.s.roots else None
-        parent = r.get(PARENT)
-        if isinstance(parent, str) and parent:
-            self.s.role = "subagent"
-            self.s.parent_native_id = native_id(parent)
+        self.session_row(r.get(SESSION_ID), r.get(DIRECTORY), r.get(PARENT))
         self.time(r.get(CREATED))
 
     def message(self, r: dict[str, Any]) -> None:
@@ -175,11 +157,6 @@ class OpencodeReader:
             output=state.get(OUTPUT), exit_code=as_int(meta.get(EXIT)) if c.kind == "exec" else None,
             error_text=state.get(STATE_ERROR), created=(exists is False) if isinstance(exists, bool) else None))
 
-    def finish(self, where: str, fallback: str | None, data: bytes | BinaryIO) -> SessionFacts:
-        self.s.native_id = session_id(self.session_id, data, fallback)
-        self.stats.warn_skipped(self.report)
-        return self.s
-
 
 def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  companions: list[Any] | None = None, skip_bad_lines: bool = False,
@@ -194,4 +171,4 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
             data = orjson.dumps(session_line(doc)) + b"\n"
     reader = OpencodeReader(report)
     reader.read(data, where, skip_bad_lines)
-    return reader.finish(where, file_stem, data)
+    return reader.finish(data, file_stem)
