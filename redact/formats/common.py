@@ -9,7 +9,7 @@ import json
 import math
 import re
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -17,8 +17,11 @@ import orjson
 from redact.formats.ids import fallback_id, native_id, session_id
 from redact.names import is_plain_name, shown
 
+if TYPE_CHECKING:
+    from redact.build.facts import SessionFacts
+
 __all__ = [
-    "MODEL_NAME", "as_float", "as_int", "byte_len", "canonical_variants", "count_urls", "epoch_ms", "fallback_id",
+    "LogClock", "MODEL_NAME", "as_float", "as_int", "byte_len", "canonical_variants", "count_urls", "epoch_ms", "fallback_id",
     "host_of", "is_model_name", "json_doc", "label", "native_id", "parse_json_string", "positive_int",
     "safe_name", "session_id", "status_tag", "text_chars",
 ]
@@ -228,3 +231,20 @@ def canonical_variants(record: dict[str, Any]) -> list[bytes]:
                 continue
             out.append(text.encode("utf-8", "surrogatepass"))
     return out
+
+
+class LogClock:
+    """Times in log order: a record's own time, else the last one the log showed (a record without
+    one sits where the record before it did); the first time shown starts the session."""
+
+    def __init__(self, facts: SessionFacts) -> None:
+        self.facts = facts
+        self.last: float | None = None
+
+    def at(self, t: float | None) -> float | None:
+        if t is None:
+            return self.last
+        self.last = t
+        if self.facts.first_seen is None:
+            self.facts.first_seen = t
+        return t

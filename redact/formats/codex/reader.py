@@ -40,7 +40,7 @@ from redact.formats.codex.native_table import RECORD_TYPES
 from redact.formats.codex.native_table import RESPONSE_ITEM_TYPES as RESPONSE_ITEMS
 from redact.formats.codex.table import sniff_doc
 from redact.formats.common import (
-    count_urls, epoch_ms, session_id, is_model_name, label, native_id, text_chars,
+    LogClock, count_urls, epoch_ms, session_id, is_model_name, label, native_id, text_chars,
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
@@ -66,7 +66,7 @@ class CodexReader:
         self.native: str | None = None
         self.meta_seen = False
         self.git = False  # session_meta carries git info: the working directory is in git
-        self.last_t: float | None = None
+        self.clock = LogClock(self.s)
         self.timed = False  # whether the current record has a time of its own
         self.model: str | None = None
         self.cwd: str | None = None  # the working directory of the current turn
@@ -102,12 +102,7 @@ class CodexReader:
         """The time of the current record (its `timestamp`, or a header's)."""
         t = epoch_ms(value)
         self.timed = t is not None
-        if t is None:
-            return self.last_t
-        self.last_t = t
-        if self.s.first_seen is None:
-            self.s.first_seen = t
-        return t
+        return self.clock.at(t)
 
     # -- input -------------------------------------------------------------------------------------
     def read(self, data: bytes | BinaryIO, where: str, *, skip_bad_lines: bool = False) -> None:
@@ -140,7 +135,7 @@ class CodexReader:
             if not isinstance(item, dict):
                 continue
             for converted in layouts.chat_items(item):
-                self.item(converted, self.last_t)
+                self.item(converted, self.clock.last)
 
     def legacy_header(self, header: dict[str, Any]) -> None:
         t = self.time(header.get(HEADER_TIME))
@@ -166,8 +161,8 @@ class CodexReader:
             self.skip(label("record_type", rt if isinstance(rt, str) else None))
             return
         self.timed = False
-        if isinstance(kind, str) and kind in RESPONSE_ITEMS and self.last_t is not None:
-            self.item(r, self.last_t)  # the August-2025 layout: an item without an envelope
+        if isinstance(kind, str) and kind in RESPONSE_ITEMS and self.clock.last is not None:
+            self.item(r, self.clock.last)  # the August-2025 layout: an item without an envelope
             return
         self.skip(label(kind) if isinstance(kind, str) else "<no type>")
 
@@ -316,9 +311,9 @@ class CodexReader:
             if isinstance(fact, LlmResponse) and fact.stop is None:
                 fact.stop = "tool_use" if fact.tool_calls else "end_turn"  # not recorded: inferred
         for (usage, at), model in zip(self.pending, self.pending_models):
-            if at is None and self.last_t is None:
+            if at is None and self.clock.last is None:
                 continue
-            resp = LlmResponse(at if at is not None else self.last_t or 0.0, MAIN, model)  # no items written
+            resp = LlmResponse(at if at is not None else self.clock.last or 0.0, MAIN, model)  # no items written
             events.meter(resp, usage)
             s.facts.append(resp)
         s.native_id = session_id(self.native, data, stem)

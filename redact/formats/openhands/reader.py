@@ -15,7 +15,7 @@ from typing import Any, BinaryIO
 from redact.build.facts import MAIN, Compaction, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
-from redact.formats.common import as_int, epoch_ms, session_id, json_doc, label, text_chars
+from redact.formats.common import LogClock, as_int, epoch_ms, session_id, json_doc, label, text_chars
 from redact.formats.openhands.keys import (
     ACTION, ACTION_ID, ACTION_KIND, ANSWERS, ANSWERS_CALL_ID, AT, BLOCK_TEXT, CALL_ID, EDIT_COMMAND, ERROR,
     EVENT_CASES, EXIT_CODE, KIND, LLM_MESSAGE, MESSAGE_CONTENT, MESSAGE_SOURCE, OBS_CONTENT, OBS_ERROR,
@@ -48,7 +48,7 @@ class OpenHandsReader:
         self.calls: dict[str, ToolCall] = {}  # by the ActionEvent's id
         self.by_tool_call: dict[str, str] = {}  # tool_call_id -> the latest ActionEvent id using it
         self.done: set[str] = set()
-        self.last_t: float | None = None
+        self.clock = LogClock(self.s)
 
     def skip(self, name: str) -> None:
         self.report.skipped_records[name] += 1
@@ -62,13 +62,7 @@ class OpenHandsReader:
             if not isinstance(kind, str) or EVENT_CASES.get(kind) != "mapped":
                 self.skip(label(kind) if isinstance(kind, str) else "<no kind>")
                 continue
-            t = epoch_ms(e.get(AT))
-            if t is None:
-                t = self.last_t
-            else:
-                self.last_t = t
-                if self.s.first_seen is None:
-                    self.s.first_seen = t
+            t = self.clock.at(epoch_ms(e.get(AT)))
             if t is None:
                 self.skip(label(kind) + ":<no time>")
                 continue

@@ -71,13 +71,7 @@ class SessionRecordReader(RecordReader):
         if handler is None:
             self.skip(label(kind) if isinstance(kind, str) else "<no type>")
             return
-        t = epoch_ms(r.get(TS))
-        if t is None:
-            t = self.last_t
-        else:
-            self.last_t = t
-            if self.s.first_seen is None:
-                self.s.first_seen = t
+        t = self.clock.at(epoch_ms(r.get(TS)))
         if t is None and kind != "session":
             self.skip(label(str(kind)) + ":<no time>")
             return
@@ -99,8 +93,8 @@ class SessionRecordReader(RecordReader):
         start = epoch_ms(r.get(STARTED_AT))
         if start is not None:
             self.s.first_seen = start if self.s.first_seen is None else min(start, self.s.first_seen)
-            if self.last_t is None:
-                self.last_t = start
+            if self.clock.last is None:
+                self.clock.last = start
         lineage = r.get(LINEAGE)
         if isinstance(lineage, dict):
             parent = lineage.get(PARENT)

@@ -14,7 +14,7 @@ from redact.build.facts import (
 )
 from redact.formats import toolnames
 from redact.formats.common import (
-    as_float, as_int, byte_len, count_urls, is_model_name, label, positive_int,
+    LogClock, as_float, as_int, byte_len, count_urls, is_model_name, label, positive_int,
     safe_name,
 )
 from redact.formats.session_record.keys import (
@@ -73,7 +73,7 @@ class RecordReader:
         self.report = report
         self.s = SessionFacts(agent_tool="other", native_id="")
         self.roots: dict[str, str] = {}
-        self.last_t: float | None = None
+        self.clock = LogClock(self.s)
         self.calls: dict[str, ToolCall] = {}
         self.results: dict[str, ToolResult] = {}
         self.inferences: dict[str, LlmResponse] = {}

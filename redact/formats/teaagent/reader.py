@@ -23,7 +23,7 @@ from redact.build.facts import (
 )
 from redact.formats import toolnames
 from redact.formats.common import (
-    as_float, as_int, byte_len, epoch_ms, session_id, is_model_name, label, positive_int,
+    LogClock, as_float, as_int, byte_len, epoch_ms, session_id, is_model_name, label, positive_int,
     safe_name,
 )
 from redact.formats.jsonl import LineStats, iter_objects
@@ -60,7 +60,7 @@ class TeaagentReader:
         self.stats = LineStats()
         self.chain = ChainCheck()
         self.run_id: str | None = None
-        self.last_t: float | None = None
+        self.clock = LogClock(self.s)
         self.model: str | None = None
         self.calls: dict[str, ToolCall] = {}
         self.open: deque[str] = deque()  # calls without a result, oldest first
@@ -88,13 +88,7 @@ class TeaagentReader:
         if handler is None:
             self.skip(label(kind) if isinstance(kind, str) else "<no event_type>")
             return
-        t = epoch_ms(r.get(CREATED_AT))
-        if t is None:
-            t = self.last_t
-        else:
-            self.last_t = t
-            if self.s.first_seen is None:
-                self.s.first_seen = t
+        t = self.clock.at(epoch_ms(r.get(CREATED_AT)))
         if t is None:
             self.skip(label(str(kind)) + ":<no time>")
             return
