@@ -9,7 +9,7 @@ line (binary file iteration splits on `\\n` only), so memory does not grow with 
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -79,3 +79,17 @@ def iter_objects(data: bytes | memoryview | BinaryIO, where: str, *, skip_bad_li
             raise BadInput(f"{what} (--skip-bad-lines skips such lines)", where=f"{where}:{lineno}")
         stats.bad += 1
         stats.first_bad = stats.first_bad or lineno
+
+
+def rewrite_lines(data: bytes, where: str, each: Callable[[dict[str, Any]], Any], *, report: Any,
+                  skip_bad_lines: bool = False) -> bytes:
+    """`data`'s JSON Lines, each object replaced by `each(object)` (None: the line is left out), as
+    JSON Lines again; the lines `--skip-bad-lines` skipped are told to the report."""
+    stats = LineStats()
+    out: list[bytes] = []
+    for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=stats):
+        new = each(record)
+        if new is not None:
+            out.append(orjson.dumps(new))
+    stats.warn_skipped(report)
+    return b"".join(line + b"\n" for line in out)

@@ -15,7 +15,7 @@ from redact.formats.agent_replay.keys import STEP_ID, STEP_TYPE, STEP_TYPES, STE
 from redact.formats.agent_replay.native_table import DOCUMENT, RUN, STEP, TABLE
 from redact.formats.agent_replay.table import sniff_doc
 from redact.formats.common import label
-from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.jsonl import rewrite_lines
 from redact.keys import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
@@ -42,14 +42,12 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
         doc = {**doc, STEPS: [s for s in doc[STEPS] if _known(s, report)]}
         out = scrubber.value(DOCUMENT, doc, "document")
         return orjson.dumps(out if out is not DROP else {STEPS: []}, option=orjson.OPT_INDENT_2) + b"\n"
-    lines: list[bytes] = []
-    stats = LineStats()
-    for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
+
+    def each(record: dict[str, Any]) -> Any:
         spec = RUN if STEP_ID not in record and STEP_TYPE not in record else STEP
         if spec is STEP and not _known(record, report):
-            continue
+            return None
         scrubbed = scrubber.value(spec, record, "run" if spec is RUN else "step")
-        if scrubbed is not DROP:
-            lines.append(orjson.dumps(scrubbed))
-    stats.warn_skipped(report)
-    return b"".join(line + b"\n" for line in lines)
+        return None if scrubbed is DROP else scrubbed
+
+    return rewrite_lines(data, name, each, report=report, skip_bad_lines=skip_bad_lines)

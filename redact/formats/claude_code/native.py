@@ -11,12 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import orjson
 
 from redact.formats.claude_code.files import roots_of
 from redact.formats.claude_code.keys import CWD, GIT_BRANCH, IS_SIDECHAIN, ORIGINAL_CWD, TYPE
 from redact.formats.common import label
-from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
 from redact.formats.wording import EXIT_CODE
 from redact.keys import Key
 from redact.native.scrub import Scrubber
@@ -71,18 +70,15 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
     root = TABLE.root
     assert isinstance(root, Switch)
     known = root.cases
-    out: list[bytes] = []
-    stats = LineStats()
-    for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
+
+    def each(record: dict[str, Any]) -> Any:
         kind: Any = record.get(TYPE)
         if not isinstance(kind, str) or kind not in known:
             report.skipped_records[label(kind) if isinstance(kind, str) else "<no type>"] += 1
-            continue
+            return None
         here = record.get(CWD)
         if isinstance(here, str):
             scrubber.cwd = here
-        scrubbed = scrubber.record(record)
-        if scrubbed is not None:
-            out.append(orjson.dumps(scrubbed))
-    stats.warn_skipped(report)
-    return b"".join(line + b"\n" for line in out)
+        return scrubber.record(record)
+
+    return rewrite_lines(data, name, each, report=report, skip_bad_lines=skip_bad_lines)

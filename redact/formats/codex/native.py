@@ -18,7 +18,7 @@ from redact.formats.codex.keys import (
 )
 from redact.formats.codex.table import sniff_doc
 from redact.formats.common import label
-from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
 from redact.keys import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.native.spec import Switch
@@ -102,32 +102,29 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
     doc = _document(data)
     if doc is not None:
         return _scrub_document(doc, policy=policy, key=key, mode=mode, report=report)
-    stats = LineStats()
     cwd = _root_dir(r for _, r in iter_objects(data, name, skip_bad_lines=True, stats=LineStats()))
     git = _git_info(r for _, r in iter_objects(data, name, skip_bad_lines=True, stats=LineStats()))
     scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=choose_roots((cwd,), git=git))
     scrubber.cwd = cwd
     assert isinstance(RECORD, Switch)
-    out: list[bytes] = []
-    for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
+
+    def each(record: dict[str, Any]) -> Any:
         kind = record.get(KIND)
         if kind is not None and (not isinstance(kind, str) or kind not in RECORD.cases):
             report.skipped_records[label(kind) if isinstance(kind, str) else "<no type>"] += 1
-            continue
+            return None
         payload = record.get(PAYLOAD)
         cases = _PAYLOADS.get(kind) if isinstance(kind, str) else None
         if isinstance(kind, str) and cases is not None:
             ptype = payload.get(ITEM_TYPE) if isinstance(payload, dict) else None  # an item's or event's
             if not isinstance(ptype, str) or ptype not in cases:
                 report.skipped_records[label(kind, ptype if isinstance(ptype, str) else None)] += 1
-                continue
+                return None
         if kind == "turn_context" and isinstance(payload, dict) and isinstance(payload.get(TURN_CWD), str):
             scrubber.cwd = payload[TURN_CWD]
-        scrubbed = scrubber.record(record)
-        if scrubbed is not None:
-            out.append(orjson.dumps(scrubbed))
-    stats.warn_skipped(report)
-    return b"".join(line + b"\n" for line in out)
+        return scrubber.record(record)
+
+    return rewrite_lines(data, name, each, report=report, skip_bad_lines=skip_bad_lines)
 
 
 def _scrub_document(doc: dict[str, Any], *, policy: EffectivePolicy, key: Key | None, mode: str,

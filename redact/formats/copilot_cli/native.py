@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 
 from redact.formats.copilot_cli.keys import CONTEXT, CWD, DATA, GIT_ROOT, KIND
 from redact.formats.copilot_cli.native_table import DATA as EVENTS
 from redact.formats.copilot_cli.native_table import TABLE
 from redact.formats.copilot_cli.reader import _name
-from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
 from redact.keys import Key
 from redact.native.scrub import Scrubber
 from redact.policy.load import EffectivePolicy
@@ -39,15 +38,11 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
     scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report,
                         roots=choose_roots((root or cwd,)))
     scrubber.cwd = cwd
-    stats = LineStats()
-    lines: list[bytes] = []
-    for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
+    def each(record: dict[str, Any]) -> Any:
         kind = record.get(KIND)
         if not isinstance(kind, str) or kind not in EVENTS:
             report.skipped_records[_name(kind) if isinstance(kind, str) else "<no type>"] += 1
-            continue
-        scrubbed = scrubber.record(record)
-        if scrubbed is not None:
-            lines.append(orjson.dumps(scrubbed))
-    stats.warn_skipped(report)
-    return b"".join(line + b"\n" for line in lines)
+            return None
+        return scrubber.record(record)
+
+    return rewrite_lines(data, name, each, report=report, skip_bad_lines=skip_bad_lines)

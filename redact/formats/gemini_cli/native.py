@@ -15,7 +15,7 @@ from redact.formats.common import label
 from redact.formats.gemini_cli.keys import DIRECTORIES, MESSAGE_KINDS, MESSAGE_TYPE, MESSAGES, SET, TYPE
 from redact.formats.gemini_cli.native_table import DOCUMENT, TABLE
 from redact.formats.gemini_cli.reader import document_of
-from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
 from redact.keys import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
@@ -56,13 +56,5 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
             break
     scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=choose_roots((cwd,)))
     scrubber.cwd = cwd
-    stats = LineStats()
-    lines: list[bytes] = []
-    for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
-        if TYPE in record and not _known(record, report):
-            continue
-        scrubbed = scrubber.record(record)
-        if scrubbed is not None:
-            lines.append(orjson.dumps(scrubbed))
-    stats.warn_skipped(report)
-    return b"".join(line + b"\n" for line in lines)
+    return rewrite_lines(data, name, lambda record: None if TYPE in record and not _known(record, report)
+                         else scrubber.record(record), report=report, skip_bad_lines=skip_bad_lines)

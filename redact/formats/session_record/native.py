@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 
 from redact.formats.common import label
-from redact.formats.jsonl import LineStats, iter_objects
+from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
 from redact.keys import Key
 from redact.native.scrub import Scrubber
 from redact.native.spec import Switch
@@ -65,18 +64,14 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
           report: RedactionReport, skip_bad_lines: bool = False) -> bytes:
     scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=_roots(data, name))
     assert isinstance(RECORD, Switch)
-    out: list[bytes] = []
-    stats = LineStats()
-    for _, record in iter_objects(data, name, skip_bad_lines=skip_bad_lines, stats=stats):
+    def each(record: dict[str, Any]) -> Any:
         kind = record.get(TYPE)
         if not isinstance(kind, str) or kind not in RECORD.cases:
             report.skipped_records[label(kind) if isinstance(kind, str) else "<no type>"] += 1
-            continue
+            return None
         scrubbed = scrubber.record(record)
-        if scrubbed is None:
-            continue
-        if kind == "session":
+        if scrubbed is not None and kind == "session":
             _declare(scrubbed, record)
-        out.append(orjson.dumps(scrubbed))
-    stats.warn_skipped(report)
-    return b"".join(line + b"\n" for line in out)
+        return scrubbed
+
+    return rewrite_lines(data, name, each, report=report, skip_bad_lines=skip_bad_lines)
