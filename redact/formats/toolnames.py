@@ -112,3 +112,13 @@ def make_call(name: str, inp: object, call_id: str, t: float, agent: str, *,
         skill = first_str(args, SKILL_KEYS)
         call.skill = skill if skill is not None and len(skill) <= 100 and " " not in skill else None
     return call
+
+
+def alias_markdown(aliases: dict[str, str], anything_else: str | None, note: str = "") -> list[str]:
+    """A format's tool aliases onto this table as a Markdown table for docs/formats.md: one row per
+    alias (`note` after each), then the row for any other name (`anything_else`) when given."""
+    lines = ["| tool | read as |", "|---|---|"]
+    lines += [f"| `{name}` | `{alias}`{note} |" for name, alias in aliases.items()]
+    if anything_else is not None:
+        lines.append(f"| {anything_else} |")
+    return lines

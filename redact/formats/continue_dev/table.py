@@ -40,8 +40,6 @@ def list_sessions(folder: Path) -> list[Path]:
 
 
 def markdown() -> str:
-    lines = ["| tool | read as |", "|---|---|"]
-    for name, alias in ALIASES.items():
-        lines.append(f"| `{name}` | `{alias}` |")
-    lines.append("| anything else | a `tool` event |")
-    return "\n".join(lines) + "\n"
+    from redact.formats.toolnames import alias_markdown
+
+    return "\n".join(alias_markdown(ALIASES, "anything else | a `tool` event")) + "\n"

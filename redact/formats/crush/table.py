@@ -23,12 +23,11 @@ def sniff(records: list[dict[str, Any]]) -> bool:
 
 def markdown() -> str:
     from redact.formats.crush.keys import PART_TYPES
+    from redact.formats.toolnames import alias_markdown
 
     lines = ["| part type | handling |", "|---|---|"]
     for kind, how in PART_TYPES.items():
         lines.append(f"| `{kind}` | {how} |")
     lines.append("| any other type | skipped, counted by name when it has a safe shape |")
-    lines += ["", "| tool | read as |", "|---|---|"]
-    for name, alias in ALIASES.items():
-        lines.append(f"| `{name}` | `{alias}` (the shared tool table) |")
+    lines += ["", *alias_markdown(ALIASES, None, " (the shared tool table)")]
     return "\n".join(lines) + "\n"

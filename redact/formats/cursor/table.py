@@ -34,8 +34,6 @@ def sniff(records: list[dict[str, Any]]) -> bool:
 
 
 def markdown() -> str:
-    lines = ["| tool | read as |", "|---|---|"]
-    for name, alias in ALIASES.items():
-        lines.append(f"| `{name}` | `{alias}` |")
-    lines.append("| anything else | a `tool` event (`mcp_*` tools included) |")
-    return "\n".join(lines) + "\n"
+    from redact.formats.toolnames import alias_markdown
+
+    return "\n".join(alias_markdown(ALIASES, "anything else | a `tool` event (`mcp_*` tools included)")) + "\n"
