@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -59,6 +61,25 @@ def pytest_configure(config: pytest.Config) -> None:
     socket.socket.connect = _connect  # type: ignore[method-assign]
     socket.socket.connect_ex = _connect_ex  # type: ignore[method-assign]
     socket.getaddrinfo = _no_getaddrinfo  # type: ignore[assignment]
+
+
+#: The one parameter of a corpus test when ../shared/corpus is absent: it skips (an empty
+#: parametrisation would run nothing and say so only as a warning).
+CORPUS_ABSENT = "<corpus absent>"
+
+
+def corpus_params(names: Callable[[], list[Any]]) -> list[Any]:
+    """The parameters of a corpus test: `names()` (which calls corpus_dir), or CORPUS_ABSENT."""
+    try:
+        return names()
+    except pytest.skip.Exception:
+        return [CORPUS_ABSENT]
+
+
+def corpus_case(param: object, sub: str = "") -> None:
+    """Skip the test when its parameter is CORPUS_ABSENT."""
+    if param == CORPUS_ABSENT:
+        pytest.skip(f"../shared/corpus{'/' + sub if sub else ''} is not present")
 
 
 def corpus_dir(sub: str) -> Path:

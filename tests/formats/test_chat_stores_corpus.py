@@ -29,7 +29,7 @@ from redact.errors import BadInput
 from redact.model.agentplay import SessionMap
 from redact.model.schema import shipped
 from tests.audit.scanner_maps import KEY
-from tests.conftest import corpus_dir
+from tests.conftest import CORPUS_ABSENT, corpus_case, corpus_dir, corpus_params
 from tests.maps import shell_commands
 
 pytestmark = pytest.mark.corpus
@@ -61,10 +61,9 @@ def _is_db(path: Path) -> bool:
 
 def _units() -> list[str]:
     """`path` or `path#session` for everything that must read; auxiliary files are not units."""
-    try:
-        files = _files()
-    except pytest.skip.Exception:
-        return ["<corpus absent>"]
+    files = corpus_params(_files)
+    if files == [CORPUS_ABSENT]:
+        return files
     out: list[str] = []
     for path in files:
         if any(path.name.endswith(aux) for aux in AUXILIARY):
@@ -222,8 +221,7 @@ def _independent(unit: str) -> dict[str, int]:
 
 @pytest.fixture(params=_units(), ids=lambda u: u.rsplit("/", 1)[-1][-60:])
 def unit(request: pytest.FixtureRequest) -> str:
-    if request.param == "<corpus absent>":
-        pytest.skip("../shared/corpus is not present")
+    corpus_case(request.param)
     return str(request.param)
 
 

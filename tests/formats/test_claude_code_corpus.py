@@ -20,7 +20,7 @@ from redact.formats.claude_code.table import RECORD_TYPES
 from redact.keys import Key
 from redact.model.agentplay import SessionMap
 from redact.model.schema import shipped
-from tests.conftest import corpus_dir
+from tests.conftest import corpus_case, corpus_dir, corpus_params
 from tests.formats.corpus_cc import CorpusSession, sessions, shown
 
 pytestmark = pytest.mark.corpus
@@ -45,16 +45,12 @@ def _run(name: str, policy: str) -> Result:
 
 
 def _names() -> list[str]:
-    try:
-        return [s.name for s in _sessions()]
-    except pytest.skip.Exception:
-        return ["<corpus absent>"]
+    return corpus_params(lambda: [s.name for s in _sessions()])
 
 
 @pytest.fixture(params=_names(), ids=lambda name: name[:-6][-48:])
 def session(request: pytest.FixtureRequest) -> CorpusSession:
-    if request.param == "<corpus absent>":
-        pytest.skip("../shared/corpus/claude-code is not present")
+    corpus_case(request.param, "claude-code")
     return next(s for s in _sessions() if s.name == request.param)
 
 

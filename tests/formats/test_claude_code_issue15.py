@@ -333,7 +333,7 @@ def _batch_session() -> Transcript:
                                             "resolvedInvocations": {}, "totalDurationMs": 21,
                                             "totalTokens": 0, "totalToolCalls": 3})
     t.tick(2000)
-    t.assistant([text("The exporter has no TODOs.")], stop="end_turn")
+    t.assistant([text("The exporter is finished.")], stop="end_turn")
     return t
 
 

@@ -24,7 +24,7 @@ from redact.formats.codex.table import EVENT_MSGS, RECORD_TYPES, RESPONSE_ITEMS
 from redact.keys import Key
 from redact.model.agentplay import SessionMap
 from redact.model.schema import shipped
-from tests.conftest import corpus_dir
+from tests.conftest import corpus_case, corpus_dir, corpus_params
 
 pytestmark = pytest.mark.corpus
 KEY = Key(bytes(range(32)), source="t")
@@ -40,16 +40,12 @@ def _files() -> tuple[Path, ...]:
 
 
 def _names() -> list[str]:
-    try:
-        return [p.name for p in _files()]
-    except pytest.skip.Exception:
-        return ["<corpus absent>"]
+    return corpus_params(lambda: [p.name for p in _files()])
 
 
 @pytest.fixture(params=_names(), ids=lambda name: name[-44:])
 def rollout(request: pytest.FixtureRequest) -> Path:
-    if request.param == "<corpus absent>":
-        pytest.skip("../shared/corpus/codex is not present")
+    corpus_case(request.param, "codex")
     return next(p for p in _files() if p.name == request.param)
 
 

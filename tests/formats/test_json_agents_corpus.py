@@ -26,7 +26,7 @@ from redact.detect import detect
 from redact.model.agentplay import SessionMap
 from redact.model.schema import shipped
 from tests.audit.scanner_maps import KEY
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, CORPUS_ABSENT, corpus_case, corpus_dir
 from tests.maps import shell_commands
 
 pytestmark = pytest.mark.corpus
@@ -152,14 +152,13 @@ def _cases() -> list[tuple[str, str]]:
     for folder in AGENTS:
         if (CORPUS / folder).is_dir():
             out += [(folder, str(p.relative_to(CORPUS / folder))) for p in _discovered(folder)[0]]
-    return out or [("<absent>", "")]
+    return out or [(CORPUS_ABSENT, "")]
 
 
 @pytest.fixture(params=_cases(), ids=lambda c: f"{c[0]}:{c[1][-48:]}")
 def session(request: pytest.FixtureRequest) -> tuple[str, Path]:
     folder, rel = request.param
-    if folder == "<absent>":
-        pytest.skip("../shared/corpus is not present")
+    corpus_case(folder)
     return folder, CORPUS / folder / rel
 
 
@@ -170,9 +169,7 @@ def _run(path: Path, policy: str) -> Result:
 
 @pytest.mark.parametrize("folder", list(AGENTS))
 def test_every_file_is_a_session_or_skipped_with_a_reason(folder: str) -> None:
-    root = CORPUS / folder
-    if not root.is_dir():
-        pytest.skip(f"../shared/corpus/{folder} is not present")
+    root = corpus_dir(folder)
     sessions, skipped = _discovered(folder)
     assert sessions
     seen = {os.path.realpath(p) for p in sessions} | {os.path.realpath(p) for p, _ in skipped}

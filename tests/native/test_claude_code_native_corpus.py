@@ -17,7 +17,7 @@ from redact.api import redact_bytes
 from redact.formats.claude_code.files import read_session
 from redact.formats.claude_code.native_table import RECORD
 from redact.report import RedactionReport
-from tests.conftest import corpus_dir
+from tests.conftest import corpus_case, corpus_dir, corpus_params
 from tests.formats.test_claude_code_corpus import USER_NAMES
 from tests.native.helpers import KEY, lines, native
 
@@ -30,16 +30,12 @@ def _files() -> tuple[Path, ...]:
 
 
 def _names() -> list[str]:
-    try:
-        return [p.name for p in _files()]
-    except pytest.skip.Exception:
-        return ["<corpus absent>"]
+    return corpus_params(lambda: [p.name for p in _files()])
 
 
 @pytest.fixture(params=_names(), ids=lambda name: name[:-6][-40:])
 def path(request: pytest.FixtureRequest) -> Path:
-    if request.param == "<corpus absent>":
-        pytest.skip("../shared/corpus/claude-code is not present")
+    corpus_case(request.param, "claude-code")
     return next(p for p in _files() if p.name == request.param)
 
 

@@ -16,7 +16,7 @@ import pytest
 from redact.api import redact_bytes
 from redact.formats.codex.reader import read_session
 from redact.report import RedactionReport
-from tests.conftest import corpus_dir
+from tests.conftest import corpus_case, corpus_dir, corpus_params
 from tests.native.helpers import KEY, native
 
 pytestmark = pytest.mark.corpus
@@ -29,16 +29,12 @@ def _files() -> tuple[Path, ...]:
 
 
 def _names() -> list[str]:
-    try:
-        return [p.name for p in _files()]
-    except pytest.skip.Exception:
-        return ["<corpus absent>"]
+    return corpus_params(lambda: [p.name for p in _files()])
 
 
 @pytest.fixture(params=_names(), ids=lambda name: name.rsplit(".", 1)[0][-36:])
 def path(request: pytest.FixtureRequest) -> Path:
-    if request.param == "<corpus absent>":
-        pytest.skip("../shared/corpus/codex is not present")
+    corpus_case(request.param, "codex")
     return next(p for p in _files() if p.name == request.param)
 
 
