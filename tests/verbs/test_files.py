@@ -18,7 +18,7 @@ from redact.verbs import extract, extract_argv, is_valid_verb, operands
     ("wc -l src/a.ts src/b.ts", "read", [("read", "src/a.ts"), ("read", "src/b.ts")]),
     ("cd web && sed -n 1,40p src/page.tsx", "read", [("read", "web/src/page.tsx")]),
     ("sed -n '1,220p' 'app/api/trips/[id]/route.ts'", "read", [("read", "app/api/trips/[id]/route.ts")]),
-    ("rg -n 'TODO|FIXME' src/lib.rs docs", "search", [("search", "src/lib.rs"), ("search", "docs")]),
+    ("rg -n 'deprecated|unsafe' src/lib.rs docs", "search", [("search", "src/lib.rs"), ("search", "docs")]),
     ("rg -e needle -g '*.py' -- src", "search", [("search", "src")]),
     ("rg --files src", "search", [("search", "src")]),
     ("grep -rn --include=*.py needle app tests", "search", [("search", "app"), ("search", "tests")]),

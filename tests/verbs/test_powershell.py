@@ -22,7 +22,7 @@ def ps(script: str) -> tuple[str, ...]:
     ("gc .\\src\\app.ps1 -TotalCount 20", "get-content", ("get-content",)),
     ("GET-CHILDITEM -Recurse -Filter *.py src", "get-childitem", ("get-childitem",)),
     ("$files = Get-ChildItem src", "get-childitem", ("get-childitem",)),
-    ("$f = @(gci); sls TODO a.txt", "get-childitem", ("get-childitem", "select-string")),
+    ("$f = @(gci); sls deprecated a.txt", "get-childitem", ("get-childitem", "select-string")),
     ("Set-Location C:\\repo; npm run build", "npm run", ("set-location", "npm run")),
     ("cd web; pytest -q", "pytest", ("set-location", "pytest")),
     ("if (Test-Path a.txt) { Remove-Item a.txt }", "remove-item", ("test-path", "remove-item")),
@@ -39,7 +39,7 @@ def test_powershell_verbs(script: str, verb: str, verbs: tuple[str, ...]) -> Non
 
 
 def test_powershell_inside_a_shell_line() -> None:
-    assert extract('powershell -NoProfile -Command "Get-Content -Raw a.txt | Select-String TODO"').verbs == \
+    assert extract('powershell -NoProfile -Command "Get-Content -Raw a.txt | Select-String deprecated"').verbs == \
         ("get-content", "select-string")
     assert extract("pwsh -c 'gci src'").verb == "get-childitem"
 
