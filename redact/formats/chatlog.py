@@ -16,9 +16,9 @@ from typing import Any, BinaryIO
 from redact.build import outputs
 from redact.build.facts import SessionFacts, ToolCall, ToolResult
 from redact.formats import toolnames
-from redact.formats.common import byte_len
+from redact.formats.common import byte_len, label
 from redact.formats.ids import native_id, session_id
-from redact.formats.jsonl import LineStats
+from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.wording import error_class
 from redact.report import RedactionReport
 
@@ -108,6 +108,10 @@ class StoreReader:
     time seen, the session row's id, root and parent, and the session's id at the end."""
 
     AGENT_TOOL = ""
+    #: the export's record-kind key, and the kinds besides the session row, each read by the method
+    #: of its name
+    KIND_KEY = ""
+    RECORDS: tuple[str, ...] = ()
 
     def __init__(self, report: RedactionReport) -> None:
         self.report = report
@@ -126,6 +130,19 @@ class StoreReader:
         self.last_t = t
         self.s.saw(t)
         return t
+
+    def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:
+        for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
+            kind = record.get(self.KIND_KEY)
+            if kind == "session" and self.session_id is None:
+                self.session(record)
+            elif isinstance(kind, str) and kind in self.RECORDS:
+                getattr(self, kind)(record)
+            else:
+                self.skip(label(kind) if isinstance(kind, str) else "<no record kind>")
+
+    def session(self, r: dict[str, Any]) -> None:
+        raise NotImplementedError  # each export names its session row's fields
 
     def session_row(self, sid: object, folder: object, parent: object) -> None:
         """The session row: its id, the project folder (a repository only on evidence,

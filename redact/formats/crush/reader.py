@@ -20,14 +20,13 @@ from redact.formats.crush.keys import (
 )
 from redact.formats.crush.native_table import FINISH_ERRORS
 from redact.formats.crush.table import ALIASES
-from redact.formats.jsonl import iter_objects
 from redact.report import RedactionReport
 
 AGENT_TOOL = "crush"
 
 
 class CrushReader(chatlog.StoreReader):
-    AGENT_TOOL = AGENT_TOOL
+    AGENT_TOOL, KIND_KEY, RECORDS = AGENT_TOOL, KIND, ("message",)
 
     def __init__(self, report: RedactionReport) -> None:
         super().__init__(report)
@@ -36,16 +35,6 @@ class CrushReader(chatlog.StoreReader):
 
     def time(self, value: object) -> float | None:
         return self.seen(chatlog.epoch_number(value))
-
-    def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:
-        for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
-            kind = record.get(KIND)
-            if kind == "session" and self.session_id is None:
-                self.session(record)
-            elif kind == "message":
-                self.message(record)
-            else:
-                self.skip(label(kind) if isinstance(kind, str) else "<no record kind>")
 
     def session(self, r: dict[str, Any]) -> None:
         self.session_row(r.get(SESSION_ID), r.get(PROJECT), r.get(PARENT))

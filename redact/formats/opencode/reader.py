@@ -22,7 +22,6 @@ from redact.formats.chatlog import as_object
 from redact.formats.common import (
     as_int, is_model_name, label, positive_int, safe_name,
 )
-from redact.formats.jsonl import iter_objects
 from redact.formats.opencode.keys import (
     AT, AUTO, CACHE, CACHE_READ, CACHE_WRITE, CALL_ID, COMPLETED, CREATED, DIRECTORY, END, ERROR, ERROR_NAME, EXISTS,
     EXIT, FINISH, IGNORED, INPUT, KIND, MESSAGE_AT, MESSAGE_DATA, MESSAGE_ID, META, MIME, MODEL, OUTPUT, PARENT,
@@ -38,7 +37,7 @@ _IMAGE = "image/"
 
 
 class OpencodeReader(chatlog.StoreReader):
-    AGENT_TOOL = AGENT_TOOL
+    AGENT_TOOL, KIND_KEY, RECORDS = AGENT_TOOL, KIND, ("message", "part")
 
     def __init__(self, report: RedactionReport) -> None:
         super().__init__(report)
@@ -48,18 +47,6 @@ class OpencodeReader(chatlog.StoreReader):
     def time(self, *values: object) -> float | None:
         """The first of `values` that is a time."""
         return self.seen(next((t for t in map(chatlog.epoch_number, values) if t is not None), None))
-
-    def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:
-        for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
-            kind = record.get(KIND)
-            if kind == "session" and self.session_id is None:
-                self.session(record)
-            elif kind == "message":
-                self.message(record)
-            elif kind == "part":
-                self.part(record)
-            else:
-                self.skip(label(kind) if isinstance(kind, str) else "<no record kind>")
 
     def session(self, r: dict[str, Any]) -> None:
         self.session_row(r.get(SESSION_ID), r.get(DIRECTORY), r.get(PARENT))
