@@ -13,8 +13,11 @@ different users and projects, the map is byte for byte the same, under `default`
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from redact.api import redact_bytes
 from redact.errors import BadInput
@@ -32,13 +35,13 @@ HOMES = ("/home/dana/acme-billing", "/Users/erin/Projects/beta-payroll")
 @pytest.mark.parametrize("name", NAMES)
 def test_same_session_same_map_wherever_it_sits(name: str, policy: str) -> None:
     compared = 0
-    for given, data in GENERATED[name]():
+    for source, data in GENERATED[name]():
         maps, ids = [], []
         for home in HOMES:
-            where = f"{home}/{given.name}"
+            where = f"{home}/{source.name}"
             try:
                 result = redact_bytes(data, name=where, policy=policy, key=KEY, input_format=name,
-                                      file_stem=given.name.split(".")[0], companions=[])
+                                      file_stem=source.name.split(".")[0], companions=[])
             except BadInput:
                 break
             maps.append(result.data)
@@ -46,7 +49,7 @@ def test_same_session_same_map_wherever_it_sits(name: str, policy: str) -> None:
             path_digest = hashlib.sha256(where.encode()).hexdigest()[:16]
             assert path_digest.encode() not in result.data, f"{name}: the id is a digest of the path"
         if len(maps) == 2:
-            assert maps[0] == maps[1], (name, given.name, ids)
+            assert maps[0] == maps[1], (name, source.name, ids)
             compared += 1
     assert compared, f"{name}: no generated session was read"
 
@@ -64,3 +67,34 @@ def test_session_id_is_the_named_id_else_the_fallback() -> None:
     assert session_id("ses_12be9f", b"log") == hashlib.sha256(b"ses_12be9f").hexdigest()[:16]
     for missing in (None, "", 7):
         assert session_id(missing, b"log", ".aider") == fallback_id(b"log")
+
+
+@cache
+def _inputs() -> tuple[tuple[str, str, bytes, bytes], ...]:
+    """(format, file name, bytes, the map read from a reference home) of every generated session."""
+    out = []
+    for name in NAMES:
+        for given_path, data in GENERATED[name]():
+            try:
+                ref = redact_bytes(data, name=f"/srv/ref/{given_path.name}", policy="default", input_format=name,
+                                   file_stem=given_path.name.split(".")[0], companions=[]).data
+            except BadInput:
+                continue
+            out.append((name, given_path.name, data, ref))
+    return tuple(out)
+
+
+_NAME = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_.", min_size=1, max_size=16).filter(
+    lambda n: n not in (".", ".."))
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(root=st.sampled_from(["/home", "/Users", "C:\\Users", "/mnt/c/Users"]), user=_NAME, project=_NAME)
+def test_no_folder_changes_a_map(root: str, user: str, project: str) -> None:
+    """Property: for any folder the file sits in, every format's map is the reference map."""
+    sep = "\\" if root.startswith("C:") else "/"
+    for name, file_name, data, ref in _inputs():
+        where = sep.join((root, user, project, file_name))
+        got = redact_bytes(data, name=where, policy="default", input_format=name,
+                           file_stem=file_name.split(".")[0], companions=[]).data
+        assert got == ref, (name, file_name)
