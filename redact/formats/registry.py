@@ -92,6 +92,10 @@ class Format(Protocol):
     def native(self) -> bool:
         """`--to native` is offered (False for a SQLite store or a Markdown history: maps only)."""
 
+    @property
+    def homes(self) -> tuple[str, ...]:
+        """Where the agent keeps its sessions, relative to the home (`~/.claude/projects`)."""
+
     def sniff(self, records: list[dict[str, Any]]) -> bool:
         """Whether the first records (parsed JSONL objects) are this format's."""
 
@@ -143,6 +147,10 @@ class FormatFolder:
     # "module:function" listing the files under a folder that are the format's but not sessions,
     # with why ([(path, reason)]): batch mode skips them and says so (Gemini CLI's checkpoints)
     skips: str | None = None
+    # Where this agent keeps its sessions, relative to the user's home (`~/.claude/projects`), one
+    # entry per place and OS; `*` globs one segment. Home-wide discovery (`agentplay-redact ~`)
+    # searches each that exists, and `agentplay-redact formats` and docs/formats.md list them.
+    homes: tuple[str, ...] = ()
 
     @property
     def has_sessions(self) -> bool:
