@@ -12,7 +12,7 @@ sees another's input, key or policy (tests/test_pure_api.py).
 
 `redact_file` streams a raw log from disk: the reader takes it line by line, keeping counts and
 lengths, never text, and the leak scanner's taint layer searches the file on disk a chunk at a time;
-memory grows with the output map, not with the log. Many inputs at once: `redact.batch`; a raw log
+memory grows with the output map, not with the log. Many inputs at once: `redact.batch.run`; a raw log
 scrubbed in its own format (`--to native`): `redact.api_native`.
 """
 from __future__ import annotations
@@ -25,12 +25,12 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from redact.apply import redact_map
-from redact.modes import resolve_mode
+from redact.apply.walk import redact_map
+from redact.apply.modes import resolve_mode
 from redact.blocked import PUBLIC, blocked_message, passing_command
 from redact.build import build_map
-from redact.canonical import content_hash
-from redact.detect import FORMATS, MAP, check_forced, detect
+from redact.model.canonical import content_hash
+from redact.formats.detect import FORMATS, MAP, check_forced, detect
 from redact.errors import BadInput, LeakFound, RedactError, UsageError
 from redact.formats.auxiliary import reason
 from redact.formats.registry import raw_format
@@ -38,8 +38,8 @@ from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json
 from redact.formats.stores import export
 from redact.io.store import SQLITE_HEADER, split_ref
 from redact.io.write import check_output_path, encode_output, write_atomic
-from redact.keys import Key
-from redact.linkscope import scoped_key
+from redact.keys.material import Key
+from redact.keys.linkscope import scoped_key
 from redact.policy.load import EffectivePolicy, load_policy
 from redact.report import RedactionReport
 
@@ -94,7 +94,7 @@ def build_raw(data: bytes | BinaryIO, fmt: str, *, name: str, policy: EffectiveP
             return key.ident_digest("program", program, 10)
         hasher = by_key
         if recorder is not None:
-            from redact.recorder import recording_hasher
+            from redact.keys.recorder import recording_hasher
 
             hasher = recording_hasher(hasher, recorder)
     session = raw.read(data, name, report=report, companions=companions, skip_bad_lines=skip_bad_lines,

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from redact.errors import KeyError_
-from redact.keys import Key, key_from_env, keygen, load_key_file, parse_key_text
+from redact.keys.material import Key, key_from_env, keygen, load_key_file, parse_key_text
 
 
 def test_keygen_writes_32_bytes_hex_with_mode_0600(tmp_path: Path) -> None:

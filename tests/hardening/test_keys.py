@@ -13,8 +13,8 @@ from typing import Any
 import orjson
 import pytest
 
-from redact import apply as apply_module
-from redact.keys import Key, keygen, load_key_file
+from redact.apply import walk as apply_module
+from redact.keys.material import Key, keygen, load_key_file
 from tests.formats.ccfix import Transcript, text, tool_use
 from tests.hardening.helpers import EXAMPLE_MAP, assert_one_line, cli, snapshot
 

@@ -4,7 +4,7 @@ with a key: without one it falls back to dirs_only, loudly, unless the policy re
 from __future__ import annotations
 
 from redact.errors import UsageError
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.model import grammar
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
