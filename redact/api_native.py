@@ -106,4 +106,9 @@ def scrub_file(path: str | Path, out: str | Path | None = None, *, policy: str |
 
 
 def _policy(policy: str | EffectivePolicy, mode: str | None) -> EffectivePolicy:
-    return policy if isinstance(policy, EffectivePolicy) else load_policy(policy, mode=mode)
+    """The policy as given (the mode travels as its own option, as for maps: redact/api.py `Options`)."""
+    from redact.apply.modes import check_mode
+
+    eff = policy if isinstance(policy, EffectivePolicy) else load_policy(policy)
+    check_mode(eff, mode)
+    return eff

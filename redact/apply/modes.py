@@ -10,6 +10,14 @@ from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 
 
+def check_mode(policy: EffectivePolicy, mode: str | None) -> None:
+    """A `--mode` the policy forbids is a usage error naming the flag: the one channel for the mode
+    is this option, never merged into the policy (so its hash is the policy's, whatever the route)."""
+    if mode is not None and mode != "hashed" and policy.policy.paths.require_hashed:
+        raise UsageError(f"--mode {mode} conflicts with policy {policy.name}, which requires hashed paths "
+                         "(drop --mode, or use --mode hashed with --key-file)")
+
+
 def resolve_mode(policy: EffectivePolicy, key: Key | None, input_mode: str,
                  explicit: str | None, report: RedactionReport) -> str:
     """The path mode to apply: never looser than the input's; hashed needs a key."""
@@ -32,4 +40,4 @@ def resolve_mode(policy: EffectivePolicy, key: Key | None, input_mode: str,
     return wanted
 
 
-__all__ = ["resolve_mode"]
+__all__ = ["check_mode", "resolve_mode"]

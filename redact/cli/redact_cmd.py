@@ -102,6 +102,7 @@ def redact(
 ) -> None:
     """Redact INPUT under a policy and write the map (the default command)."""
     from redact.batch import run as batch
+    from redact.apply.modes import check_mode
     from redact.policy.load import load_policy
 
     mode_name = value(mode)
@@ -115,7 +116,8 @@ def redact(
     RunOptions(to=to or "map", mode=mode_name, input_format=fmt, inputs=_inputs(inputs), output=output,
                out_dir=out_dir, report=report, level=level, chain_key=chain_key_file, receipt=receipt,
                signing_key=signing_key, vault=vault, keyed=key is not None)
-    eff = load_policy(policy, mode=mode_name, link_scope=link_scope)
+    eff = load_policy(policy, link_scope=link_scope)  # --mode travels as the option, not in the policy
+    check_mode(eff, mode_name)
     options = Options(eff, key, batch.KeySource.for_loaded(key, key_file,
                                                            allow_unsafe_permissions=unsafe_key_permissions),
                       mode_name, fmt, skip_bad_lines)
