@@ -71,7 +71,8 @@ def test_env_key_and_env_key_file(tmp_path: Path) -> None:
     path = tmp_path / "k"
     path.write_text(hexkey)
     os.chmod(path, 0o600)
-    assert key_from_env({"AGENTPLAY_REDACT_KEY_FILE": str(path)}) is not None
+    from_file = key_from_env({"AGENTPLAY_REDACT_KEY_FILE": str(path)})
+    assert from_file is not None and from_file.fingerprint() == Key(bytes.fromhex(hexkey), source="x").fingerprint()
     assert key_from_env({}) is None
 
 

@@ -196,8 +196,6 @@ def test_no_vault_is_written_by_default(tmp_path: Path, capsys: pytest.CaptureFi
             assert not fh.read().startswith(MAGIC)
 
 
-@pytest.mark.skipif("recorder" not in inspect.signature(api.redact_bytes).parameters,
-                    reason="redact --vault is not wired into redact/api.py yet")
 def test_redact_with_vault_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "in.json"
     src.write_text(json.dumps(canary_map()))
