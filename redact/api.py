@@ -29,6 +29,7 @@ from redact.apply import redact_map
 from redact.modes import resolve_mode
 from redact.blocked import PUBLIC, blocked_message, passing_command
 from redact.build import build_map
+from redact.roots import hide_user_names
 from redact.canonical import content_hash
 from redact.detect import FORMATS, MAP, check_forced, detect
 from redact.errors import BadInput, LeakFound, RedactError, UsageError
@@ -99,6 +100,9 @@ def build_raw(data: bytes | BinaryIO, fmt: str, *, name: str, policy: EffectiveP
             hasher = recording_hasher(hasher, recorder)
     session = raw.read(data, name, report=report, companions=companions, skip_bad_lines=skip_bad_lines,
                        file_stem=file_stem)
+    hidden = hide_user_names(session, lambda name: key.ident_token("repo", name) if key else None)
+    if hidden:
+        report.fallbacks["identifier:repo/home"] += hidden
     return build_map(session, hasher=hasher, vocab=policy.vocabulary)
 
 
