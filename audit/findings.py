@@ -47,6 +47,8 @@ RULES: dict[str, Rule] = _rules(
     ("grammar.verb", "grammar", "not a verb of the shipped vocabulary (arguments, flags or a script name?)"),
     ("grammar.action", "grammar", "not a vcs action (a subcommand or noun_verb)"),
     ("grammar.identifier", "grammar", "not an identifier shape (white space, control or invisible characters)"),
+    ("grammar.identifier-opaque", "grammar",
+     "an identifier that holds a long bare hex run or a UUID (a key or an id, not a name)"),
     ("grammar.url-credentials", "grammar", "a URL that carries credentials"),
     ("grammar.url-query", "grammar", "a URL that carries a query string or a fragment"),
     ("grammar.identifier-undeclared", "grammar",

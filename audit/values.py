@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from redact.canonical import content_hash
 from redact.contract.emails import has_email
-from redact.contract.shapes import COMMAND_RE, has_home
+from redact.contract.shapes import COMMAND_RE, has_home, has_opaque
 from redact.model import grammar as g
 from redact.model.fieldclass import Kind
 from redact.verbs.classify import is_vcs_action
@@ -190,6 +190,8 @@ def ident_verdict(category: str, value: str, kept: Any, proven: Any) -> Any:
     if not g.IDENT_RE.fullmatch(value):
         return _reject(value, "grammar.identifier")
     rules = url_rules(value) + extra_rules(value)
+    if has_opaque(value):
+        rules += ("grammar.identifier-opaque",)
     if kept is not None and value not in kept.get(category, ()):
         rules += ("grammar.identifier-undeclared",)
     return (REJECTED, rules) if rules else (IDENT + category, ())

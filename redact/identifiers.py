@@ -30,6 +30,8 @@ _PRIVATE_SUFFIXES = (".local", ".internal", ".corp", ".lan", ".home", ".intranet
 _PUBLIC_FORGES = {"github.com", "gitlab.com", "bitbucket.org"}
 # Categories whose values name a forge's server (`host/owner/repo`, a PR URL, `host/repo#12`).
 _FORGE_CATEGORIES = frozenset({"remote", "pr", "ticket"})
+# Categories whose values are lower-cased when normalised (hosts, a remote's host).
+_FOLDED = frozenset({"host", "remote"})
 # A value that is (or holds) a local file-system path: never an identifier to show in clear, since
 # it can carry a user name (`/Users/alice/repos/api.git` as a remote, `file://` URLs, `~/x`).
 _LOCAL_PATH = re.compile(r"^(?:/|~|[A-Za-z]:[\\/]|file:)|(?:^|/)(?:Users|home|root)/", re.IGNORECASE)
@@ -239,6 +241,10 @@ class IdentScrubber:
             self.report.dropped[category] += 1
             return None
         if _LOCAL_PATH.search(value.strip()):
+            return self._hash(category, value.strip())
+        if category in _FOLDED and secret_rules([value.strip()])[0]:
+            # asked before the value is lower-cased: a token's case is part of its shape (`AKIA...`)
+            self.fallbacks[f"identifier:{category}/secrets"] += 1
             return self._hash(category, value.strip())
         clean = self._normalise(category, value)
         if not clean:

@@ -108,3 +108,74 @@ def test_no_canary_survives_under_public(category: str, secret: str, shape: str)
 def test_local_paths_are_never_kept_in_clear(value: str) -> None:
     out = scrubber("internal").scrub("remote", value)
     assert isinstance(out, str) and out.startswith("h:")
+
+
+# -- issue 23, item 4: provider keys and opaque values in kept name slots -------------------------
+def _hex(n: int, seed: int) -> str:
+    import hashlib
+
+    return hashlib.sha256(str(seed).encode()).hexdigest()[:n] if n <= 64 else _hex(64, seed) + _hex(n - 64, seed + 1)
+
+
+NEW_KEYS = {
+    "openrouter": "sk-" + "or-v1-" + _hex(64, 1),
+    "mailgun": "ke" + "y-" + _hex(32, 2),
+    "circleci": "CCI" + "PAT_" + "Zq4Rt7Yu1Io3Pa5Sd8Fg0H" + "_" + _hex(40, 3),
+    "langsmith": "lsv2" + "_pt_" + _hex(32, 4) + "_" + _hex(10, 5),
+    "supabase": "sb_" + "secret_" + "Zq4Rt7Yu1I-o3Pa5Sd8_Fg0Hj2Kl",
+}
+
+
+@pytest.mark.parametrize("policy", ["default", "internal"])
+@pytest.mark.parametrize("category", ["repo", "mcp_server", "mcp_tool", "skill", "model", "host"])
+@pytest.mark.parametrize("provider", sorted(NEW_KEYS))
+def test_a_new_provider_key_is_never_kept_in_a_name_slot(policy: str, category: str, provider: str) -> None:
+    token = NEW_KEYS[provider]
+    value = f"x-{token}" if category != "host" else f"{token}.example.com"
+    out = scrubber(policy).scrub(category, value)
+    assert out is None or token.lower() not in str(out).lower()
+
+
+@pytest.mark.parametrize("value", [
+    "tool-" + _hex(32, 7), _hex(40, 8), "srv_" + _hex(8, 9) + "-" + _hex(4, 10) + "-" + _hex(4, 11) + "-"
+    + _hex(4, 12) + "-" + _hex(12, 13),
+])
+@pytest.mark.parametrize("category", ["mcp_server", "mcp_tool", "skill", "repo"])
+def test_a_long_bare_hex_or_uuid_in_an_identifier_is_hashed(value: str, category: str) -> None:
+    out = scrubber("default").scrub(category, value)
+    assert isinstance(out, str) and out.startswith("h:")
+
+
+def test_a_host_label_is_checked_for_secrets_before_lower_casing() -> None:
+    """`AKIA...` lower-cased is no AWS key shape: the check runs on the value as written."""
+    key_id = "AK" + "IA" + "ZQ4RT7YU1IO3PA5S"
+    out = scrubber("default").scrub("host", f"{key_id}.example.com")
+    assert out is None or key_id.lower() not in str(out).lower()
+
+
+def test_the_scanner_rejects_an_opaque_identifier() -> None:
+    from audit.values import ident_verdict
+
+    verdict = ident_verdict("mcp_tool", "tool-" + _hex(32, 7), None, "ok")
+    assert "grammar.identifier-opaque" in verdict[1]
+    assert ident_verdict("mcp_tool", "list_issues", None, "ok") == ("ident:mcp_tool", ())
+
+
+def test_a_new_provider_key_in_a_file_name_and_an_mcp_tool_never_reaches_the_map() -> None:
+    from redact.api import redact_bytes
+    from tests.formats.ccfix import Transcript, text, tool_use
+
+    t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", "/home/zqdev/code/shop", branch="main")
+    t.user("go")
+    for n, token in enumerate(NEW_KEYS.values()):
+        tid = t.tool_id()
+        t.assistant([tool_use(tid, "Read", {"file_path": f"/home/zqdev/code/shop/cfg/{token}.env"})])
+        t.result(tid, "x")
+        tid = t.tool_id()
+        t.assistant([tool_use(tid, f"mcp__srv{n}__call-{token}", {})])
+        t.result(tid, "x")
+    t.assistant([text("done")], stop="end_turn")
+    result = redact_bytes(t.bytes(), name="s.jsonl", policy="default")
+    assert result.session_map["files"] and result.session_map["events"]
+    for token in NEW_KEYS.values():
+        assert token.encode() not in result.data

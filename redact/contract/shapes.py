@@ -30,7 +30,18 @@ def has_home(value: str) -> bool:
     return bool(HOME_RE.search(value) or HOME_ANYWHERE_RE.search(value) or SHARE_HOME_RE.search(value))
 
 
+# A long bare hex run (128 bits or more) or a UUID inside an identifier: a key, a token or an id,
+# never a name (an id field has its own grammar; an identifier slot does not take them in clear).
+OPAQUE_RE = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{32,}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}"
+                       r"-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})(?![0-9A-Fa-f])")
+
+
+def has_opaque(value: str) -> bool:
+    """Whether an identifier holds a long bare hex run or a UUID."""
+    return OPAQUE_RE.search(value) is not None
+
+
 # Command-line syntax inside a path: quotes, flags after a space, pipes, lists, redirections, `$(`.
 COMMAND_RE = re.compile(r"[\"`]|\s--?[A-Za-z]|&&|\|\||[|;<>]|\$\(")
 
-__all__ = ["COMMAND_RE", "HOME_ANYWHERE_RE", "HOME_RE", "SHARE_HOME_RE", "has_home"]
+__all__ = ["COMMAND_RE", "HOME_ANYWHERE_RE", "HOME_RE", "OPAQUE_RE", "SHARE_HOME_RE", "has_home", "has_opaque"]
