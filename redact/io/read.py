@@ -22,6 +22,7 @@ from redact.errors import BadInput
 from redact.names import shown
 
 GZIP_MAGIC = b"\x1f\x8b"
+BOM = b"\xef\xbb\xbf"  # a UTF-8 byte-order mark, which some editors and tools write first
 MAX_INPUT_BYTES = 4 * 1024**3  # decompressed, per input
 MAX_RATIO = 200  # decompressed / compressed, beyond MAX_RATIO_FLOOR bytes
 MAX_RATIO_FLOOR = 64 * 1024**2
@@ -103,6 +104,10 @@ def read_input(path: str | Path, *, limit: int | None = None, limits: Limits | N
             data = _read_capped(sys.stdin.buffer, limits.max_bytes, where)
         else:
             p = Path(path)
+            mode = p.stat().st_mode  # before opening: opening a FIFO waits for a writer, maybe forever
+            if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+                raise BadInput("is a named pipe or a socket, not a file (give - to read standard input)",
+                               where=where)
             with p.open("rb") as fh:
                 st = os.fstat(fh.fileno())
                 if stat.S_ISDIR(st.st_mode):
