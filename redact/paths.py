@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from redact.contract.fold import fold_name
 from redact.keys import Key, sha256_hex
 from redact.model.grammar import BUCKET_LABELS, CLAUDE_AREAS, MODE_RANK, PATH_MODES, has_invisible
-from redact.pathguard import guard_path
+from redact.pathguard import FALLBACK_BUCKET, MAX_PATH_CHARS, guard_path
 from redact.recorder import TokenRecorder
 
 _DRIVE = re.compile(r"^([A-Za-z]):(?=/|$)")
@@ -378,7 +378,12 @@ def apply_mode(rel: str, mode: str, key: Key | None, recorder: TokenRecorder | N
         return guard_path(dirs_only(rel), mode, key, fallbacks, recorder)
     if key is None:
         raise ValueError("hashed mode needs a key")
-    return hashed(rel, key, recorder)
+    out = hashed(rel, key, recorder)
+    if len(out) > MAX_PATH_CHARS:  # hundreds of segments: no legal path holds their tokens
+        if fallbacks is not None:
+            fallbacks["path/long-name"] += 1
+        return FALLBACK_BUCKET
+    return out
 
 
 def clean_relative(path: str) -> str | None:
