@@ -47,6 +47,28 @@ def display_name(path: str | Path) -> str:
     return "<stdin>" if str(path) == "-" else str(path)
 
 
+def report_name(path: str | Path) -> str:
+    """How a report or scan output names an input: the path as given when it is relative and stays
+    below the folder it was given from (`maps/a.json`), else the file name only. An absolute path
+    would carry its folders into a SARIF uploaded from a laptop (the home folder, a user name)."""
+    text = display_name(path)
+    if text.startswith("<"):
+        return text
+    pure = Path(text)
+    if not pure.is_absolute() and ".." not in pure.parts and not text.startswith("~") and "\\" not in text \
+            and ":" not in text:
+        return text
+    return text.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or text
+
+
+def shorten(message: str, paths: list[tuple[str, str]]) -> str:
+    """`message` with each (full, short) path of `paths` written short."""
+    for full, short in sorted(paths, key=lambda p: len(p[0]), reverse=True):
+        if full and full != short:
+            message = message.replace(full, short)
+    return message
+
+
 def _gunzip(data: bytes, where: str, limits: Limits) -> bytes:
     out = bytearray()
     d = zlib.decompressobj(wbits=31)
