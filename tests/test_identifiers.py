@@ -179,3 +179,40 @@ def test_a_new_provider_key_in_a_file_name_and_an_mcp_tool_never_reaches_the_map
     assert result.session_map["files"] and result.session_map["events"]
     for token in NEW_KEYS.values():
         assert token.encode() not in result.data
+
+
+# -- issue 23, item 7: an allowlist matches whole names only ---------------------------------------
+@settings(max_examples=200, deadline=None)
+@given(suffix=st.from_regex(r"[-_.:/][a-z0-9]{1,12}", fullmatch=True),
+       category=st.sampled_from(["mcp_tool", "mcp_server", "model", "tool", "hook", "subagent_type"]))
+def test_an_allowlisted_start_does_not_keep_a_longer_name(suffix: str, category: str) -> None:
+    """`list_teams-<word>`: a listed value or a pattern that matches only the start keeps nothing."""
+    from redact.policy.load import load_policy as load
+
+    allow = load("public").allowlists[category]
+    starts = [*allow.values[:20], "claude-sonnet-4-5", "PreToolUse:Bash"]
+    s = scrubber("public")
+    for start in starts:
+        name = start + suffix
+        if s._allow[category](name):  # the longer name is itself listed: nothing to prove
+            continue
+        out = s.scrub(category, name)
+        assert out is None or (isinstance(out, str) and out.startswith("h:")), (category, name)
+
+
+def test_an_mcp_tool_with_a_listed_start_is_hashed_end_to_end() -> None:
+    from redact.api import redact_bytes
+    from tests.formats.ccfix import Transcript, text, tool_use
+
+    t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", "/home/zqdev/code/shop", branch="main")
+    t.user("go")
+    tid = t.tool_id()
+    t.assistant([tool_use(tid, "mcp__linear__list_teams-zqpayroll", {})])
+    t.result(tid, "x")
+    tid = t.tool_id()
+    t.assistant([tool_use(tid, "mcp__linear__list_teams", {})])
+    t.result(tid, "x")
+    t.assistant([text("done")], stop="end_turn")
+    result = redact_bytes(t.bytes(), name="s.jsonl", policy="public", key=KEY)
+    assert result.session_map["events"]
+    assert b"zqpayroll" not in result.data and b"list_teams" in result.data
