@@ -18,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from redact.contract.detectors import rule_of, secret_rules
 from redact.contract.emails import has_email
+from redact.contract.identshape import CATEGORIES as SENTENCE_CATEGORIES, sentence_rule
 from redact.keys import Key
 from redact.model.grammar import is_clean_identifier
 from redact.policy.load import EffectivePolicy
@@ -172,7 +173,8 @@ class IdentScrubber:
     def _keep(self, category: str, value: str) -> str | None:
         """Keep `value` in clear unless a scanner detector would flag it: then it is hashed (with a
         key) or dropped, and counted as a fallback (redact/contract/detectors.py)."""
-        rule = "secrets" if secret_rules([value])[0] else rule_of(value, command=False)
+        rule = "secrets" if secret_rules([value])[0] else (
+            rule_of(value, command=False) or (sentence_rule(value) if category in SENTENCE_CATEGORIES else None))
         if rule is not None:
             self.fallbacks[f"identifier:{category}/{rule}"] += 1
             return self._hash(category, value)

@@ -26,6 +26,7 @@ from collections import Counter
 from functools import lru_cache
 
 from redact.contract.detectors import rule_of, secret_rules
+from redact.contract.identshape import sentence_rule
 from redact.keys import Key, sha256_hex
 from redact.model.grammar import is_bucket_label
 from redact.recorder import TokenRecorder
@@ -63,9 +64,11 @@ def _rule(value: str, secrets: tuple[str, ...]) -> str | None:
 
 @lru_cache(maxsize=16384)
 def _name_rule(name: str) -> str | None:
-    """`rule_of` a path segment: a function of the name alone, and the same directory names come
-    back in path after path, so each distinct one is asked once (bounded, per process)."""
-    return rule_of(name)
+    """`rule_of` a path segment, then the sentence shape of identifiers (over 64 characters, five
+    dictionary words: redact/contract/identshape.py): a function of the name alone, and the same
+    directory names come back in path after path, so each distinct one is asked once (bounded, per
+    process)."""
+    return rule_of(name) or sentence_rule(name)
 
 
 def _stem(name: str) -> str:

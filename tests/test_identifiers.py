@@ -218,3 +218,51 @@ def test_an_mcp_tool_with_a_listed_start_is_hashed_end_to_end() -> None:
     result = redact_bytes(t.bytes(), name="s.jsonl", policy="public", key=KEY)
     assert result.session_map["events"]
     assert b"zqpayroll" not in result.data and b"list_teams" in result.data
+
+
+# -- issue 23, item 5: sentences in identifier clothing ------------------------------------------
+SENTENCE = "we-moved-the-payroll-export-to-the-new-bucket-on-friday-after-the-globex-audit-finished"
+
+
+@pytest.mark.parametrize("policy", ["default", "internal"])
+@pytest.mark.parametrize("category", ["mcp_tool", "mcp_server", "model", "skill", "repo", "subagent_type"])
+@pytest.mark.parametrize("value", [SENTENCE, "acme-quarterly-payroll-export-for-globex", "x" * 65])
+def test_a_sentence_in_identifier_clothing_is_hashed_and_counted(policy: str, category: str, value: str) -> None:
+    s = scrubber(policy)
+    out = s.scrub(category, value)
+    assert isinstance(out, str) and out.startswith("h:")
+    assert sum(n for k, n in s.fallbacks.items() if k.startswith(f"identifier:{category}/")) == 1
+
+
+@pytest.mark.parametrize("value", ["orders-api", "claude-sonnet-4-5-20250929", "get_pull_request_comments",
+                                   "list_directory_with_sizes", "PostToolUseFailure:NotebookEdit"])
+def test_ordinary_names_stay(value: str) -> None:
+    assert scrubber("default").scrub("mcp_tool", value) == value
+
+
+def test_a_sentence_file_name_becomes_a_token_and_the_map_is_written() -> None:
+    from redact.api import redact_bytes
+    from tests.formats.ccfix import Transcript, text, tool_use
+
+    t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", "/home/zqdev/code/shop", branch="main")
+    t.user("go")
+    for name in (f"notes/{SENTENCE}.md", f"{SENTENCE}/a.py", "src/ok.py"):
+        tid = t.tool_id()
+        t.assistant([tool_use(tid, "Read", {"file_path": f"/home/zqdev/code/shop/{name}"})])
+        t.result(tid, "x")
+    tid = t.tool_id()
+    t.assistant([tool_use(tid, f"mcp__srv__{SENTENCE}", {})])
+    t.result(tid, "x")
+    t.assistant([text("done")], stop="end_turn")
+    result = redact_bytes(t.bytes(), name="s.jsonl", policy="default")
+    assert len(result.session_map["files"]) == 3 and b"payroll" not in result.data
+    assert any(k.endswith("sentence-identifier") or k.endswith("long-identifier")
+               for k in result.report.fallbacks)
+
+
+def test_the_scanner_flags_a_sentence_identifier_and_path() -> None:
+    from audit.values import ident_verdict, path_verdict
+
+    assert "grammar.identifier-sentence" in ident_verdict("mcp_tool", SENTENCE, None, "ok")[1]
+    assert "grammar.path-sentence" in path_verdict(f"docs/{SENTENCE}.md", "relative", "ok")[1]
+    assert path_verdict("docs/how-to-install.md", "relative", "ok") == ("path", ())

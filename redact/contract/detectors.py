@@ -26,9 +26,10 @@ def rule_of(value: str, *, command: bool = True) -> str | None:
     """The first rule (besides secrets) the scanner would flag `value` under, or None.
 
     `command`: also command-line syntax (paths; an identifier has no such rule, and instead no long
-    bare hex or UUID: `has_opaque`)."""
+    bare hex or UUID, `has_opaque`)."""
     if not command and has_opaque(value):
         return OPAQUE
+
     if has_home(value):
         return HOME
     if has_email(value):  # also percent-encoded, full-width, `(at)` spellings
