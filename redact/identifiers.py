@@ -29,6 +29,17 @@ _SCP_REMOTE = re.compile(r"^(?:[^@/\s]+@)?([A-Za-z0-9.-]+):(?!//)(.+)$")
 _PRIVATE_SUFFIXES = (".local", ".internal", ".corp", ".lan", ".home", ".intranet", ".localdomain",
                      ".localhost", ".test", ".invalid", ".example", ".private", ".home.arpa")
 _PUBLIC_FORGES = {"github.com", "gitlab.com", "bitbucket.org"}
+# Suffixes whose next label is a user's or a user project's own: personal pages, app hosting,
+# dynamic DNS and tunnels (the user's label is hashed under `generalize`; the suffix alone is public).
+_PER_USER_ROOTS = frozenset("""
+github.io gitlab.io bitbucket.io codeberg.page pages.dev workers.dev netlify.app vercel.app herokuapp.com
+onrender.com fly.dev railway.app web.app firebaseapp.com glitch.me repl.co replit.dev replit.app surge.sh
+neocities.org blogspot.com wordpress.com substack.com tumblr.com azurewebsites.net ngrok.io ngrok.app
+ngrok.dev ngrok-free.app ngrok-free.dev trycloudflare.com loca.lt localtunnel.me serveo.net localhost.run
+lhr.life duckdns.org ddns.net no-ip.org no-ip.biz noip.me hopto.org zapto.org sytes.net myddns.me dynu.net
+dyndns.org dynv6.net freedns.afraid.org afraid.org ts.net tailscale.net zrok.io devtunnels.ms
+""".split())  # noqa: SIM905 - a word list reads better as text
+_PER_USER_SUFFIXES = tuple("." + root for root in sorted(_PER_USER_ROOTS))
 # Categories whose values name a forge's server (`host/owner/repo`, a PR URL, `host/repo#12`).
 _FORGE_CATEGORIES = frozenset({"remote", "pr", "ticket"})
 # Categories whose values are lower-cased when normalised (hosts, a remote's host).
@@ -115,14 +126,20 @@ def forge_host(value: str) -> str | None:
 
 
 def is_private_host(host: str) -> bool:
+    """Whether `generalize` hashes `host`: a name only a network of one's own resolves, any IP
+    literal (a home or office address names a person as well as a private one does), and a host
+    under a suffix whose labels are given to users (`alice.github.io`, a dynamic-DNS name, an
+    ngrok or Cloudflare tunnel): its own label names the person or their project."""
     try:
-        ip = ipaddress.ip_address(host)
+        ipaddress.ip_address(host.strip("[]"))
     except ValueError:
         pass
     else:
-        return not ip.is_global
+        return True
     if host == "search":
         return False
+    if host.endswith(_PER_USER_SUFFIXES) and host.lstrip(".") not in _PER_USER_ROOTS:
+        return True
     return "." not in host or host == "localhost" or host.endswith(_PRIVATE_SUFFIXES)
 
 

@@ -44,7 +44,7 @@ def test_private_hosts(host: str) -> None:
     assert is_private_host(host)
 
 
-@pytest.mark.parametrize("host", ["github.com", "docs.python.org", "8.8.8.8", "search"])
+@pytest.mark.parametrize("host", ["github.com", "docs.python.org", "search"])  # an IP literal is not (issue 23)
 def test_public_hosts(host: str) -> None:
     assert not is_private_host(host)
 
@@ -266,3 +266,17 @@ def test_the_scanner_flags_a_sentence_identifier_and_path() -> None:
     assert "grammar.identifier-sentence" in ident_verdict("mcp_tool", SENTENCE, None, "ok")[1]
     assert "grammar.path-sentence" in path_verdict(f"docs/{SENTENCE}.md", "relative", "ok")[1]
     assert path_verdict("docs/how-to-install.md", "relative", "ok") == ("path", ())
+
+
+# -- issue 23, item 6: hosts that name a person, under generalize ----------------------------------
+@pytest.mark.parametrize("host", ["8.8.4.4", "203.0.113.9", "2001:4860:4860::8888", "zqalice.github.io",
+                                  "zqalice.gitlab.io", "zqshop.netlify.app", "zqhome.duckdns.org",
+                                  "zq-4f2a.ngrok-free.app", "zqlaptop.tail1234.ts.net", "zq.trycloudflare.com"])
+def test_a_host_that_names_a_person_is_hashed_under_generalize(host: str) -> None:
+    out = scrubber("default").scrub("host", host)
+    assert isinstance(out, str) and out.startswith("h:")
+
+
+@pytest.mark.parametrize("host", ["github.com", "api.openai.com", "pypi.org", "docs.python.org", "github.io"])
+def test_public_hosts_stay_under_generalize(host: str) -> None:
+    assert scrubber("default").scrub("host", host) == host
