@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from redact.errors import BadInput
-from redact.names import shown
+from redact.tables.names import shown
 
 GZIP_MAGIC = b"\x1f\x8b"
 BOM = b"\xef\xbb\xbf"  # a UTF-8 byte-order mark, which some editors and tools write first
