@@ -9,7 +9,7 @@ for output: the path keeps its own spelling. It undoes
 - case (casefold).
 
 `fold_text` folds a whole string the same way (no stripping), for the scanner's shape checks.
-Shared by the redactor's home rule (redact/paths.py) and the scanner's home shape
+Shared by the redactor's home rule (redact/apply/paths.py) and the scanner's home shape
 (redact/contract/shapes.py), so both read a look-alike home the same way.
 """
 from __future__ import annotations

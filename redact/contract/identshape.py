@@ -1,9 +1,9 @@
 """Sentences in identifier clothing: a name kept in clear must read as a name, not as a sentence
 with its spaces replaced (`we-moved-the-payroll-export-to-the-new-bucket-on-friday`).
 
-Asked of the name categories (`CATEGORIES`; path names: redact/pathguard.py asks it of each shown
+Asked of the name categories (`CATEGORIES`; path names: redact/apply/pathguard.py asks it of each shown
 segment). Shared by the redactor (an identifier a keep rule would show is hashed, and counted, when this
-fires: redact/identifiers.py) and the scanner (audit/values.py flags one a producer left). Two
+fires: redact/apply/identifiers.py) and the scanner (audit/values.py flags one a producer left). Two
 rules, on the value as written:
 
 - longer than `MAX_CHARS` (64) characters: no tool, model, skill, server or repository name of the
