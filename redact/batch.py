@@ -24,7 +24,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,8 @@ from redact.batch_inputs import BAD as BAD, BUG as BUG, LEAK as LEAK, SKIPPED as
 from redact.batch_inputs import Outcome as Outcome, Task as Task, expand as expand, in_store as in_store
 from redact.batch_inputs import is_pattern as is_pattern, output_name as output_name
 from redact.batch_inputs import output_names as output_names, plan as plan, sessions_in as sessions_in
-from redact.batch_inputs import skipped_in as skipped_in
+from redact.batch_inputs import Plan as Plan, plan_all as plan_all, skipped_in as skipped_in
+from redact.batch_inputs import survey as survey
 from redact.errors import LeakFound, RedactError
 from redact.keys import Key, key_from_env, load_key_file
 from redact.policy.load import EffectivePolicy
@@ -108,6 +109,11 @@ class Settings:
 def redact_one(task: Task, settings: Settings) -> Outcome:
     """Redact one input into its output; every failure becomes an Outcome (never raises but for
     KeyboardInterrupt)."""
+    outcome = _redact_one(task, settings)
+    return replace(outcome, agent=task.agent) if task.agent else outcome
+
+
+def _redact_one(task: Task, settings: Settings) -> Outcome:
     from redact import api
 
     try:
@@ -167,6 +173,16 @@ def _work(task: Task) -> Outcome:
     return redact_one(task, _WORKER[0])
 
 
+class Interrupted(Exception):  # noqa: N818 - what happened, not an error of the inputs
+    """Ctrl-C stopped the batch: `done` are the outcomes of the inputs that finished (their maps are
+    complete: every map is written whole or not at all), in task order; the others never wrote."""
+
+    def __init__(self, done: list[Outcome], total: int) -> None:
+        super().__init__(f"interrupted after {len(done)} of {total} sessions")
+        self.done = done
+        self.total = total
+
+
 def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
         on_done: Callable[[Outcome], None] | None = None,
         on_start: Callable[[], None] | None = None) -> list[Outcome]:
@@ -177,11 +193,14 @@ def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
     if jobs <= 1 or len(tasks) <= 1:
         if on_start is not None:
             on_start()
-        out = []
-        for task in tasks:
-            outcome = redact_one(task, settings)
-            done(outcome)
-            out.append(outcome)
+        out: list[Outcome] = []
+        try:
+            for task in tasks:
+                outcome = redact_one(task, settings)
+                out.append(outcome)
+                done(outcome)
+        except KeyboardInterrupt:
+            raise Interrupted(out, len(tasks)) from None
         return out
     ctx = _context()
     frozen = False
@@ -217,6 +236,12 @@ def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
                                                   "nothing written")
                     results[i] = outcome
                     done(outcome)
+        except KeyboardInterrupt:
+            pool.shutdown(wait=True, cancel_futures=True)
+            for future, i in pending.items():  # finished while the pool stopped: their maps are there
+                if future.done() and not future.cancelled() and future.exception() is None:
+                    results[i] = future.result()
+            raise Interrupted([results[i] for i in sorted(results)], len(tasks)) from None
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)
             raise

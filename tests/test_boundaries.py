@@ -9,6 +9,7 @@ The layers, lowest first. A module imports its own layer or a lower one, never a
                   formats/, native/, apply.py, detect.py, options.py, vault.py, ...)
     1 scanner     audit/ (the leak scanner and its reports)
     2 library     redact/api.py, api_native.py, redact/__init__.py, batch.py, batch_inputs.py, plan.py,
+                  manifest.py,
                   receipt.py, explain.py
     3 CLI         redact/cli/, redact/__main__.py
 
@@ -53,7 +54,7 @@ RULES = {
 }
 
 SHARED = ("redact.errors", "redact.names", "redact.canonical", "redact.model", "redact.contract", "redact.io")
-LIBRARY = ("redact", "redact.api", "redact.api_native", "redact.batch", "redact.batch_inputs", "redact.plan", "redact.receipt", "redact.explain")
+LIBRARY = ("redact", "redact.api", "redact.api_native", "redact.batch", "redact.batch_inputs", "redact.plan", "redact.manifest", "redact.receipt", "redact.explain")
 CLI = ("redact.cli", "redact.__main__")
 #: What the scanner reads besides the shared layer: declarative tables, never a transform. Exact
 #: module names (a package listed here is its `__init__`, not its other modules).

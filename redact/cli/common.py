@@ -88,3 +88,15 @@ def load_key(key_file: Path | None, unsafe: bool) -> Key | None:
     if key_file is not None:
         return load_key_file(key_file, allow_unsafe_permissions=unsafe)
     return key_from_env(allow_unsafe_permissions=unsafe)
+
+
+class Interrupt:
+    """Whether a command said what Ctrl-C left behind (`main` then adds nothing: its own line, for
+    a command that says nothing, is "nothing written")."""
+
+    said = False
+
+
+def say_interrupted(line: str) -> None:
+    Interrupt.said = True
+    err(line)
