@@ -31,12 +31,13 @@ from redact.blocked import PUBLIC, blocked_message, passing_command
 from redact.build import build_map
 from redact.canonical import content_hash
 from redact.detect import FORMATS, MAP, check_forced, detect
+from redact.discover import files_read
 from redact.errors import BadInput, LeakFound, RedactError, UsageError
 from redact.formats.auxiliary import reason
 from redact.formats.registry import raw_format
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json, read_input
 from redact.formats.stores import export
-from redact.io.store import SQLITE_HEADER, split_ref
+from redact.io.store import SQLITE_HEADER, ref, split_ref, store_of_side
 from redact.io.write import check_output_path, encode_output, write_atomic
 from redact.keys import Key
 from redact.linkscope import scoped_key
@@ -264,8 +265,14 @@ def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) 
     skipped = reason(store_path) if name != "<stdin>" else None
     if skipped is not None:  # never opened: not even to detect its format
         raise BadInput(f"not a session: {skipped}; never read as a session", where=name)
+    side = store_of_side(store_path) if name != "<stdin>" else None
+    if side is not None:  # a store's -wal (-shm, -journal) given: the store is read, with it
+        store_path, path = side, side if session is None else ref(side, session)
     if out is not None:
-        check_output_path(out, [store_path])
+        # the input and every file read with it (a store's -wal, a subagent transcript, a
+        # workspace file, a storage tree's messages): none may be replaced by the output
+        check_output_path(out, [store_path, *(files_read(Path(path), kwargs.get("input_format"))
+                                              if name != "<stdin>" else [])])
     stream = _plain_file(path) if session is None else None
     if session is not None or (stream is not None and stream[0].startswith(SQLITE_HEADER)):
         # a SQLite store: one session's rows, exported from a private read-only copy

@@ -175,6 +175,16 @@ def _one_store_of_many(inputs: list[str]) -> bool:
 
 # -- one input ----------------------------------------------------------------------------------------
 
+def _read_with(input: str) -> list[str | Path]:
+    """The input and every file read with it (a store's -wal, a subagent transcript, a workspace
+    file, a storage tree's messages and parts): no side output may replace one."""
+    if input == "-":
+        return [input]
+    from redact.discover import files_read
+
+    return [input, _store(input), *files_read(_store(input))]
+
+
 @dataclass(frozen=True)
 class Extras:
     """Side outputs of one map: a signed receipt and a local vault."""
@@ -193,7 +203,7 @@ def _one(input: str, output: str, options: Options, report: Path | None,
         from audit.render import format_for_path, write_report
 
         format_for_path(report)  # an unsupported extension fails now, before anything is written
-        check_output_path(report, [input, output])
+        check_output_path(report, [*_read_with(input), output])
     # Everything the side outputs need is loaded before redacting (the flags were checked by
     # RunOptions): a bad key fails with nothing written.
     signer = None
@@ -201,11 +211,11 @@ def _one(input: str, output: str, options: Options, report: Path | None,
         from redact.keys import load_signing_key
 
         assert extras.receipt is not None
-        check_output_path(extras.receipt, [input, output])
+        check_output_path(extras.receipt, [*_read_with(input), output])
         signer = load_signing_key(extras.signing_key, allow_unsafe_permissions=extras.unsafe)
     recorder = None
     if extras.vault is not None:
-        check_output_path(extras.vault, [input, output])
+        check_output_path(extras.vault, [*_read_with(input), output])
         from redact.recorder import TokenLog
         from redact.vault import check_vault_path
 
@@ -234,6 +244,8 @@ def _one(input: str, output: str, options: Options, report: Path | None,
         err(f"wrote receipt {extras.receipt}")
     for warning in result.report.warnings:
         err(f"warning: {warning}")
+    if input == "-":
+        _say_out_of_reach(result)
     if result.report.fallbacks:
         rules = ", ".join(f"{name} {n}" for name, n in sorted(result.report.fallbacks.items()))
         err(f"replaced instead of refused: {sum(result.report.fallbacks.values())} name(s) the leak "
@@ -242,6 +254,19 @@ def _one(input: str, output: str, options: Options, report: Path | None,
     if output != "-":
         err(f"wrote {output} ({result.report.path_mode} paths, "
             f"contentHash {result.report.content_hash[:16]})")
+
+
+def _say_out_of_reach(result: Any) -> None:
+    """A log read from stdin whose format reads files beside the session (Claude Code's subagent
+    transcripts), and that started subagents: those files could not be found, so say so."""
+    from redact.formats.registry import raw_format
+
+    raw = raw_format(result.report.input_format or "")
+    started = any(e.get("kind") == "subagent" for e in result.session_map.get("events") or ())
+    if raw is not None and getattr(raw, "companions", None) and started:
+        err(f"note: read from standard input, so the files a {raw.name} session keeps beside it (its "
+            "subagent transcripts) were out of reach: the subagents' own work is not in the map; give "
+            "the file's path to include it")
 
 
 def _native(input: str, output: str, options: Options, report: Path | None, level: str | None,
@@ -253,7 +278,7 @@ def _native(input: str, output: str, options: Options, report: Path | None, leve
 
     if report is not None:
         format_for_path(report)
-        check_output_path(report, [input, output])
+        check_output_path(report, [*_read_with(input), output])
     # the chain key is its own file: never the redaction key from the environment
     chain_key = load_key_file(chain_key_file, allow_unsafe_permissions=unsafe) if chain_key_file else None
     try:
