@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from redact.errors import BadInput
-from redact.formats.auxiliary import reason
+from redact.formats.auxiliary import present, reason
 from redact.formats.registry import PROJECT, Format, formats, raw_format
 from redact.io.store import is_sqlite, ref, side_files, store_of_side
 
@@ -176,6 +176,8 @@ class _State:
         for path in listed:
             n += self.take(fmt.name, path, shown)
         self.skip_auxiliary(fmt, place)
+        for path in present(place) if place.is_dir() else []:  # credentials, indexes: by name
+            self.skip(path, f"{reason(path)}, never read")
         if n == 0 and not quiet and place.is_dir():
             self.found.empty.append((fmt.name, shown))
 
