@@ -239,6 +239,16 @@ def raw_format(name: str) -> Format | None:
     return None
 
 
+def homes_markdown() -> str:
+    """The table of where each agent keeps its sessions, as docs/formats.md shows it (from `homes`)."""
+    lines = ["| format | where its agent keeps sessions (searched by `agentplay-redact ~`) |", "|---|---|"]
+    for fmt in formats():
+        shown = ", ".join(f"`{h.replace(PROJECT, '<project>')}`" for h in fmt.homes) or \
+            "no fixed place: give the files or their folder"
+        lines.append(f"| `{fmt.name}` | {shown} |")
+    return "\n".join(lines) + "\n"
+
+
 def raw_formats() -> tuple[str, ...]:
     """The names of the raw formats, in sniffing order."""
     return tuple(fmt.name for fmt in formats())
