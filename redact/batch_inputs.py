@@ -2,16 +2,21 @@
 
     tasks, unusable = plan(["~/.claude/projects", "extra/*.jsonl"], out_dir)
 
-`expand` turns the arguments into input files (a folder's sessions as every raw format lists them,
-a SQLite store's sessions one `STORE#SESSION` address each, the files skipped on purpose with why);
-`output_names` names each map; `plan` pairs them into tasks. Running the tasks: `redact.batch`.
+`survey` (and `expand`) turns the arguments into input files: a folder's sessions as discovery finds
+them (redact/discover.py: a home at every agent's places, any folder by layout then by content),
+a SQLite store's sessions one `STORE#SESSION` address each (named, globbed or found; a `-wal` given
+stands for its store), the files skipped on purpose or unreadable with why; `output_names` names
+each map; `plan_all` (and `plan`) pairs them into tasks, never naming a map after an input of the
+batch or a file read with one. Running the tasks: `redact.batch`; the manifest: `redact.manifest`.
 
 Outputs are named after the input file (`<name>.json.gz`, the `.jsonl`/`.json`/`.gz` suffixes
 dropped) when the harness chose that name (a session id, a Codex rollout), else `session-<12 hex>`
 of a digest of the name (keyed when there is a key; without one a guessable name can be tested);
-in input order; a name already taken gets `-2`, `-3`... Names never carry the folders the inputs
-sat in (a Claude Code project folder's name spells the user's home path). A missing --out-dir is
-made.
+in input order; a name already taken (by an earlier map, or by an input of the batch or a file read
+with one, links included) gets `-2`, `-3`... Under a policy that hashes ids every name is the digest:
+no name carries an id the map hashes. Names never carry the folders the inputs sat in (a Claude
+Code project folder's name spells the user's home path). A missing --out-dir is made, and never
+searched for inputs.
 """
 from __future__ import annotations
 

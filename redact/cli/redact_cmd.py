@@ -1,11 +1,14 @@
 """`agentplay-redact [redact] INPUT... -o OUT | --out-dir DIR`: the main job.
 
 One INPUT (a session map, a raw log such as a Claude Code transcript, whose subagent transcripts are
-found next to it, or `-` for stdin) goes to `-o OUT`. Several inputs, folders (a Claude Code project
-folder or projects tree, a Codex sessions tree: whatever the format registry lists) and glob
+found next to it, or `-` for stdin) goes to `-o OUT`. Several inputs, folders (the home `~`, or
+`--all`: every agent's places; any folder: by layout, then by content; redact/discover.py) and glob
 patterns go to `--out-dir DIR`, one `<name>.json.gz` map each, `--jobs` at a time (default: every
-core), with a progress bar and one summary table. One input that fails does not stop the others;
-the exit code is the worst outcome: 3 a bug, 2 a bad input, 1 a leak blocked a map, 0 all written.
+core): first one line per agent found, then a progress bar, one summary table, and `index.json`
+(redact/manifest.py; `--json` prints it on stdout with the inputs' paths). One input that fails
+does not stop the others; the exit code is the worst outcome: 3 a bug, 2 a bad input, 1 a leak
+blocked a map, 0 all written; 130 when Ctrl-C stopped the batch (the maps written are complete and
+stay; `--skip-existing` resumes).
 """
 from __future__ import annotations
 
