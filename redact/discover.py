@@ -41,6 +41,11 @@ MAX_FOLDERS = 20_000     # the project walk stops after this many folders (and s
 MAX_FILES = 20_000       # the content walk detects at most this many files (and says so)
 _HEAD = 1 << 20
 _SESSION_SUFFIXES = (".json", ".jsonl", ".gz", ".md", ".db", ".vscdb", ".sqlite", ".sqlite3")
+#: Files the content walk does not open: media, archives other than gzip, compiled code, fonts.
+_NEVER_SESSIONS = frozenset("""
+.png .jpg .jpeg .gif .webp .bmp .ico .tif .tiff .heic .svg .pdf .zip .tar .tgz .bz2 .xz .7z .rar
+.mp3 .mp4 .mov .wav .webm .m4a .so .dylib .dll .exe .o .a .class .jar .pyc .whl .woff .woff2 .ttf .otf
+""".split())  # noqa: SIM905 - a word list reads better as text
 
 
 @dataclass(frozen=True)
@@ -153,6 +158,8 @@ class _State:
         self.root = root
         self.home = home
         self.taken: set[str] = set()     # real paths of sessions and of every file read with one
+        self.listed: set[str] = set()    # real paths listed as skipped (a companion may be, too)
+        self.sessions: set[str] = set()  # real paths of the session files taken
         self.seen_places: set[tuple[str, str]] = set()
 
     def excluded(self, path: Path) -> bool:
@@ -189,14 +196,15 @@ class _State:
 
     def skip(self, path: Path, because: str) -> None:
         real = os.path.realpath(path)
-        if real not in self.taken:
+        if real not in self.listed and real not in self.sessions:
+            self.listed.add(real)
             self.taken.add(real)
             self.found.skipped.append((path, because))
 
     def take(self, agent: str, path: Path, shown: str) -> int:
         """Take the session file at `path` (every session of a store); the number of sessions taken."""
         real = os.path.realpath(path)
-        if real in self.taken or self.excluded(path):
+        if real in self.taken or real in self.listed or self.excluded(path):
             return 0
         why = reason(path)
         if why is not None:
@@ -208,13 +216,14 @@ class _State:
             self.found.unreadable.append((path, problem))
             return 0
         self.taken.add(real)
+        self.sessions.add(real)
         for side in side_files(path):
             self.taken.add(os.path.realpath(side))
         if is_sqlite(path):
             from redact.formats.stores import sessions_of
 
             ids = sessions_of(path)
-            if len(ids) > 1:
+            if ids:  # one address per session, as a store named on the command line
                 self.found.sessions.extend(Session(ref(path, sid), agent, shown, path) for sid in ids)
                 return len(ids)
         for companion in files_read(path, agent):
@@ -234,8 +243,8 @@ class _State:
             if why is not None:
                 self.skip(path, f"{why}, never read")
                 continue
-            if store_of_side(path) is not None:
-                continue  # read with its store
+            if store_of_side(path) is not None or path.suffix.lower() in _NEVER_SESSIONS:
+                continue  # read with its store; or a kind of file no agent writes a session as
             count += 1
             if count > MAX_FILES:
                 self.found.truncated.append(f"{folder}: detected the first {MAX_FILES} files only")
@@ -296,6 +305,12 @@ def _detect(path: Path) -> str | None:
         return None
     try:
         found = detect(head, str(path))
+        if found == MAP and len(head) == _HEAD:
+            # a document longer than the head does not parse from it and is taken for a map: the
+            # whole file tells (a pretty-printed Cline task or Gemini CLI recording of several MiB)
+            from redact.io.read import read_input
+
+            found = detect(read_input(path), str(path))
     except BadInput:
         return None
     return None if found == MAP else found

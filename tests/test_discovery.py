@@ -15,6 +15,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from redact import batch, plan_batch
 from redact.cli import main
@@ -428,3 +430,57 @@ def test_audit_and_scan_a_folder_of_maps_with_one_summary(home: tuple[Path, dict
     captured = capsys.readouterr()
     assert f"{n + 1} maps" in captured.out and "1 not audited" in captured.out
     assert "broken.json" in captured.err
+
+
+# -- properties ---------------------------------------------------------------------------------------
+
+_NAMES = st.sampled_from(["0123abcd", "0123abcd-2", "5f3c2a10-7b4e-4d21-9c8a-2e6f1b0d4a77", "notes",
+                          "session-0123abcd0123", "ses_12be9f828ffeaiYkWjPssYhKmB"])
+_SUFFIXES = st.sampled_from([".json", ".json.gz", ".jsonl", ".gz", ""])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(st.tuples(_NAMES, _SUFFIXES), min_size=1, max_size=6, unique=True), hashed=st.booleans())
+def test_no_planned_output_is_an_input_and_no_two_are_the_same(tmp_path_factory: pytest.TempPathFactory,
+                                                               names: list[tuple[str, str]], hashed: bool) -> None:
+    """For any input names in the output folder itself, planned maps never land on an input (the
+    data loss of issue 30), never on each other, and under a policy that hashes ids never carry an
+    input's name."""
+    d = tmp_path_factory.mktemp("d")
+    files = []
+    for stem, suffix in names:
+        path = d / f"{stem}{suffix}"
+        path.write_text('{"schema": "agentplay/v1", "events": []}\n')
+        files.append(path)
+    tasks, _ = batch.plan([str(p) for p in files], d, hash_names=hashed)
+    outputs = [os.path.realpath(t.output) for t in tasks]
+    assert len(set(outputs)) == len(outputs) == len(files)
+    assert not set(outputs) & {os.path.realpath(p) for p in files}
+    if hashed:
+        assert all(Path(o).name.startswith("session-") for o in outputs)
+        assert not any(stem in Path(o).name for o in outputs for stem, _ in names if stem != "session-0123abcd0123")
+
+
+def test_ctrl_c_in_the_parallel_path_leaves_exactly_the_maps_it_reports(home: tuple[Path, dict[str, int]],
+                                                                        tmp_path: Path) -> None:
+    """Workers may finish while the pool stops: every map on disk is among the outcomes returned
+    (nothing written that the manifest would not name), and each is complete."""
+    folder, placed = home
+    out = tmp_path / "maps"
+    planned = batch.plan_all([str(folder)], out)
+    seen: list[batch.Outcome] = []
+
+    def stop_at_the_second(outcome: batch.Outcome) -> None:
+        seen.append(outcome)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    from redact.policy.load import load_policy
+
+    with pytest.raises(batch.Interrupted) as stop:
+        batch.run(planned.tasks, batch.Settings(load_policy("default")), jobs=2, on_done=stop_at_the_second)
+    done = stop.value.done
+    assert stop.value.total == sum(placed.values()) and 2 <= len(done) < stop.value.total
+    written = {Path(o.output).name for o in done if o.status == batch.WRITTEN and o.output}
+    assert set(_maps(out)) == written  # each parses whole, and none is unaccounted for
+    assert not [p for p in out.iterdir() if p.name not in written]

@@ -383,10 +383,13 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int, flags: 
         say_interrupted(f"interrupted after {len(outcomes)} of {len(tasks)} sessions; {written} maps are "
                         f"complete in {out_dir} (index.json says which; --skip-existing resumes)")
         raise typer.Exit(130)
-    skipped = sum(1 for o in every if o.status == batch.SKIPPED)
-    failed = len(every) - written - skipped
+    skipped = sum(1 for o in every if o.status == batch.SKIPPED and o.output is None)
+    kept = sum(1 for o in every if o.status == batch.SKIPPED and o.output is not None)
+    failed = len(every) - written - skipped - kept
     err(f"wrote {written} map(s) to {out_dir}" + (f"; {failed} input(s) failed" if failed else "")
-        + (f"; skipped {skipped} file(s)" if skipped else "") + "; index.json lists every input")
+        + (f"; left {kept} map(s) already there (--skip-existing)" if kept else "")
+        + (f"; skipped {skipped} file(s) that are not sessions" if skipped else "")
+        + "; index.json lists every input")
     code = batch.exit_code(every)
     if code:
         raise typer.Exit(code)
