@@ -484,3 +484,28 @@ def test_ctrl_c_in_the_parallel_path_leaves_exactly_the_maps_it_reports(home: tu
     written = {Path(o.output).name for o in done if o.status == batch.WRITTEN and o.output}
     assert set(_maps(out)) == written  # each parses whole, and none is unaccounted for
     assert not [p for p in out.iterdir() if p.name not in written]
+
+
+def test_the_batch_flags_are_refused_for_one_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for flag in ("--skip-existing", "--json"):
+        assert main([str(CC / f"{CC_SID}.jsonl"), "-o", str(tmp_path / "m.json"), flag]) == 2
+        assert "are for a batch" in capsys.readouterr().err
+        assert not (tmp_path / "m.json").exists()
+    assert main(["--all", str(CC), "--out-dir", str(tmp_path / "maps")]) == 2
+    assert "--all searches your home folder" in capsys.readouterr().err
+
+
+def test_formats_lists_where_each_agent_keeps_its_sessions(capsys: pytest.CaptureFixture[str]) -> None:
+    from redact.formats.registry import formats
+
+    assert main(["formats", "--homes"]) == 0
+    lines = set(capsys.readouterr().out.splitlines())
+    expected = {f"{fmt.name}\t{home}" for fmt in formats() for home in fmt.homes}
+    assert lines == expected
+    # the agents the issue names each have a place, per OS where the agent is a desktop app
+    by_format = {fmt.name: fmt.homes for fmt in formats()}
+    assert "~/.claude/projects/*" in by_format["claude-code"]
+    for agent in ("cursor", "copilot-vscode", "cline"):
+        assert any(h.startswith("~/Library/Application Support/") for h in by_format[agent])
+        assert any(h.startswith("~/AppData/Roaming/") for h in by_format[agent])
+        assert any(h.startswith("~/.config/") for h in by_format[agent])

@@ -139,6 +139,8 @@ def redact(
                                                            allow_unsafe_permissions=unsafe_key_permissions),
                       mode_name, fmt, skip_bad_lines)
     extras = Extras(receipt, signing_key, vault, unsafe_key_permissions)
+    if (skip_existing or as_json) and not _is_batch(inputs):
+        raise UsageError("--skip-existing and --json are for a batch (--out-dir DIR)")
     if _is_batch(inputs):
         assert out_dir is not None
         _many(inputs, out_dir, options, jobs or batch.default_jobs(),
