@@ -133,9 +133,11 @@ def _redact_one(task: Task, settings: Settings) -> Outcome:
         return Outcome(task.input, task.output, BUG, 3, task.size,
                        message=f"{task.input}: internal error ({type(exc).__name__}); nothing written")
     report = result.report
+    session = result.session_map.get("session")
     return Outcome(task.input, task.output, WRITTEN, 0, task.size,
                    events=len(result.session_map.get("events") or ()), warnings=tuple(report.warnings),
-                   content_hash=report.content_hash, drops=report.drop_counts())
+                   content_hash=report.content_hash, drops=report.drop_counts(),
+                   session=str(session.get("id") or "") if isinstance(session, dict) else "")
 
 
 def _portable(settings: Settings) -> Settings:

@@ -64,6 +64,7 @@ class Outcome:
     content_hash: str = ""
     drops: tuple[int, int, int, int] = (0, 0, 0, 0)  # events, fields, values dropped; records skipped
     agent: str = ""
+    session: str = ""  # the map's session id, as the map writes it (hashed when the policy hashes ids)
 
 
 def is_pattern(arg: str) -> bool:

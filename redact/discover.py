@@ -117,7 +117,7 @@ def discover(folder: Path, *, home: bool | None = None, exclude: Iterable[Path] 
         for project in _projects(folder, state):
             for fmt, pattern in projects:
                 place = project / pattern[len(PROJECT):].lstrip("/")
-                if place.exists():
+                if _exists(place):
                     state.take_place(fmt, place, pattern.replace(PROJECT, "<project>"), quiet=True)
     if not home:
         for base in [folder, *_subfolders(folder)]:
@@ -171,21 +171,23 @@ class _State:
         if key in self.seen_places or self.excluded(place):
             return
         self.seen_places.add(key)
-        if place.is_dir() and not os.access(place, os.R_OK | os.X_OK):
-            self.found.unreadable.append((place, "a folder that cannot be listed (permission denied)"))
+        folder = _is_dir(place)
+        if folder and not os.access(place, os.R_OK | os.X_OK):
+            if not quiet:  # an agent's own place; a folder the walks pass is no one's
+                self.found.unreadable.append((place, "a folder that cannot be listed (permission denied)"))
             return
         n = 0
         try:
-            listed = fmt.list_sessions(place) if place.is_dir() else []
+            listed = fmt.list_sessions(place) if folder else []
         except OSError as exc:
             self.found.unreadable.append((place, f"cannot be listed ({exc.strerror or type(exc).__name__})"))
             return
         for path in listed:
             n += self.take(fmt.name, path, shown)
         self.skip_auxiliary(fmt, place)
-        for path in present(place) if place.is_dir() else []:  # credentials, indexes: by name
+        for path in present(place) if folder else []:  # credentials, indexes: by name
             self.skip(path, f"{reason(path)}, never read")
-        if n == 0 and not quiet and place.is_dir():
+        if n == 0 and not quiet and folder:
             self.found.empty.append((fmt.name, shown))
 
     def skip_auxiliary(self, fmt: Format, place: Path) -> None:
@@ -270,6 +272,21 @@ class _State:
                             if not any(s.agent == a and s.place == p for s in self.found.sessions)]
 
 
+def _exists(path: Path) -> bool:
+    """Whether `path` exists; False when asking is refused (a folder that cannot be searched)."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
 def _unreadable(path: Path) -> str | None:
     try:
         with path.open("rb") as fh:
@@ -334,7 +351,7 @@ def _expand(base: Path, segs: list[str]) -> list[Path]:
     for seg in segs:
         nxt: list[Path] = []
         for b in bases:
-            nxt.extend(sorted(_subfolders(b)) if seg == "*" else [b / seg] if (b / seg).exists() else [])
+            nxt.extend(sorted(_subfolders(b)) if seg == "*" else [b / seg] if _exists(b / seg) else [])
         bases = nxt
     return bases
 
@@ -361,7 +378,7 @@ def _projects(root: Path, state: _State) -> Iterator[Path]:
         if depth >= PROJECT_DEPTH:
             continue
         for sub in _subfolders(folder):
-            if sub.name.startswith(".") or sub.name in PRUNED or (sub / "pyvenv.cfg").exists() \
+            if sub.name.startswith(".") or sub.name in PRUNED or _exists(sub / "pyvenv.cfg") \
                     or state.excluded(sub):
                 continue
             queue.append((sub, depth + 1))
@@ -378,7 +395,7 @@ def _files(folder: Path, state: _State) -> Iterator[Path]:
         path = Path(entry.path)
         if entry.is_dir(follow_symlinks=False):
             if entry.name in PRUNED or entry.name in (".git", ".venv", ".cache") or \
-                    (path / "pyvenv.cfg").exists() or state.excluded(path):
+                    _exists(path / "pyvenv.cfg") or state.excluded(path):
                 continue
             yield from _files(path, state)
         elif entry.is_file(follow_symlinks=False) and not state.excluded(path):

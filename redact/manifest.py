@@ -3,7 +3,8 @@
     doc = manifest(outcomes, planned, key=key, interrupted=False)           # leaves with the maps
     doc = manifest(outcomes, planned, key=key, interrupted=False, local=True)  # --json, stdout
 
-One entry per input, in the batch's order: its agent, the map written (a file name in the folder),
+One entry per input, in the batch's order: its agent, its session (the id the map writes, hashed
+when the policy hashes ids), the map written (a file name in the folder),
 its status (`written`, `skipped`, `bad input`, `leak`, `internal error`, or `not run` when Ctrl-C
 stopped the batch first), why, and its event and finding counts. `leaving` lists every file name
 the folder gets from this run (the maps and `index.json`): the names leave with the maps.
@@ -58,6 +59,7 @@ def entry(o: Outcome, key: Key | None, *, local: bool) -> dict[str, Any]:
                            "output": Path(o.output).name if o.output and o.status in (WRITTEN, SKIPPED) else None,
                            "status": o.status, "why": _why(o) or None}
     if o.status == WRITTEN:
+        out["session"] = o.session or None  # as the map writes it: what the policy lets leave
         out["events"] = o.events
         out["contentHash"] = o.content_hash or None
     if o.findings:

@@ -131,8 +131,9 @@ def test_the_home_gives_a_map_for_every_session_of_every_agent(home: tuple[Path,
     assert sorted(str(e["output"]) for e in written) == sorted(maps)
     assert Counter(str(e["agent"]) for e in written) == placed
     for e in written:  # and each map is the session of the agent the manifest says
-        tool = str(maps[str(e["output"])]["session"]["agentTool"])  # type: ignore[index]
-        assert str(e["agent"]).startswith(tool), (e, tool)
+        session = maps[str(e["output"])]["session"]
+        assert str(e["agent"]).startswith(str(session["agentTool"])), e  # type: ignore[index]
+        assert e["session"] == session["id"]  # type: ignore[index]
     assert _index(out)["leaving"] == [*sorted(maps), "index.json"]
     # one line per agent before the table, with the count on disk and the place it came from
     for agent, n in placed.items():
@@ -288,6 +289,8 @@ def test_under_a_policy_that_hashes_ids_no_output_is_named_after_its_input(home:
         assert stem.startswith("session-") and stem not in stems
         assert not any(raw in name for raw in (CC_SID, "019c0a11", "e00926af", "ses_", "a622273b"))
     assert all(i.startswith("h:") or ":" not in i for i in ids)
+    index = (out / "index.json").read_text()  # the manifest leaves too: no raw id in it either
+    assert not any(raw in index for raw in (CC_SID, "019c0a11", "e00926af", "ses_", "a622273b"))
 
 
 def test_ctrl_c_leaves_complete_maps_says_so_and_skip_existing_resumes(home: tuple[Path, dict[str, int]],
