@@ -512,3 +512,43 @@ def test_formats_lists_where_each_agent_keeps_its_sessions(capsys: pytest.Captur
         assert any(h.startswith("~/Library/Application Support/") for h in by_format[agent])
         assert any(h.startswith("~/AppData/Roaming/") for h in by_format[agent])
         assert any(h.startswith("~/.config/") for h in by_format[agent])
+
+
+def test_a_real_ctrl_c_mid_batch_keeps_the_maps_it_names(tmp_path: Path) -> None:
+    """SIGINT to a running batch (as Ctrl-C sends it): exit 130, the message counts what is on
+    disk, every map there parses whole, and index.json says which ran."""
+    import io
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+    import uuid
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from gen_claude_code import generate
+
+    project = tmp_path / "home" / ".claude" / "projects" / "-home-dana-src-big"
+    project.mkdir(parents=True)
+    for i in range(12):
+        buf = io.BytesIO()
+        generate(buf, 250_000, i + 1)
+        (project / f"{uuid.UUID(int=i + 1)}.jsonl").write_bytes(buf.getvalue())
+    out = tmp_path / "maps"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "redact", str(tmp_path / "home"), "--out-dir", str(out),
+                             "--jobs", "1"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+    deadline = time.monotonic() + 300
+    while proc.poll() is None and not list(out.glob("*.json.gz")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    said = re.search(r"interrupted after (\d+) of 12 sessions; (\d+) maps are complete", err)
+    assert said is not None, err
+    maps = _maps(out)  # each one parses whole
+    assert len(maps) == int(said[2]) == int(said[1]) < 12
+    index = _index(out)
+    assert index["interrupted"] is True and index["written"] == len(maps)
+    assert sorted(str(e["output"]) for e in _entries(out) if e["status"] == batch.WRITTEN) == sorted(maps)
+    assert not [p for p in out.iterdir() if p.name not in maps and p.name != "index.json"]  # no temp left
