@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from redact.blocked import blocked_message
-from redact.detect import MAP, detect
+from redact.formats.detect import MAP, detect
 from redact.errors import BadInput, LeakFound, UsageError
 from redact.formats.auxiliary import reason
 from redact.io.read import display_name, read_input
 from redact.io.write import check_output_path, encode_output, write_atomic
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.policy.load import EffectivePolicy, load_policy
 from redact.report import RedactionReport
 
@@ -44,7 +44,7 @@ def scrub_native(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy, k
     Raises LeakFound (report attached) when the scan finds anything, UsageError for a format without
     native support, BadInput for input the format's reader would refuse. Nothing is written.
     """
-    from redact.keys import sha256_hex
+    from redact.keys.material import sha256_hex
     from redact.native import scrub_unproven
 
     out = scrub_unproven(data, fmt, name=name, policy=policy, key=key, mode=mode, report=report,
@@ -92,7 +92,7 @@ def scrub_file(path: str | Path, out: str | Path | None = None, *, policy: str |
         raise UsageError("--to native is not offered for a SQLite session store (it would have to be "
                          "rebuilt, never copied); redact it to maps (--to map, the default)", where=name)
     if out is not None:
-        from redact.discover import files_read
+        from redact.formats.discover import files_read
 
         # the input and the files read with it (subagent transcripts, a workspace file)
         check_output_path(out, [path, *(files_read(Path(path), input_format) if str(path) != "-" else [])])
@@ -109,4 +109,9 @@ def scrub_file(path: str | Path, out: str | Path | None = None, *, policy: str |
 
 
 def _policy(policy: str | EffectivePolicy, mode: str | None) -> EffectivePolicy:
-    return policy if isinstance(policy, EffectivePolicy) else load_policy(policy, mode=mode)
+    """The policy as given (the mode travels as its own option, as for maps: redact/api.py `Options`)."""
+    from redact.apply.modes import check_mode
+
+    eff = policy if isinstance(policy, EffectivePolicy) else load_policy(policy)
+    check_mode(eff, mode)
+    return eff

@@ -18,9 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from redact import batch, plan_batch
+from redact import plan_batch
+from redact.batch import run as batch
 from redact.cli import main
-from redact.discover import discover
+from redact.formats.discover import discover
 from redact.formats.stores import sessions_of
 from tests.formats import storefix
 from tests.formats.test_aider import history

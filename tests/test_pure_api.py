@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from redact.api import redact_bytes
-from redact.keys import parse_key_text
+from redact.keys.material import parse_key_text
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSCRIPT = ROOT / "examples" / "claude-code" / "5f3c2a10-7b4e-4d21-9c8a-2e6f1b0d4a77.jsonl"
@@ -18,7 +18,7 @@ FRESH = """
 import sys
 from pathlib import Path
 from redact.api import redact_bytes
-from redact.keys import parse_key_text
+from redact.keys.material import parse_key_text
 key = parse_key_text(b"{hex}", source="t")
 out = redact_bytes(Path(sys.argv[1]).read_bytes(), name="x", policy="public", key=key).data
 sys.stdout.buffer.write(out)

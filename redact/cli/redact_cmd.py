@@ -2,10 +2,10 @@
 
 One INPUT (a session map, a raw log such as a Claude Code transcript, whose subagent transcripts are
 found next to it, or `-` for stdin) goes to `-o OUT`. Several inputs, folders (the home `~`, or
-`--all`: every agent's places; any folder: by layout, then by content; redact/discover.py) and glob
+`--all`: every agent's places; any folder: by layout, then by content; redact/formats/discover.py) and glob
 patterns go to `--out-dir DIR`, one `<name>.json.gz` map each, `--jobs` at a time (default: every
 core): first one line per agent found, then a progress bar, one summary table, and `index.json`
-(redact/manifest.py; `--json` prints it on stdout with the inputs' paths). One input that fails
+(redact/batch/manifest.py; `--json` prints it on stdout with the inputs' paths). One input that fails
 does not stop the others; the exit code is the worst outcome: 3 a bug, 2 a bad input, 1 a leak
 blocked a map, 0 all written; 130 when Ctrl-C stopped the batch (the maps written are complete and
 stay; `--skip-existing` resumes).
@@ -25,8 +25,8 @@ from redact.io.write import check_output_path
 from redact.options import FOLDER, MANY, ONE, RunOptions
 
 if TYPE_CHECKING:  # imported when a command runs: `--help` and the other commands need none of it
-    from redact import batch
-    from redact.keys import Key
+    from redact.batch import run as batch
+    from redact.keys.material import Key
     from redact.policy.load import EffectivePolicy
 
 To = choices("To", ("map", "native"))
@@ -114,7 +114,8 @@ def redact(
                        "path) on stdout.")] = False,
 ) -> None:
     """Redact INPUT under a policy and write the map (the default command)."""
-    from redact import batch
+    from redact.batch import run as batch
+    from redact.apply.modes import check_mode
     from redact.policy.load import load_policy
 
     mode_name = value(mode)
@@ -134,7 +135,8 @@ def redact(
     RunOptions(to=to or "map", mode=mode_name, input_format=fmt, inputs=_inputs(inputs), output=output,
                out_dir=out_dir, report=report, level=level, chain_key=chain_key_file, receipt=receipt,
                signing_key=signing_key, vault=vault, keyed=key is not None)
-    eff = load_policy(policy, mode=mode_name, link_scope=link_scope)
+    eff = load_policy(policy, link_scope=link_scope)  # --mode travels as the option, not in the policy
+    check_mode(eff, mode_name)
     options = Options(eff, key, batch.KeySource.for_loaded(key, key_file,
                                                            allow_unsafe_permissions=unsafe_key_permissions),
                       mode_name, fmt, skip_bad_lines)
@@ -158,7 +160,7 @@ def _inputs(inputs: list[str]) -> str:
 
 
 def _is_batch(inputs: list[str]) -> bool:
-    from redact import batch
+    from redact.batch import run as batch
 
     return len(inputs) > 1 or (inputs[0] != "-" and (Path(inputs[0]).is_dir() or batch.is_pattern(inputs[0])
                                                      or len(batch.in_store(_store(inputs[0]))) > 1))
@@ -173,7 +175,7 @@ def _store(arg: str) -> Path:
 
 def _one_store_of_many(inputs: list[str]) -> bool:
     """One input that is a session store holding several sessions (a batch of its own)."""
-    from redact import batch
+    from redact.batch import run as batch
 
     return len(inputs) == 1 and inputs[0] != "-" and len(batch.in_store(_store(inputs[0]))) > 1
 
@@ -185,7 +187,7 @@ def _read_with(input: str) -> list[str | Path]:
     file, a storage tree's messages and parts): no side output may replace one."""
     if input == "-":
         return [input]
-    from redact.discover import files_read
+    from redact.formats.discover import files_read
 
     return [input, _store(input), *files_read(_store(input))]
 
@@ -213,7 +215,7 @@ def _one(input: str, output: str, options: Options, report: Path | None,
     # RunOptions): a bad key fails with nothing written.
     signer = None
     if extras.signing_key is not None:
-        from redact.keys import load_signing_key
+        from redact.keys.material import load_signing_key
 
         assert extras.receipt is not None
         check_output_path(extras.receipt, [*_read_with(input), output])
@@ -221,8 +223,8 @@ def _one(input: str, output: str, options: Options, report: Path | None,
     recorder = None
     if extras.vault is not None:
         check_output_path(extras.vault, [*_read_with(input), output])
-        from redact.recorder import TokenLog
-        from redact.vault import check_vault_path
+        from redact.keys.recorder import TokenLog
+        from redact.keys.vault import check_vault_path
 
         check_vault_path(extras.vault, [input, output])
 
@@ -238,12 +240,12 @@ def _one(input: str, output: str, options: Options, report: Path | None,
     if report is not None:
         write_report(result.report, result.session_map, report)
     if recorder is not None and extras.vault is not None and options.key is not None:
-        from redact.vault import write_vault
+        from redact.keys.vault import write_vault
 
         n = write_vault(recorder, options.key, extras.vault, content_hash=result.report.content_hash)
         err(f"wrote vault {extras.vault} ({n} tokens, mode 0600; never upload it)")
     if signer is not None and extras.receipt is not None:
-        from redact.receipt import write_receipt
+        from redact.share.receipt import write_receipt
 
         write_receipt(result, signer, extras.receipt)
         err(f"wrote receipt {extras.receipt}")
@@ -279,7 +281,7 @@ def _native(input: str, output: str, options: Options, report: Path | None, leve
     """`--to native`: the input's own format, every field handled by its class, scanned (by the API)."""
     from audit.render import format_for_path, write_report
     from redact import api_native
-    from redact.keys import load_key_file
+    from redact.keys.material import load_key_file
 
     if report is not None:
         format_for_path(report)
@@ -338,7 +340,7 @@ _SKIPPED_SHOWN = 20  # skipped files named one by one on stderr; index.json list
 
 
 def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int, flags: Batch = Batch()) -> None:
-    from redact import batch
+    from redact.batch import run as batch
     from redact.cli import batch_view
 
     pol = options.policy.policy
@@ -399,7 +401,7 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int, flags: 
 
 def _check_index(out_dir: Path, planned: batch.Plan) -> None:
     """The manifest is never written over an input of the batch (nor over a link)."""
-    from redact.manifest import INDEX
+    from redact.batch.manifest import INDEX
 
     target = out_dir / INDEX
     check_output_path(target, [t.input for t in planned.tasks] + [o.input for o in planned.unusable])
@@ -410,7 +412,7 @@ def _write_index(out_dir: Path, every: list[batch.Outcome], tasks: list[batch.Ta
     import json
 
     from redact.io.write import write_atomic
-    from redact.manifest import INDEX, manifest
+    from redact.batch.manifest import INDEX, manifest
 
     doc = manifest(every, tasks, key=options.key, interrupted=interrupted)
     write_atomic(out_dir / INDEX, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
@@ -423,7 +425,7 @@ def _write_index(out_dir: Path, every: list[batch.Outcome], tasks: list[batch.Ta
 
 
 def _print_outcome(outcome: batch.Outcome) -> None:
-    from redact import batch
+    from redact.batch import run as batch
 
     name = Path(outcome.input).name
     for warning in outcome.warnings:

@@ -14,28 +14,30 @@ loads the key itself, once per input, so its HMAC caches never outlive one input
 finds a different key than the parent's refuses the input.
 
 Which inputs are read and how each map is named (`plan`, `expand`, `output_names`...):
-`redact.batch_inputs`, whose names this module re-exports.
+`redact.batch.inputs`, whose names this module re-exports.
 """
 from __future__ import annotations
 
 import gc
 import multiprocessing
 import os
+import stat
 import sys
+import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from redact.batch_inputs import BAD as BAD, BUG as BUG, LEAK as LEAK, SKIPPED as SKIPPED, WRITTEN as WRITTEN
-from redact.batch_inputs import Outcome as Outcome, Task as Task, expand as expand, in_store as in_store
-from redact.batch_inputs import is_pattern as is_pattern, output_name as output_name
-from redact.batch_inputs import output_names as output_names, plan as plan, sessions_in as sessions_in
-from redact.batch_inputs import Plan as Plan, plan_all as plan_all, skipped_in as skipped_in
-from redact.batch_inputs import survey as survey
+from redact.batch.inputs import BAD as BAD, BUG as BUG, LEAK as LEAK, SKIPPED as SKIPPED, WRITTEN as WRITTEN
+from redact.batch.inputs import Outcome as Outcome, Task as Task, expand as expand, in_store as in_store
+from redact.batch.inputs import is_pattern as is_pattern, output_name as output_name
+from redact.batch.inputs import output_names as output_names, plan as plan, sessions_in as sessions_in
+from redact.batch.inputs import Plan as Plan, plan_all as plan_all, skipped_in as skipped_in
+from redact.batch.inputs import survey as survey
 from redact.errors import LeakFound, RedactError
-from redact.keys import Key, key_from_env, load_key_file
+from redact.keys.material import Key, key_from_env, load_key_file
 from redact.policy.load import EffectivePolicy
 
 
@@ -185,6 +187,24 @@ class Interrupted(Exception):  # noqa: N818 - what happened, not an error of the
         self.total = total
 
 
+def _written_anyway(tasks: Sequence[Task], results: dict[int, Outcome], started: int) -> dict[int, Outcome]:
+    """`results`, and an outcome `written` for each task whose map this run put in place although
+    Ctrl-C came before its outcome did (between the map's rename and the return): a map is renamed
+    into place only when whole, so it is complete; its counts are not known."""
+    out = dict(results)
+    for i, task in enumerate(tasks):
+        if i in out:
+            continue
+        try:
+            st = os.lstat(task.output)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode) and st.st_mtime_ns >= started:
+            out[i] = Outcome(task.input, task.output, WRITTEN, 0, task.size, agent=task.agent,
+                             message=f"{task.input}: written; interrupted before its summary (counts unknown)")
+    return out
+
+
 def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
         on_done: Callable[[Outcome], None] | None = None,
         on_start: Callable[[], None] | None = None) -> list[Outcome]:
@@ -192,6 +212,7 @@ def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
     Outcomes come back in task order; `on_done` sees each as it completes; `on_start` is called once
     the workers exist (a progress display starts there, so that no thread of it is forked)."""
     done = on_done or (lambda outcome: None)
+    started = time.time_ns()
     if jobs <= 1 or len(tasks) <= 1:
         if on_start is not None:
             on_start()
@@ -202,7 +223,8 @@ def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
                 out.append(outcome)
                 done(outcome)
         except KeyboardInterrupt:
-            raise Interrupted(out, len(tasks)) from None
+            found = _written_anyway(tasks, {i: o for i, o in enumerate(out)}, started)
+            raise Interrupted([found[i] for i in sorted(found)], len(tasks)) from None
         return out
     ctx = _context()
     frozen = False
@@ -243,7 +265,8 @@ def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
             for future, i in pending.items():  # finished while the pool stopped: their maps are there
                 if future.done() and not future.cancelled() and future.exception() is None:
                     results[i] = future.result()
-            raise Interrupted([results[i] for i in sorted(results)], len(tasks)) from None
+            found = _written_anyway(tasks, results, started)
+            raise Interrupted([found[i] for i in sorted(found)], len(tasks)) from None
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)
             raise

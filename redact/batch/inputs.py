@@ -3,11 +3,12 @@
     tasks, unusable = plan(["~/.claude/projects", "extra/*.jsonl"], out_dir)
 
 `survey` (and `expand`) turns the arguments into input files: a folder's sessions as discovery finds
-them (redact/discover.py: a home at every agent's places, any folder by layout then by content),
-a SQLite store's sessions one `STORE#SESSION` address each (named, globbed or found; a `-wal` given
-stands for its store), the files skipped on purpose or unreadable with why; `output_names` names
-each map; `plan_all` (and `plan`) pairs them into tasks, never naming a map after an input of the
-batch or a file read with one. Running the tasks: `redact.batch`; the manifest: `redact.manifest`.
+them (redact/formats/discover.py: a home at every agent's places, any folder by layout then by
+content), a SQLite store's sessions one `STORE#SESSION` address each (named, globbed or found; a
+`-wal` given stands for its store), the files skipped on purpose or unreadable with why;
+`output_names` names each map; `plan_all` (and `plan`) pairs them into tasks, never naming a map
+after an input of the batch or a file read with one. Running the tasks: `redact.batch.run`; the
+manifest: `redact.batch.manifest`.
 
 Outputs are named after the input file (`<name>.json.gz`, the `.jsonl`/`.json`/`.gz` suffixes
 dropped) when the harness chose that name (a session id, a Codex rollout), else `session-<12 hex>`
@@ -28,9 +29,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from redact.discover import Found
+from redact.formats.discover import Found
 from redact.errors import UsageError
-from redact.keys import Key
+from redact.keys.material import Key
 
 WRITTEN, LEAK, BAD, BUG = "written", "leak", "bad input", "internal error"
 SKIPPED = "skipped"  # a file of a folder that is not a session (credentials, an agent's auxiliary files)
@@ -154,10 +155,10 @@ def expand(inputs: Sequence[str], exclude: Sequence[Path] = ()) -> tuple[list[Pa
 
 
 def survey(inputs: Sequence[str], exclude: Sequence[Path] = (), *, home: bool | None = None) -> Survey:
-    """`expand`, with what each folder held (redact/discover.py) and the agent of each input found
+    """`expand`, with what each folder held (redact/formats/discover.py) and the agent of each input found
     in one; nothing under `exclude` (the output folder) is taken. `home` True: every folder is
     searched as a home (`--all`)."""
-    from redact.discover import discover
+    from redact.formats.discover import discover
     from redact.formats.auxiliary import reason
     from redact.io.store import store_of_side
 
@@ -304,7 +305,7 @@ def plan_all(inputs: Sequence[str], out_dir: str | Path, key: Key | None = None,
 
 def _protected(files: Sequence[Path], agents: dict[str, str]) -> tuple[set[str], set[tuple[int, int]]]:
     """The real paths and (device, inode) of every input and every file read with one."""
-    from redact.discover import files_read
+    from redact.formats.discover import files_read
     from redact.io.store import split_ref
 
     paths: set[str] = set()

@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from redact.batch_inputs import BAD, BUG, LEAK, SKIPPED, WRITTEN, Outcome, Task
-from redact.keys import Key
+from redact.batch.inputs import BAD, BUG, LEAK, SKIPPED, WRITTEN, Outcome, Task
+from redact.keys.material import Key
 
 SCHEMA = "agentplay-redact/batch-index/v1"
 INDEX = "index.json"

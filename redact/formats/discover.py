@@ -298,7 +298,7 @@ def _unreadable(path: Path) -> str | None:
 
 def _detect(path: Path) -> str | None:
     """The raw format of the file at `path` by its first MiB, or None (a map, or no format)."""
-    from redact.detect import MAP, detect
+    from redact.formats.detect import MAP, detect
 
     if is_sqlite(path):
         from redact.formats.stores import store_format
