@@ -1,6 +1,29 @@
+"""The library API. The CLI is a thin adapter over these functions; tests call them directly.
+
+    result = redact_bytes(data, policy="public", key=load_key_file(path))
+    result.data      # the redacted map, serialized (uncompressed JSON, one trailing newline)
+    result.report    # RedactionReport: what was dropped, hashed, kept; the contentHash
+
+`redact_bytes` is pure: bytes and settings in, bytes and a report out, no global state, nothing
+written; it is what a distributed engine calls (examples/distributed/). The process-wide caches it
+uses are keyed by everything their result depends on (a verb analysis by command and vocabulary,
+with the keyed hasher applied after the cache; HMAC tokens on the Key object itself), so no call
+sees another's input, key or policy (tests/test_pure_api.py); and those that hold strings of the
+input (`RUN_CACHES`: command lines, names, strings the secrets layer saw) are emptied when the run
+ends, so no input text outlives its redaction in the process.
+
+`redact_file` is the pipeline of one input: `Options` (the settings, checked once), `open_path`
+(redact/formats/opened.py: the input opened and its format detected once, its companions found),
+`redact_opened` (build or parse -> apply the policy -> content hash -> scan), then the write, never
+over a file the run read. It streams a raw log from disk: the reader takes it line by line, keeping counts and
+lengths, never text, and the leak scanner's taint layer searches the file on disk a chunk at a time;
+memory grows with the output map, not with the log. Many inputs at once: `redact.batch.run`; a raw log
+scrubbed in its own format (`--to native`): `redact.api_native`.
+"""
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,9 +142,33 @@ def redact_bytes(data: bytes, *, name: str = "<bytes>", policy: str | EffectiveP
     return redact_opened(opened, options)
 
 
+#: The process-wide caches keyed by strings of the input (raw command lines can carry passwords):
+#: scoped to one run, emptied when it ends, so no input text outlives its redaction (SECURITY.md).
+#: (module, function) pairs; a module not loaded holds nothing.
+RUN_CACHES = (("redact.verbs.engine", "_cached"), ("redact.verbs.engine", "_cached_argv"),
+              ("redact.contract.secrets.scan", "_found"), ("redact.apply.pathguard", "_name_rule"),
+              ("redact.build.outputs", "_verbs"), ("audit.render.safety", "_secret_shaped"))
+
+
+def forget_inputs() -> None:
+    """Empty every cache that holds strings of an input (`RUN_CACHES`)."""
+    for module, name in RUN_CACHES:
+        loaded = sys.modules.get(module)
+        if loaded is not None:
+            getattr(loaded, name).cache_clear()
+
+
 def redact_opened(opened: Opened, options: Options) -> Result:
     """The pipeline of one opened input: build a map (a raw log) or parse one (a session map), apply
-    the policy, add the content hash, scan. Nothing is written; LeakFound names what would pass."""
+    the policy, add the content hash, scan. Nothing is written; LeakFound names what would pass.
+    The caches that held the input's strings are emptied when it ends, whatever the outcome."""
+    try:
+        return _pipeline(opened, options)
+    finally:
+        forget_inputs()
+
+
+def _pipeline(opened: Opened, options: Options) -> Result:
     report = RedactionReport(source=opened.name, input_format=opened.fmt)
     key = scoped_key(options.key, options.policy, opened.source, report)
     if opened.fmt == MAP:
@@ -157,7 +204,7 @@ def _say_what_passes(exc: LeakFound, report: RedactionReport, options: Options, 
     trial = Options.of(PUBLIC, Key(os.urandom(32), source="<trial key>"), None, opened.fmt,
                        options.skip_bad_lines)
     try:
-        redact_opened(opened, trial)
+        _pipeline(opened, trial)
     except LeakFound:
         report.what_passes = "nothing"
         return LeakFound(blocked_message(len(report.findings), report.findings, tried_public=True),

@@ -47,9 +47,14 @@ def scrub_native(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy, k
     from redact.keys.material import sha256_hex
     from redact.native import scrub_unproven
 
-    out = scrub_unproven(data, fmt, name=name, policy=policy, key=key, mode=mode, report=report,
-                         skip_bad_lines=skip_bad_lines, **options)
-    scan_native_output(out, fmt, report, source=data)
+    from redact.api import forget_inputs
+
+    try:
+        out = scrub_unproven(data, fmt, name=name, policy=policy, key=key, mode=mode, report=report,
+                             skip_bad_lines=skip_bad_lines, **options)
+        scan_native_output(out, fmt, report, source=data)
+    finally:
+        forget_inputs()  # no cache keeps the input's strings past its run (redact/api.py RUN_CACHES)
     report.content_hash = sha256_hex(out)
     return out
 
