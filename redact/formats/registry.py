@@ -166,8 +166,8 @@ class FormatFolder:
     # Where this agent keeps its sessions, relative to the user's home (`~/.claude/projects`), one
     # entry per place and OS; `*` globs one segment; `{project}/...` is a place inside a project
     # folder (a bounded walk of the home's folders finds them: PROJECT). Each place is given to
-    # `list_sessions`. Home-wide discovery (`agentplay-redact ~`, redact/discover.py) searches each
-    # that exists, and `agentplay-redact formats` and docs/formats.md list them.
+    # `list_sessions`. Home-wide discovery (`agentplay-redact ~`, redact/formats/discover.py)
+    # searches each that exists; `agentplay-redact formats` and docs/formats.md list them.
     homes: tuple[str, ...] = ()
 
     @property
