@@ -553,3 +553,18 @@ def test_a_real_ctrl_c_mid_batch_keeps_the_maps_it_names(tmp_path: Path) -> None
     assert index["interrupted"] is True and index["written"] == len(maps)
     assert sorted(str(e["output"]) for e in _entries(out) if e["status"] == batch.WRITTEN) == sorted(maps)
     assert not [p for p in out.iterdir() if p.name not in maps and p.name != "index.json"]  # no temp left
+
+
+def test_a_document_longer_than_the_detection_head_is_detected_whole(tmp_path: Path) -> None:
+    """A pretty-printed Cline task of several MiB does not parse from its first MiB (which reads as
+    a map's start): named or found in a folder, it is still a Cline task."""
+    task = json.loads((FIX / "cline" / "tasks" / "1770577372307" / "ui_messages.json").read_text())
+    big = tmp_path / "tasks" / "1770577372308" / "ui_messages.json"
+    big.parent.mkdir(parents=True)
+    copies = task * (1 + (3 << 20) // len(json.dumps(task)))
+    big.write_text(json.dumps(copies, indent=2))
+    assert big.stat().st_size > 2 << 20
+    assert main([str(big), "-o", str(tmp_path / "one.json")]) == 0
+    assert json.loads((tmp_path / "one.json").read_text())["session"]["agentTool"] == "cline"
+    assert main([str(tmp_path / "tasks"), "--out-dir", str(tmp_path / "maps")]) == 0
+    assert len(_maps(tmp_path / "maps")) == 1

@@ -41,6 +41,7 @@ def test_a_home_built_from_the_corpus_gives_every_sessions_map(corpus: object, t
     out = tmp_path / "maps"
     code = main([str(home), "--out-dir", str(out), "--jobs", "2"])
     err = capsys.readouterr().err
+    assert code == 0, [ln for ln in err.splitlines() if "error" in ln]  # every session written
     # the files given one by one (by name: each is its own task, as a single run), companions aside
     one_by_one = tmp_path / "one-by-one"
     assert main([*(str(u.main) for u in units), "--out-dir", str(one_by_one), "--jobs", "2"]) == code

@@ -95,7 +95,10 @@ def open_path(path: str | Path, *, input_format: str | None = None, companions: 
         if size > len(first) and opened.fmt != MAP:
             opened.stream = Path(path)
         else:
-            opened = open_bytes(read_input(path), name, input_format=opened.fmt)
+            # a document longer than the head does not parse from it and is taken for a map: the
+            # whole input decides then (a pretty-printed Cline task or OpenHands events.json of MiBs)
+            forced = input_format if opened.fmt == MAP and size > len(first) else opened.fmt
+            opened = open_bytes(read_input(path), name, input_format=forced)
     opened.reads = [Path(path)]
     raw = raw_format(opened.fmt)
     if raw is None:  # a session map: no companions
