@@ -33,14 +33,14 @@ ITEM_KIND = S.key("ToolResults", "data", "content", "toolResult", "data", "conte
 ITEM_DATA = S.blob("ToolResults", "data", "content", "toolResult", "data", "content", "json", "data")
 S.blob("ToolResults", "data", "content", "toolResult", "data", "content", "text", "data")
 # -- the session metadata (the store's <uuid>.json, the export's `metadata`)
-M = Slots(TABLE, TABLE.named["metadata"])
-SESSION_ID, CWD, CREATED = M.key("session_id"), M.key("cwd"), M.key("created_at")
-STATE = M.key("session_state")
-CONVERSATION, TURNS = M.key("session_state", "conversation_metadata"), \
-    M.key("session_state", "conversation_metadata", "user_turn_metadatas")
-MESSAGE_IDS, END_REASON, END_AT = (M.key("session_state", "conversation_metadata", "user_turn_metadatas", name)
+_M = "<metadata>"
+SESSION_ID, CWD, CREATED = S.key(_M, "session_id"), S.key(_M, "cwd"), S.key(_M, "created_at")
+STATE = S.key(_M, "session_state")
+CONVERSATION, TURNS = S.key(_M, "session_state", "conversation_metadata"), \
+    S.key(_M, "session_state", "conversation_metadata", "user_turn_metadatas")
+MESSAGE_IDS, END_REASON, END_AT = (S.key(_M, "session_state", "conversation_metadata", "user_turn_metadatas", name)
                                    for name in ("message_ids", "end_reason", "end_timestamp"))
-RTS, MODEL_INFO = M.key("session_state", "rts_model_state"), M.key("session_state", "rts_model_state", "model_info")
-MODEL_ID = M.key("session_state", "rts_model_state", "model_info", "model_id")
+RTS, MODEL_INFO = S.key(_M, "session_state", "rts_model_state"), S.key(_M, "session_state", "rts_model_state", "model_info")
+MODEL_ID = S.key(_M, "session_state", "rts_model_state", "model_info", "model_id")
 # -- inside a shape the table keeps whole, read by the reader (native_table.py says so in its `use`)
 EXIT_STATUS, STDOUT, READ_OPERATIONS, READ_PATH = RESULT_EXIT, RESULT_STDOUT, OPERATIONS, OPERATION_PATH

@@ -132,13 +132,13 @@ class KiroReader:
         llm = LlmResponse(t, MAIN, self.model)
         self.s.facts.append(llm)
         for b in blocks:
-            kind, data = b.get(BLOCK_KIND), b.get(BLOCK_DATA)
-            if kind == "text" and isinstance(data, str):
-                llm.text_chars += len(data)
-            elif kind == "thinking":
+            kind = b.get(BLOCK_KIND)
+            if kind == "text" and isinstance(b.get(BLOCK_DATA), str):
+                llm.text_chars += len(b[BLOCK_DATA])
+            elif kind == "thinking":  # presence only: the block is never opened
                 llm.thinking = True
             elif kind == "toolUse":
-                use = as_object(data)
+                use = as_object(b.get(BLOCK_DATA))
                 call_id, name = use.get(CALL_ID), use.get(CALL_NAME)
                 if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name \
                         or call_id in self.calls:
