@@ -86,8 +86,8 @@ ENTRY = tagged("kind", {
     "Prompt": used("a prompt", Obj({"version": enum("v1"), "data": _DATA})),
     "AssistantMessage": used("an llm response", Obj({"version": enum("v1"), "data": _DATA})),
     "ToolResults": used("tool results", Obj({"version": enum("v1"), "data": _DATA})),
-    "Clear": Obj({"version": enum("v1"), "data": DROP}),
-    "Metadata": Obj({"version": enum("v1"), "data": DROP}),
+    "Clear": Obj({"version": enum("v1"), "data": Obj({"message_id": ID})}),
+    "Metadata": Obj({"version": enum("v1"), "data": Obj({"message_id": ID})}),
 }, default=Ref("metadata"), use="record dispatch")
 _DURATION = Obj({"secs": NUMBER, "nanos": NUMBER})
 _METERING = Obj({"value": used("credits (never tokens): not written to a map", NUMBER),
