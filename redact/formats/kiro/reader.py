@@ -205,14 +205,14 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     found: str | None = None
     if isinstance(doc, dict) and LOG_ENTRIES in doc:
         meta = doc.get(EXPORT_METADATA)
-        found = reader.metadata(meta) if is_metadata(meta) else None
+        found = reader.metadata(meta) if isinstance(meta, dict) and is_metadata(meta) else None
         entries = doc.get(LOG_ENTRIES)
         for record in entries if isinstance(entries, list) else []:
             if isinstance(record, dict):
                 reader.entry(record)
             else:
                 reader.skip("<not a record>")
-    elif is_metadata(doc):
+    elif isinstance(doc, dict) and is_metadata(doc):
         found = reader.metadata(doc)
     elif isinstance(doc, dict):
         reader.entry(doc)
