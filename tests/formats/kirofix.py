@@ -245,3 +245,72 @@ def legacy_db(path: Path, c: C | None = None) -> Path:
     db.commit()
     db.close()
     return path
+
+
+# -- Kiro IDE (built from public readers' descriptions: there is no sample) ----------------------------
+
+IDE_ID = "5b8e2f4a-9c1d-4e7f-8a3b-6c5d4e3f2a1b"
+EXEC_ID = "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0"
+#: 2 prompts; replies: one read from its execution log (2 bot messages: executeBash git status, then
+#: readFile + strReplace; 3 tool results), one whose log is not there (its own text and an
+#: executeBash git log and a readFile, without results)
+IDE_COUNTS = {"user": 2, "llm": 3, "calls": 5}
+
+
+def ide_session(c: C) -> dict[str, Any]:
+    return {"sessionId": IDE_ID, "title": c(), "workspaceDirectory": ROOT, "dateCreated": "1754006400000",
+            "selectedModel": "claude-sonnet-4", "sessionType": "chat",
+            "history": [
+                {"message": {"role": "user", "content": [{"type": "text", "text": c()}], "id": "m-1"},
+                 "contextItems": [{"path": f"{ROOT}/README.md", "content": c()}]},
+                {"message": {"role": "assistant", "content": "On it.", "id": "m-2"}, "executionId": EXEC_ID,
+                 "promptLogs": {"completion": c()}},
+                {"message": {"role": "user", "content": c(), "id": "m-3"}},
+                {"message": {"role": "assistant", "id": "m-4", "content": [
+                    {"type": "text", "text": c()},
+                    {"type": "tool_use", "id": "tooluse_I4", "name": "executeBash",
+                     "input": {"command": "git log -3", "path": f"{ROOT}/src"}},
+                    {"type": "tool_use", "id": "tooluse_I5", "name": "readFile", "input": {"path": f"{ROOT}/src/cart.py"}}]},
+                 "executionId": "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d"},
+            ]}
+
+
+def ide_execution(c: C) -> dict[str, Any]:
+    return {"executionId": EXEC_ID, "messagesFromExecutionId": [
+        {"role": "human", "entries": [{"type": "text", "text": c()}]},
+        {"role": "bot", "entries": [{"type": "text", "text": c()},
+                                    {"type": "toolUse", "id": "tooluse_I1", "name": "executeBash",
+                                     "input": {"command": "git status", "path": ROOT}}]},
+        {"role": "tool", "entries": [{"type": "text", "text": c()}]},
+        {"role": "bot", "entries": [{"type": "toolUse", "id": "tooluse_I2", "name": "readFile",
+                                     "input": {"path": f"{ROOT}/src/app.py"}},
+                                    {"type": "toolUse", "id": "tooluse_I3", "name": "strReplace",
+                                     "input": {"path": f"{ROOT}/src/app.py", "oldStr": c(), "newStr": c()}}]},
+        {"role": "tool", "entries": [{"type": "text", "text": c()}]},
+        {"role": "tool", "entries": [{"type": "text", "text": c()}]},
+    ]}
+
+
+def ide_tree(agent_dir: Path, c: C) -> Path:
+    """`agent_dir` (a `kiro.kiroagent/`) with one workspace's index and session, and the execution log."""
+    import base64
+
+    workspace = agent_dir / "workspace-sessions" / base64.urlsafe_b64encode(ROOT.encode()).decode().rstrip("=")
+    workspace.mkdir(parents=True)
+    session = workspace / f"{IDE_ID}.json"
+    session.write_bytes(orjson.dumps(ide_session(c), option=orjson.OPT_INDENT_2))
+    (workspace / "sessions.json").write_bytes(orjson.dumps([{"sessionId": IDE_ID, "title": c(),
+                                                             "dateCreated": "1754006400000",
+                                                             "workspaceDirectory": ROOT}]))
+    logs = agent_dir / ("ab" * 16) / "0123abcd"
+    logs.mkdir(parents=True)
+    (logs / "f3e2d1c0b9a8").write_bytes(orjson.dumps(ide_execution(c)))
+    return session
+
+
+def ide_assembly(c: C) -> bytes:
+    return orjson.dumps({"kiroIde": "session", "session": ide_session(c), "executions": [ide_execution(c)]})
+
+
+def ide_session_bytes(c: C) -> bytes:
+    return orjson.dumps(ide_session(c), option=orjson.OPT_INDENT_2)

@@ -11,6 +11,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import orjson
+
 from redact.formats.stores import export
 from tests.formats import jsonfix, kirofix, storefix
 
@@ -38,6 +40,8 @@ def main() -> None:
         "kiro-store.jsonl": kirofix.store_pair(jsonfix.plain())[1],
         "kiro-legacy-save.json": kirofix.legacy(jsonfix.plain()),
         "kiro-legacy-amazon-q.json": kirofix.legacy(jsonfix.plain(), writer="amazon-q"),
+        "kiro-ide-session.json": orjson.dumps(kirofix.ide_session(jsonfix.plain()), option=orjson.OPT_INDENT_2),
+        "kiro-ide-assembled.json": kirofix.ide_assembly(jsonfix.plain()),
         "kiro-legacy-store.json": _export(kirofix.legacy_db, "data.sqlite3", kirofix.LEGACY_ID),
     }
     for name, data in files.items():

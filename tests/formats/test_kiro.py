@@ -270,3 +270,65 @@ def test_kiros_login_file_is_never_opened(tmp_path: Path) -> None:
     with pytest.raises(RedactError) as caught:
         redact_file(path)
     assert "credential" in str(caught.value) and kirofix.AUTH_CANARY not in str(caught.value)
+
+
+# -- Kiro IDE (fixtures built from public readers' descriptions) ----------------------------------------
+
+def test_an_ide_session_is_read_with_its_execution_log(tmp_path: Path) -> None:
+    session = kirofix.ide_tree(tmp_path / "kiro.kiroagent", plain())
+    result = redact_file(session)
+    assert result.report.input_format == "kiro-ide"
+    m = result.session_map
+    assert violations(m) == []
+    found, want = kinds(m), kirofix.IDE_COUNTS
+    assert found["user"] == want["user"] and found["llm"] == want["llm"]
+    assert sum(found[k] for k in CALL_KINDS) == want["calls"]
+    assert m["session"]["agentTool"] == "kiro" and m["session"]["id"] == f"local:kiro:{kirofix.IDE_ID}"
+    assert m["session"]["startedAt"] == "2025-08-01T00:00:00.000Z" and m["session"]["models"] == ["claude-sonnet-4"]
+    verbs = [e.get("verb") for e in m["events"] if e["kind"] == "exec"]
+    assert verbs == ["git status", "git log"]
+    # the three `tool` messages of the log close the log's three calls, in order; the calls of the
+    # reply whose log is not there have no result
+    calls = [e for e in m["events"] if e["kind"] in CALL_KINDS]
+    assert [e.get("errClass") for e in calls] == [None, None, None, "no_result", "no_result"]
+    assert all("dur" in e for e in calls[:3])
+
+
+def test_an_ide_session_without_its_log_is_read_from_its_own_file(tmp_path: Path) -> None:
+    session = kirofix.ide_tree(tmp_path / "kiro.kiroagent", plain())
+    for log in (tmp_path / "kiro.kiroagent").glob(f"{'ab' * 16}/*/*"):
+        other = orjson.loads(log.read_bytes())
+        other["executionId"] = "11111111-2222-4333-8444-555555555555"  # some other execution's log
+        log.write_bytes(orjson.dumps(other))
+    m = redact_file(session).session_map
+    assert kinds(m)["llm"] == 2 and sum(kinds(m)[k] for k in CALL_KINDS) == 2  # the two replies, as written
+    assert redact_file(session).report.input_format == "kiro-ide"
+
+
+def test_a_session_with_no_execution_ids_is_continues(tmp_path: Path) -> None:
+    """Kiro's IDE is built on Continue: a session whose replies name no execution log is Continue's shape."""
+    doc = kirofix.ide_session(plain())
+    for entry in doc["history"]:
+        entry.pop("executionId", None)
+    assert detect(orjson.dumps(doc), "s.json") == "continue-dev"
+    assert detect(kirofix.ide_session_bytes(plain()), "s.json") == "kiro-ide"
+
+
+def test_batch_reads_the_ide_sessions_and_skips_the_index(tmp_path: Path) -> None:
+    session = kirofix.ide_tree(tmp_path / "kiro.kiroagent", plain())
+    assert [p.name for p in batch.sessions_in(session.parent)] == [session.name]
+    skipped = [Path(o.input).name for o in batch.skipped_in(session.parent)]
+    assert skipped == ["sessions.json"]
+
+
+def test_ide_native_output_holds_no_text() -> None:
+    c, made = canaries()
+    data = kirofix.ide_session_bytes(c)
+    report = RedactionReport(source="in")
+    out = scrub_native(data, "kiro-ide", name="in", policy=load_policy("public", mode="hashed"), key=KEY,
+                       mode="hashed", report=report)
+    doc = orjson.loads(out)
+    assert [e["message"]["role"] for e in doc["history"]] == ["user", "assistant", "user", "assistant"]
+    assert not [x for x in made if x.encode() in out]
+    m = redact_bytes(kirofix.ide_assembly(c), name="in", policy="public", key=KEY)
+    assert m.session_map["events"] and not [x for x in made if x.encode() in m.data]

@@ -29,8 +29,8 @@ from tests.formats.seed_strict import violations
 from tests.maps import shell_commands
 
 CALL_KINDS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool")
-SHELL = {"shell", "execute_bash", "execute_cmd"}
-WRITES = {"write", "fs_write"}
+SHELL = {"shell", "execute_bash", "execute_cmd", "executeBash"}
+WRITES = {"write", "fs_write", "fsWrite", "fsAppend", "strReplace"}
 
 
 @dataclass
@@ -89,6 +89,42 @@ def _conversation_counts(doc: dict[str, Any]) -> Counts:
     return n
 
 
+def ide_counts(doc: dict[str, Any]) -> Counts:
+    """A Kiro IDE assembly: a reply whose execution log is there counts the log's bot messages and their
+    tool uses (each `tool` message closes the oldest open call); any other reply counts itself."""
+    n = Counts()
+    logs = {log["executionId"]: log for log in doc["executions"]}
+    open_calls = 0
+    for entry in doc["session"]["history"]:
+        message = entry["message"]
+        if message["role"] == "user":
+            n.prompts += 1
+            continue
+        log = logs.pop(entry.get("executionId"), None)
+        if log is None:
+            n.requests += 1
+            uses = [b for b in message["content"] if isinstance(b, dict) and b["type"] == "tool_use"] \
+                if isinstance(message["content"], list) else []
+            n.calls += len(uses)
+            n.failed += len(uses)  # no log: no result
+            n.shell += sum(u["name"] in SHELL for u in uses)
+            n.writes += sum(u["name"] in WRITES for u in uses)
+            continue
+        for m in log["messagesFromExecutionId"]:
+            if m["role"] == "bot":
+                n.requests += 1
+                uses = [e for e in m["entries"] if e["type"] == "toolUse"]
+                n.calls += len(uses)
+                open_calls += len(uses)
+                n.shell += sum(u["name"] in SHELL for u in uses)
+                n.writes += sum(u["name"] in WRITES for u in uses)
+            elif m["role"] == "tool" and open_calls:
+                open_calls -= 1
+        n.failed += open_calls
+        open_calls = 0
+    return n
+
+
 def source_counts(path: Path) -> Counts:
     raw = path.read_bytes()
     if path.suffix == ".jsonl" or (path.suffix == ".json" and path.with_suffix(".jsonl").is_file()):
@@ -97,6 +133,8 @@ def source_counts(path: Path) -> Counts:
     doc = orjson.loads(raw)
     if "log_entries" in doc:
         return _entries_counts(doc["log_entries"])
+    if "kiroIde" in doc:
+        return ide_counts(doc)
     if "history" in doc:
         return _conversation_counts(doc)
     return Counts()  # a store's metadata alone: no records
@@ -168,6 +206,14 @@ def test_fixture_maps_keep_what_they_did(tmp_path: Path, build: str) -> None:
                      kirofix.legacy(plain(), writer="amazon-q" if build == "amazon-q" else "kiro"))
     got, want = map_counts(redact_file(path).session_map), source_counts(path)
     assert want.calls and want.failed and want.writes
+    assert asdict(got) == asdict(want)
+
+
+def test_ide_fixture_keeps_what_it_did(tmp_path: Path) -> None:
+    path = tmp_path / "assembled.json"
+    path.write_bytes(kirofix.ide_assembly(plain()))
+    got, want = map_counts(redact_file(path).session_map), source_counts(path)
+    assert want.calls and want.shell and want.writes and want.failed
     assert asdict(got) == asdict(want)
 
 

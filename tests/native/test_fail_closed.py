@@ -60,6 +60,7 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "kiro#log": lambda: kirofix.store_pair(_counter("fc"))[1],
     "kiro-legacy": lambda: kirofix.legacy(_counter("fc")),
     "kiro-legacy#amazon-q": lambda: kirofix.legacy(_counter("fc"), writer="amazon-q"),
+    "kiro-ide": lambda: kirofix.ide_session_bytes(_counter("fc")),
 }
 
 

@@ -52,6 +52,8 @@ def _records(fmt: str) -> list[Any]:
         return [orjson.loads(kirofix.export(_counter()))]
     elif fmt == "kiro-legacy":
         return [orjson.loads(kirofix.legacy(_counter()))]
+    elif fmt == "kiro-ide":
+        return [kirofix.ide_session(_counter())]
     else:
         doc = orjson.loads(trace(_counter()))
         return [doc["run"], *doc["steps"]]
@@ -93,7 +95,7 @@ json_values = st.recursive(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fmt=st.sampled_from(["claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli",
-                            "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-export", "kiro-legacy"]),
+                            "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-export", "kiro-legacy", "kiro-ide"]),
        pick=st.integers(0, 10_000), where=st.integers(0, 10_000), value=json_values,
        policy=st.sampled_from(["default", "public"]))
 def test_any_value_anywhere(fmt: str, pick: int, where: int, value: Any, policy: str) -> None:
@@ -106,7 +108,7 @@ def test_any_value_anywhere(fmt: str, pick: int, where: int, value: Any, policy:
     if fmt == "agent-replay":
         data = orjson.dumps({"run": records[0], "steps": records[1:]}) if isinstance(records[0], dict) else \
             orjson.dumps(records[0])
-    elif fmt in ("copilot-vscode", "kiro-export", "kiro-legacy"):
+    elif fmt in ("copilot-vscode", "kiro-export", "kiro-legacy", "kiro-ide"):
         data = orjson.dumps(records[0])
     elif fmt == "cline":
         data = orjson.dumps(records)
