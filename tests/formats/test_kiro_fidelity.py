@@ -220,3 +220,36 @@ def test_ide_fixture_keeps_what_it_did(tmp_path: Path) -> None:
 def test_store_fixture_keeps_what_it_did(tmp_path: Path) -> None:
     meta = kirofix.write_store(tmp_path / "cli", plain())
     assert asdict(map_counts(redact_file(meta).session_map)) == asdict(source_counts(meta))
+
+
+@pytest.mark.parametrize("rel", corpus_params(_corpus_sessions))
+def test_every_corpus_session_scrubs_natively_into_a_file_kiro_loads(rel: str) -> None:
+    """`--to native` over each corpus file: the native scan passes (the output is returned), the records
+    keep their kinds and order, and never two AssistantMessage records sit in a row."""
+    from redact.api_native import scrub_file
+
+    corpus_case(rel, "kiro")
+    path = CORPUS / "kiro" / rel
+    if path.name in REFUSED or not path.stat().st_size:
+        return  # a SQLite store is read to maps only; an empty log has nothing to write
+    result = scrub_file(path, policy="public", key=KEY, mode="hashed")
+    out = result.data
+    if result.input_format == "kiro-legacy":
+        assert len(orjson.loads(out)["history"]) == len(orjson.loads(path.read_bytes())["history"])
+        return
+    try:
+        whole = orjson.loads(path.read_bytes())
+    except orjson.JSONDecodeError:
+        whole = None
+    if isinstance(whole, dict) and "log_entries" in whole:  # an export
+        records, source = orjson.loads(out)["log_entries"], whole["log_entries"]
+    elif isinstance(whole, dict):  # a store's metadata: one document on one line
+        assert out.count(b"\n") == 1 and "session_id" in orjson.loads(out)
+        records, source = [], []
+    else:  # a store's log
+        records = [orjson.loads(line) for line in out.splitlines() if line.strip()]
+        source = [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
+    kinds = [r.get("kind") for r in records]
+    assert not any(a == b == "AssistantMessage" for a, b in zip(kinds, kinds[1:]))
+    assert kinds == [r["kind"] for r in source]
+    assert b"signature" not in out and b"redactedContent" not in out
