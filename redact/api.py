@@ -276,6 +276,10 @@ def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) 
         result = _from_bytes(read_input(path), name, path, kwargs)
     else:
         head, size = stream
+        if not kwargs.get("input_format") and not head.strip() and _spread_format(Path(path)):
+            # an empty file of a session kept in several files (a Kiro store's .jsonl beside its
+            # .json): the session its files make, which may hold no records; not an empty input
+            kwargs["input_format"] = _spread_format(Path(path))
         fmt = kwargs.get("input_format") or detect(head, name)
         raw = raw_format(fmt)
         if raw is None or size <= len(head) or raw.assemble(Path(path)) is not None:
@@ -293,6 +297,16 @@ def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) 
 
 
 _HEAD = 1 << 20
+
+
+def _spread_format(path: Path) -> str | None:
+    """The format whose session spread over several files `path` is one of (`assemble`), or None."""
+    from redact.formats.registry import formats
+
+    for fmt in formats():
+        if fmt.assemble(path) is not None:
+            return fmt.name
+    return None
 
 
 def _plain_file(path: str | Path) -> tuple[bytes, int] | None:

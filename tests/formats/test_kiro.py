@@ -94,6 +94,12 @@ def test_a_session_with_no_records_is_said_to_have_none(tmp_path: Path, capsys: 
     empty = folder / "002b28fa-6155-43f6-a39d-cd9d19074bac.json"
     result = redact_file(empty)  # its .jsonl is empty: a session, not an error
     assert result.session_map["events"] == [] and NO_RECORDS in result.report.warnings
+    log = redact_file(empty.with_suffix(".jsonl"))  # the empty .jsonl given alone: the same session
+    assert log.session_map["events"] == [] and log.session_map["session"]["id"] == result.session_map["session"]["id"]
+    lone = tmp_path / "empty.jsonl"
+    lone.write_bytes(b"")
+    with pytest.raises(BadInput):  # an empty file that is no part of a session stays an empty input
+        redact_file(lone)
     empty.with_suffix(".jsonl").unlink()  # metadata only
     out = tmp_path / "out.json"
     assert main([str(empty), "-o", str(out)]) == 0 and out.is_file()
