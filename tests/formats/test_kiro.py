@@ -13,15 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from redact import batch
+from redact.batch import run as batch
 from redact.api import redact_bytes, redact_file
 from redact.api_native import scrub_file, scrub_native
 from redact.cli import main
-from redact.detect import detect
+from redact.formats.detect import detect
 from redact.errors import BadInput, RedactError
 from redact.formats.kiro.reader import NO_RECORDS
 from redact.formats.stores import export, sessions_of
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
 from tests.formats import kirofix

@@ -17,9 +17,9 @@ import orjson
 import pytest
 
 from audit.scan import scan_map
-from redact import batch
+from redact.batch import run as batch
 from redact.api import redact_file
-from redact.detect import detect
+from redact.formats.detect import detect
 from redact.errors import BadInput
 from tests.audit.scanner_maps import KEY
 from tests.conftest import CORPUS, corpus_case, corpus_dir, corpus_params

@@ -20,7 +20,7 @@ from redact.formats.kiro.keys import CONTENT, CWD, DATA, EXPORT_METADATA, KIND, 
 from redact.formats.kiro.native_table import ENTRY, EXPORT, METADATA, TABLE
 from redact.formats.kiro.reader import _document
 from redact.formats.kiro.table import is_metadata
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport

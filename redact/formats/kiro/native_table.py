@@ -12,11 +12,11 @@ counted.
 from __future__ import annotations
 
 from redact.formats.toolnames import kind_of
-from redact.native.spec import (
+from redact.tables.spec import (
     CWD, DROP, ID, NUMBER, SHAPE, TIMESTAMP, Many, Obj, Ref, Spec, Switch, Table, const, enum, ident, tagged,
     tool, used,
 )
-from redact.native.tables.tools import inputs_of
+from redact.formats.tooltable import inputs_of
 
 FORMAT = "kiro"
 EXPORT_FORMAT = "kiro-session-export-v1"

@@ -9,7 +9,7 @@ from redact.formats.chatlog import root_of
 from redact.formats.common import json_doc
 from redact.formats.kiro_ide.keys import WORKSPACE
 from redact.formats.kiro_ide.native_table import SESSION, TABLE
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport

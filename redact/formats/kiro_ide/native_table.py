@@ -9,11 +9,11 @@ and counted. Built from public readers' descriptions of the files, not from a sa
 from __future__ import annotations
 
 from redact.formats.toolnames import kind_of
-from redact.native.spec import (
+from redact.tables.spec import (
     CWD, DROP, ID, NUMBER, SHAPE, TIMESTAMP, ByType, Many, Obj, Ref, Spec, Switch, Table, const, enum, ident,
     tagged, tool, used,
 )
-from redact.native.tables.tools import inputs_of
+from redact.formats.tooltable import inputs_of
 
 FORMAT = "kiro-ide"
 #: The IDE agent's tool names -> the shared tool table's spelling

@@ -11,7 +11,7 @@ from redact.formats.chatlog import as_object, root_of
 from redact.formats.common import json_doc
 from redact.formats.kiro_legacy.keys import CWD, ENV, ENV_STATE, HISTORY, USER
 from redact.formats.kiro_legacy.native_table import CONVERSATION, TABLE
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport

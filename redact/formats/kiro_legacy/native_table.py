@@ -9,11 +9,11 @@ keys), the environment variables and anything unknown are dropped and counted.
 from __future__ import annotations
 
 from redact.formats.toolnames import kind_of
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, CWD, DROP, ID, NUMBER, SHAPE, TIMESTAMP, Many, Obj, Spec, Switch, Table, const, enum, ident, tool,
     used,
 )
-from redact.native.tables.tools import inputs_of
+from redact.formats.tooltable import inputs_of
 
 FORMAT = "kiro-legacy"
 #: The CLI's tool names -> the shared tool table's spelling
