@@ -165,51 +165,23 @@ class Extras:
 
 def _one(input: str, output: str, options: Options, report: Path | None,
          extras: Extras = Extras(None, None, None, False)) -> None:
-    from redact import api
+    from redact.share.outputs import Outputs, redact_with_outputs
 
-    if report is not None:  # the renderers load only when a report is asked for
-        from audit.render import format_for_path, write_report
-
-        format_for_path(report)  # an unsupported extension fails now, before anything is written
-        check_output_path(report, [input, output])
-    # Everything the side outputs need is loaded before redacting (the flags were checked by
-    # RunOptions): a bad key fails with nothing written.
-    signer = None
-    if extras.signing_key is not None:
-        from redact.keys.material import load_signing_key
-
-        assert extras.receipt is not None
-        check_output_path(extras.receipt, [input, output])
-        signer = load_signing_key(extras.signing_key, allow_unsafe_permissions=extras.unsafe)
-    recorder = None
-    if extras.vault is not None:
-        check_output_path(extras.vault, [input, output])
-        from redact.keys.recorder import TokenLog
-        from redact.keys.vault import check_vault_path
-
-        check_vault_path(extras.vault, [input, output])
-
-        recorder = TokenLog()
+    outputs = Outputs(report=report, receipt=extras.receipt, signing_key=extras.signing_key, vault=extras.vault,
+                      unsafe_key_permissions=extras.unsafe)
     try:
-        result = api.redact_file(input, output, recorder=recorder, **options.redact_kwargs())
+        done = redact_with_outputs(input, output, outputs, **options.redact_kwargs())
     except LeakFound as exc:
         _print_findings(exc)
         if report is not None and exc.report is not None:
-            write_report(exc.report, exc.session_map, report)
             err(f"wrote the report {report}")
         raise
-    if report is not None:
-        write_report(result.report, result.session_map, report)
-    if recorder is not None and extras.vault is not None and options.key is not None:
-        from redact.keys.vault import write_vault
-
-        n = write_vault(recorder, options.key, extras.vault, content_hash=result.report.content_hash)
-        err(f"wrote vault {extras.vault} ({n} tokens, mode 0600; never upload it)")
-    if signer is not None and extras.receipt is not None:
-        from redact.share.receipt import write_receipt
-
-        write_receipt(result, signer, extras.receipt)
-        err(f"wrote receipt {extras.receipt}")
+    result = done.result
+    for what, where in done.wrote:
+        if what == "vault":
+            err(f"wrote vault {where} ({done.vault_tokens} tokens, mode 0600; never upload it)")
+        elif what == "receipt":
+            err(f"wrote receipt {where}")
     for warning in result.report.warnings:
         err(f"warning: {warning}")
     if result.report.fallbacks:
