@@ -87,6 +87,14 @@ def sessions_in(folder: Path) -> list[Path]:
             for path in fmt.list_sessions(base):
                 for one in in_store(path):
                     found.setdefault(os.path.realpath(one), one)
+    # a file a format says is its own but no session (Kiro's `.jsonl`, read with its `.json`) is not
+    # one for any other format either, whose file names it may share
+    for fmt in formats():
+        auxiliary = getattr(fmt, "auxiliary", None)
+        if callable(auxiliary):
+            for base in bases:
+                for path, _ in auxiliary(base):
+                    found.pop(os.path.realpath(path), None)
     return list(found.values())
 
 

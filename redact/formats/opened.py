@@ -19,7 +19,7 @@ from typing import Any
 from redact.errors import BadInput, UsageError
 from redact.formats.auxiliary import reason
 from redact.formats.detect import FORMATS, MAP, detect
-from redact.formats.registry import raw_format
+from redact.formats.registry import formats, raw_format
 from redact.formats.stores import export
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, read_input
 from redact.io.store import SQLITE_HEADER, ref, side_files, split_ref, store_of_side
@@ -91,7 +91,7 @@ def open_path(path: str | Path, *, input_format: str | None = None, companions: 
         opened = open_bytes(read_input(path), name, input_format=input_format)
     else:
         first, size = head
-        opened = Opened(name, input_format or detect(first, name))
+        opened = Opened(name, input_format or _spread_format(Path(path), first) or detect(first, name))
         if size > len(first) and opened.fmt != MAP:
             opened.stream = Path(path)
         else:
@@ -111,6 +111,18 @@ def open_path(path: str | Path, *, input_format: str | None = None, companions: 
     opened.file_stem = file_stem if file_stem is not None else Path(path).name.split(".")[0]
     opened.reads += [Path(getattr(c, "path", c)) for c in opened.companions]
     return opened
+
+
+def _spread_format(path: Path, head: bytes) -> str | None:
+    """The format of an empty file that is one part of a session kept in several files (a Kiro
+    store's `.jsonl` beside its `.json`): the session its files make, which may hold no records,
+    not an empty input. None for any file with content (detection decides) or no such format."""
+    if head.strip():
+        return None
+    for fmt in formats():
+        if fmt.assemble(path) is not None:
+            return fmt.name
+    return None
 
 
 def _plain_head(path: Path) -> tuple[bytes, int] | None:
