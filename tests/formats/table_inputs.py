@@ -154,12 +154,20 @@ def _continue() -> Inputs:
             (Path("posix.json"), jsonfix.continue_session(jsonfix.plain(), workspace="/home/dana/src/shop"))]
 
 
+def _pi() -> Inputs:
+    from tests.native import pifix
+
+    return [(Path("tree.jsonl"), pifix.session(_word)), (Path("linear.jsonl"), pifix.session(_word, version=1)),
+            (Path("glued.jsonl"), pifix.session(_word, glued=True))]
+
+
 #: Format name -> the builder of its generated inputs. One line per registered format.
 GENERATED: dict[str, Callable[[], Inputs]] = {
     "claude-code": _claude_code, "codex": _codex, "session-record": _session_record, "teaagent": _teaagent,
     "agent-replay": _agent_replay, "gemini-cli": _gemini_cli, "copilot-cli": _copilot_cli,
     "copilot-vscode": _copilot_vscode, "cline": _cline, "opencode": _opencode, "crush": _crush,
     "cursor": _cursor, "aider": _aider, "openhands": _openhands, "amp": _amp, "continue-dev": _continue,
+    "pi": _pi,
 }
 
 #: Format name -> its folder in ../shared/corpus (see its README.md); a format absent here has none.
@@ -167,4 +175,5 @@ CORPUS_FOLDERS: dict[str, str] = {
     "claude-code": "claude-code", "codex": "codex", "gemini-cli": "gemini-cli", "copilot-cli": "copilot-cli",
     "copilot-vscode": "copilot-vscode", "cline": "cline", "opencode": "opencode", "crush": "crush",
     "cursor": "cursor", "aider": "aider", "openhands": "openhands", "amp": "amp", "continue-dev": "continue",
+    "pi": "pi",
 }

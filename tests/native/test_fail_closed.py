@@ -21,6 +21,7 @@ from tests.native.clinefix import ui_messages
 from tests.native.codexfix import rollout
 from tests.native.copilotfix import events
 from tests.native.geminifix import recording
+from tests.native.pifix import session as pi_session
 from tests.native.vscodefix import chat, edit_log
 from tests.native.srfix import stream
 from tests.native.teafix import log
@@ -55,6 +56,8 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "copilot-vscode#export": lambda: chat(_counter("fc"), export=True),
     "copilot-vscode#log": lambda: edit_log(_counter("fc")),
     "cline": lambda: ui_messages(_counter("fc")),
+    "pi": lambda: pi_session(_counter("fc")),
+    "pi#v1": lambda: pi_session(_counter("fc"), version=1),
 }
 
 

@@ -95,7 +95,7 @@ ROLES: dict[str, Spec] = {
         "errorMessage": used("errClass from the wording", SHAPE)})),
     "toolResult": used("its result: error, output size, exit code, commits and PRs it confirms", Obj({
         "toolCallId": used("pairs call and result", ID), "toolName": tool(*ALIASES),
-        "content": used(f"byte count; the bash tool's `{EXIT_LINE}` line (exit code)", Many(PART)),
+        "content": used("byte count; the bash tool's `Command exited with code N` line (exit code)", Many(PART)),
         "details": DROP, "isError": used("err", BOOL)})),
     "bashExecution": Obj({"command": VERB, "output": SHAPE, "exitCode": NUMBER,
                           "cancelled": BOOL, "truncated": BOOL, "fullOutputPath": DROP,

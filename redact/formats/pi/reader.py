@@ -12,7 +12,8 @@ not replayed twice, and an abandoned branch is not dropped).
   reason, thinking, text length and tool calls (the shared tool table after Pi's aliases). Its
   latency is the entry's time less the message's own `timestamp` (when the request started).
   `stopReason: error` is an llm error event (class from `errorMessage`), `aborted` an interruption;
-  a failed request that produced nothing is only that error, not a model response.
+  a failed request that produced nothing is only that error, not a model response, and the tool
+  calls of a failed or aborted response are not calls (Pi runs none of them; they are counted).
 - **Tool results.** A `toolResult` message: `isError`, the byte count of its text, the bash tool's
   exit code (`Command exited with code N`), and the commits and PRs a shell's output confirms.
 - **Compactions.** A `compaction` entry, with `tokensBefore`.
@@ -160,6 +161,9 @@ class PiReader:
             elif kind == "thinking":
                 llm.thinking = True
             elif kind == "toolCall":
+                if failed:  # Pi runs no tool of a response that failed or was aborted
+                    self.skip("block:toolCall:<response failed>")
+                    continue
                 call_id, name = b.get(CALL_ID), b.get(CALL_NAME)
                 if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name:
                     self.skip("block:toolCall:<no id or name>")
