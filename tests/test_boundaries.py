@@ -62,6 +62,7 @@ SCANNER_READS = {
     "redact.verbs", "redact.verbs.vocab", "redact.verbs.vocab_data", "redact.verbs.grammar", "redact.verbs.classify",
     "redact.native", "redact.native.spec", "redact.native.grammar", "redact.native.tables",
     "redact.native.tables.tools", "redact.formats", "redact.formats.registry", "redact.formats.toolnames",
+    "redact.formats.gemini_record_table",  # the chat record's table parts (Gemini CLI, Qwen Code)
     "redact.vocabulary",  # the closed list of names the format tables know (read from those tables)
     "redact.blocked",  # the text of a blocked run's advice (the command that passes): no transform
 }
