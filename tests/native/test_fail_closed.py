@@ -22,6 +22,8 @@ from tests.native.codexfix import rollout
 from tests.native.copilotfix import events
 from tests.native.geminifix import recording
 from tests.native.pifix import session as pi_session
+from tests.native.qwenfix import chats as qwen_chats
+from tests.native.qwenfix import record as qwen_record
 from tests.native.vscodefix import chat, edit_log
 from tests.native.srfix import stream
 from tests.native.teafix import log
@@ -58,6 +60,8 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "cline": lambda: ui_messages(_counter("fc")),
     "pi": lambda: pi_session(_counter("fc")),
     "pi#v1": lambda: pi_session(_counter("fc"), version=1),
+    "qwen-code": lambda: qwen_chats(_counter("fc")),
+    "qwen-code#record": lambda: qwen_record(_counter("fc")),
 }
 
 

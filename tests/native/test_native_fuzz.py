@@ -18,6 +18,7 @@ from tests.native.copilotfix import events
 from tests.native.geminifix import recording
 from tests.native.helpers import native
 from tests.native.pifix import session as pi_session
+from tests.native.qwenfix import chats as qwen_chats
 from tests.native.srfix import stream
 from tests.native.teafix import log
 from tests.native.test_claude_code_native import session
@@ -44,6 +45,8 @@ def _records(fmt: str) -> list[Any]:
         data = events(_counter())
     elif fmt == "pi":
         data = pi_session(_counter())
+    elif fmt == "qwen-code":
+        data = qwen_chats(_counter())
     elif fmt == "copilot-vscode":
         return [orjson.loads(chat(_counter()))]
     elif fmt == "cline":
@@ -89,7 +92,7 @@ json_values = st.recursive(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fmt=st.sampled_from(["claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli",
-                            "copilot-cli", "copilot-vscode", "cline", "pi"]),
+                            "copilot-cli", "copilot-vscode", "cline", "pi", "qwen-code"]),
        pick=st.integers(0, 10_000), where=st.integers(0, 10_000), value=json_values,
        policy=st.sampled_from(["default", "public"]))
 def test_any_value_anywhere(fmt: str, pick: int, where: int, value: Any, policy: str) -> None:
