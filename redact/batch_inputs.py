@@ -136,8 +136,12 @@ def expand(inputs: Sequence[str]) -> tuple[list[Path], list[Outcome]]:
     for arg in inputs:
         path = Path(arg)
         if path.is_dir():
-            found = sessions_in(path)
-            unusable.extend(skipped_in(path))
+            skipped = skipped_in(path)
+            unusable.extend(skipped)
+            # a file a format names as not a session is no task, whichever format lists its name
+            # (Kimi CLI's prompt history is a `<md5>.jsonl`)
+            not_sessions = {os.path.realpath(o.input) for o in skipped}
+            found = [p for p in sessions_in(path) if os.path.realpath(p) not in not_sessions]
             if not found:
                 unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no sessions found in this folder"))
         elif is_pattern(arg):
@@ -174,8 +178,8 @@ def output_name(path: Path, key: Key | None = None) -> str:
 
     session = split_ref(path)[1]
     name = session if session is not None else path.name
-    if name in ("events.jsonl", "ui_messages.json") and _HARNESS_NAME.fullmatch(path.parent.name):
-        name = path.parent.name  # a session folder's log (Copilot CLI, Cline): named after its folder
+    if name in ("events.jsonl", "ui_messages.json", "wire.jsonl") and _HARNESS_NAME.fullmatch(path.parent.name):
+        name = path.parent.name  # a session folder's log (Copilot CLI, Cline, Kimi CLI): named after its folder
     stripped = True
     while stripped:
         stripped = False

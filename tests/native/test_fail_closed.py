@@ -21,6 +21,7 @@ from tests.native.clinefix import ui_messages
 from tests.native.codexfix import rollout
 from tests.native.copilotfix import events
 from tests.native.geminifix import recording
+from tests.native.kimifix import wire as kimi_wire
 from tests.native.pifix import session as pi_session
 from tests.native.qwenfix import chats as qwen_chats
 from tests.native.qwenfix import record as qwen_record
@@ -62,6 +63,7 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "pi#v1": lambda: pi_session(_counter("fc"), version=1),
     "qwen-code": lambda: qwen_chats(_counter("fc")),
     "qwen-code#record": lambda: qwen_record(_counter("fc")),
+    "kimi": lambda: kimi_wire(_counter("fc")),
 }
 
 

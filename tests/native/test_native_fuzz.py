@@ -17,6 +17,7 @@ from tests.native.codexfix import rollout
 from tests.native.copilotfix import events
 from tests.native.geminifix import recording
 from tests.native.helpers import native
+from tests.native.kimifix import wire as kimi_wire
 from tests.native.pifix import session as pi_session
 from tests.native.qwenfix import chats as qwen_chats
 from tests.native.srfix import stream
@@ -47,6 +48,8 @@ def _records(fmt: str) -> list[Any]:
         data = pi_session(_counter())
     elif fmt == "qwen-code":
         data = qwen_chats(_counter())
+    elif fmt == "kimi":
+        data = kimi_wire(_counter())
     elif fmt == "copilot-vscode":
         return [orjson.loads(chat(_counter()))]
     elif fmt == "cline":
@@ -92,7 +95,7 @@ json_values = st.recursive(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fmt=st.sampled_from(["claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli",
-                            "copilot-cli", "copilot-vscode", "cline", "pi", "qwen-code"]),
+                            "copilot-cli", "copilot-vscode", "cline", "pi", "qwen-code", "kimi"]),
        pick=st.integers(0, 10_000), where=st.integers(0, 10_000), value=json_values,
        policy=st.sampled_from(["default", "public"]))
 def test_any_value_anywhere(fmt: str, pick: int, where: int, value: Any, policy: str) -> None:
