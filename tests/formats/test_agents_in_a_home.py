@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from redact import batch
+from redact.batch import run as batch
 from redact.formats.registry import raw_format
 from redact.policy.load import load_policy
 from tests.formats import test_kimi, test_pi, test_qwen_code

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from redact import batch
+from redact.batch import run as batch
 from redact.api import redact_bytes
-from redact.detect import detect
+from redact.formats.detect import detect
 from redact.errors import BadInput
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.policy.load import load_policy
 from tests.conftest import corpus_case, corpus_dir, corpus_params
 from tests.formats.canary import KEY, POLICIES, Canaries, canary_base, check

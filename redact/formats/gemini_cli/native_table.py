@@ -14,7 +14,7 @@ from redact.formats.gemini_record_table import (
     ARGS, CANCELLED, META, PART_IMAGE, PART_TEXT, RESULT_ERROR, RESULT_OUTPUT, RESULT_PATH, TARGET_ARGS, TOOLS,
     message_switch, message_types, tool_call,
 )
-from redact.native.spec import ID, Obj, Ref, Spec, Switch, Table, used
+from redact.tables.spec import ID, Obj, Ref, Spec, Switch, Table, used
 
 FORMAT = "gemini-cli"
 #: The type of Gemini CLI's model messages.

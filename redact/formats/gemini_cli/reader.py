@@ -26,7 +26,7 @@ from redact.formats.gemini_cli.table import MCP_NAME, WAITS_ON_USER, sniff_doc
 from redact.formats.gemini_record import Dialect, RecordReader
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
-from redact.roots import settle
+from redact.formats.roots import settle
 
 AGENT_TOOL = "gemini-cli"
 DIALECT = Dialect(AGENT_TOOL, MODEL_TYPE, TOOLS, WAITS_ON_USER, MCP_NAME)

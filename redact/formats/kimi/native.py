@@ -10,7 +10,7 @@ from redact.formats.common import label
 from redact.formats.jsonl import rewrite_lines
 from redact.formats.kimi.keys import EVENT_TYPES, KIND, LINE_TYPE, MESSAGE
 from redact.formats.kimi.native_table import TABLE
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport

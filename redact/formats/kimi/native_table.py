@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, DROP, ID, NUMBER, PATH, SHAPE, URL_HOST, VERB, VERSION, ByType, JsonText, Many, Obj, Ref, Spec, Switch,
     Table, const, enum, ident, tagged, tool, used,
 )

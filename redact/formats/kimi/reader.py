@@ -44,7 +44,7 @@ from redact.formats.kimi.keys import (
 )
 from redact.formats.kimi.native_table import EXIT_MESSAGE, TOOLS
 from redact.report import RedactionReport
-from redact.roots import settle
+from redact.formats.roots import settle
 
 AGENT_TOOL = "kimi"
 _EXIT = re.compile(EXIT_MESSAGE)

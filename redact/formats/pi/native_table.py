@@ -13,7 +13,7 @@ entry types and message roles the reader maps are read off the tree (`keys.py`).
 """
 from __future__ import annotations
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, CWD, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, VERB, ByType, Many, Obj, Ref, Spec, Switch, Table, const, enum,
     ident, tagged, tool, used,
 )

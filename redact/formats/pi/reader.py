@@ -39,7 +39,7 @@ from redact.formats.pi.keys import (
 from redact.formats.pi.native_table import ALIASES, EXIT_LINE, STOPS
 from redact.formats.wording import api_error_class
 from redact.report import RedactionReport
-from redact.roots import settle
+from redact.formats.roots import settle
 
 AGENT_TOOL = "pi"
 _EXIT = re.compile(EXIT_LINE + r"\s*$")

@@ -14,11 +14,11 @@ from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
 from redact.formats.qwen_code.keys import BRANCH, CWD, KIND, RECORD, RECORD_TYPES
 from redact.formats.qwen_code.native_table import DOCUMENT, TABLE
 from redact.formats.qwen_code.reader import document_of
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
-from redact.roots import choose_roots
+from redact.formats.roots import choose_roots
 
 
 def _known(message: Any, report: RedactionReport) -> bool:

@@ -17,7 +17,7 @@ from redact.formats.gemini_record_table import (
     ARGS as GEMINI_ARGS, META, SEARCH, SHELL, message_switch, message_types,
 )
 from redact.formats.gemini_record_table import TOOLS as GEMINI_TOOLS
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, BRANCH, CWD, DROP, ID, NUMBER, SHAPE, TIMESTAMP, VERSION, Many, Obj, Spec, Switch, Table, const, enum,
     fields_of, ident, tagged, tool, used,
 )

@@ -42,7 +42,7 @@ from redact.formats.qwen_code.native_table import ERROR_TYPES, MODEL_TYPE, TOOLS
 from redact.formats.qwen_code.table import MCP_NAME, sniff_doc
 from redact.formats.wording import api_error_class
 from redact.report import RedactionReport
-from redact.roots import settle
+from redact.formats.roots import settle
 
 AGENT_TOOL = "qwen-code"
 DIALECT = Dialect(AGENT_TOOL, MODEL_TYPE, TOOLS, WAITS_ON_USER, MCP_NAME,
