@@ -83,8 +83,9 @@ def sweep_command(
     if output not in (None, "-"):
         check_output_path(output, list(paths or []))
     inputs = sweep_inputs(paths or [])
-    bad = [(arg, why) for arg, why in inputs.unusable if not Path(arg).exists() or Path(arg).is_dir()]
-    if paths and bad:
+    named = set(paths or [])
+    bad = [(arg, why) for arg, why in inputs.unusable if arg in named]
+    if bad:  # a PATH that names nothing: bad input, before anything is read
         raise UsageError(bad[0][1].split(": ", 1)[-1], where=bad[0][0])
     result = sweep(inputs, key, ephemeral=ephemeral, scrub_to=str(vault) if scrub else None)  # type: ignore[arg-type]
     text = render(result, fmt_name)

@@ -305,8 +305,9 @@ def _scrub(pending: list[_Pending], key: Key, fp: Fingerprint, vault_path: str, 
                 _replace_store(path, item)
             else:
                 _replace_file(path, item.new)
-        except OSError as exc:
-            fr.status, fr.note = "left alone", f"cannot write ({exc.strerror or type(exc).__name__})"
+        except (OSError, sqlite3.Error) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+            fr.status, fr.note = "left alone", f"cannot write ({why})"
             result.left_alone.append((fr.path, fr.note))
             continue
         fr.status = "scrubbed"

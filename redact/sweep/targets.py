@@ -4,7 +4,9 @@ arguments (or, with none, every agent's home) into files.
 PATH arguments expand as batch mode expands them (redact/batch_inputs.py: a folder's sessions as
 every format lists them, glob patterns, single files); a SQLite store is one file (its sessions
 share it). Unlike batch mode, the sweep also reads the auxiliary files a format keeps beside its
-sessions (a shell history, a prompt log, checkpoints): tokens sit there too. Credential files
+sessions (a shell history, a prompt log, checkpoints), and every other file under a folder named
+like a log (`LOG_SUFFIXES`: the formats this build does not read yet, an agent's prompt history):
+tokens sit there too. Credential files
 (redact/formats/credentials.py) are named and never opened.
 
 With no PATH, `default_roots` lists every agent's home: each registered format's `homes`
@@ -47,10 +49,33 @@ def default_roots(home: Path | None = None) -> list[str]:
     return list(roots.values())
 
 
+#: what an agent's log can be named, beyond the sessions the formats list
+LOG_SUFFIXES = (".jsonl", ".json", ".md", ".txt", ".log", ".db", ".sqlite", ".sqlite3", ".vscdb", ".jsonl.gz")
+_SKIP_FOLDERS = frozenset({"node_modules", ".git", "__pycache__", ".venv", "site-packages"})
+
+
+def _logs_under(folder: Path) -> list[Path]:
+    """Files under `folder` named like logs (`LOG_SUFFIXES`), not in a package or VCS folder."""
+    found = []
+    for base, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_FOLDERS)
+        for name in sorted(files):
+            if name.endswith(LOG_SUFFIXES) and not name.endswith((".db-wal", ".db-shm")):
+                path = Path(base) / name
+                if path.is_file() and not path.is_symlink():
+                    found.append(path)
+    return found
+
+
 def sweep_inputs(paths: Sequence[str], home: Path | None = None) -> Inputs:
     """The files a sweep of `paths` reads (every agent home when `paths` is empty)."""
+    from redact.batch_inputs import is_pattern
+
     args = list(paths) if paths else default_roots(home)
     result = Inputs()
+    missing = [a for a in args if not is_pattern(a) and not Path(split_ref(a)[0]).exists()]
+    result.unusable.extend((a, f"{a}: no such file or folder") for a in missing)
+    args = [a for a in args if a not in missing]
     seen: dict[str, Path] = {}
     files, outcomes = expand(args)
     for path in files:
@@ -63,6 +88,16 @@ def sweep_inputs(paths: Sequence[str], home: Path | None = None) -> Inputs:
             seen.setdefault(os.path.realpath(path), path)  # an auxiliary file: searched too
         elif outcome.status != SKIPPED:
             result.unusable.append((outcome.input, outcome.message))
+    for arg in args:  # the other logs of a folder: formats not registered yet, histories, notes
+        if Path(arg).is_dir():
+            logs = _logs_under(Path(arg))
+            if logs:  # a folder of logs no format lists is not a folder without sessions here
+                result.unusable = [(a, why) for a, why in result.unusable if a != arg]
+            for path in logs:
+                if is_credential_file(path):
+                    result.credentials.append(path)
+                else:
+                    seen.setdefault(os.path.realpath(path), path)
     result.files = [p for p in seen.values() if not is_credential_file(p)]
     result.credentials = sorted(set(result.credentials))
     return result
