@@ -30,7 +30,7 @@ from urllib.parse import unquote
 
 from redact.errors import BadInput
 from redact.keys import Key
-from redact.sweep.find import Edit, Fingerprint, Place, decode_literal, json_strings, scan_text
+from redact.sweep.find import Edit, Fingerprint, Place, decode_literal, json_strings, known_values, scan_text
 from redact.sweep.store import journal_is_wal, quote_name, scan_db, write_cells
 from redact.sweep.targets import Inputs
 
@@ -162,6 +162,8 @@ def _read_file(path: Path, result: SweepResult, fp: Fingerprint, scrub: bool) ->
         kind = "gzip"
     text = body.decode("utf-8", "surrogateescape")
     scan = scan_text(text, fp)
+    if scan.edits:  # every other occurrence of what was found, wherever it sits in the file
+        scan = scan_text(text, fp, known=known_values(scan))
     if kind == "text" and text.lstrip()[:1] in ("{", "["):
         kind = "json"
     fr = FileResult(where, _agent_of(body, where), kind, _session_of(path), len(data), scan.places, scan.blobs)
@@ -302,9 +304,13 @@ def _scrub(pending: list[_Pending], key: Key, fp: Fingerprint, vault_path: str, 
                 result.left_alone.append((fr.path, fr.note))
                 continue
             if item.cells:
-                _replace_store(path, item)
+                _replace_store(path, item, fp)
             else:
                 _replace_file(path, item.new)
+        except _Unproved:
+            fr.status, fr.note = "not scrubbed", "the scrub could not prove every secret gone (one sits in a blob?)"
+            result.left_alone.append((fr.path, fr.note))
+            continue
         except (OSError, sqlite3.Error) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
             fr.status, fr.note = "left alone", f"cannot write ({why})"
@@ -328,12 +334,18 @@ def _replace_file(path: Path, data: bytes) -> None:
     write_atomic(path, data, mode=mode)
 
 
-def _replace_store(path: Path, item: _Pending) -> None:
+class _Unproved(Exception):
+    """The scrubbed copy of a store still holds a value found: it does not replace the store."""
+
+
+def _replace_store(path: Path, item: _Pending, fp: Fingerprint) -> None:
     import shutil
 
     wal = journal_is_wal(path)
     fresh = write_cells(path, [(t, r, c, n) for t, r, c, _, n in item.cells], item.fts, wal)
     try:
+        if not _prove_on_disk(fresh, item, fp):
+            raise _Unproved
         if _stamp(path) != item.stamp:
             raise OSError(0, "changed while being scrubbed")
         os.chmod(fresh, stat.S_IMODE(path.stat().st_mode))

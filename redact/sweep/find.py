@@ -12,7 +12,9 @@ searched:
 * anything else (a Markdown chat history, a shell history, a log) is searched as text, whole.
 
 Blobs are not searched and never changed: a thinking block's signature, encrypted reasoning, a
-base64 image or any `data:` URL (the keys in `BLOB_KEYS`). A private key's finding (its PEM header)
+base64 image or any `data:` URL (the keys in `BLOB_KEYS`), a binary payload and an agent's own data
+key (`_BLOB_KEY_ENDS`: a store's blobs are encrypted under it; changing it would lose them). An
+opaque token under a key that names an identifier (`rule_id`, `group`) is an identifier. A private key's finding (its PEM header)
 is widened to the whole block, so a scrub removes the key and not only its first line.
 
 Nothing here prints or returns a secret's value: a `Place` holds the class, the keyed fingerprint,
@@ -85,11 +87,46 @@ def placeholder(cls: str, fingerprint: str) -> str:
     return f"[REDACTED:{cls}:{fingerprint[:6]}]"
 
 
-def _spans(text: str) -> list[tuple[int, int, str]]:
-    """The secrets layer's findings in `text`, a private key widened to its whole block, and the
-    harmless random folder names of `_HARMLESS_BEFORE` left out."""
+def is_identifier_key(key: str | None) -> bool:
+    """A JSON key that names an identifier (`rule_id`, `ruleID`, `group`, `hash`), not a credential."""
+    if not key:
+        return False
+    lowered = key.lower()
+    return lowered.endswith(_ID_KEY_ENDS) and not any(word in lowered for word in _SECRET_WORDS)
+
+
+_SPACE = re.compile(r"\s")
+_ID_KEY_ENDS = ("id", "ids", "uuid", "guid", "group", "hash", "digest", "etag", "sha", "checksum",
+                "fingerprint", "revision", "version")
+_SECRET_WORDS = ("key", "secret", "token", "pass", "cred", "pwd", "auth_code", "cookie", "session")
+
+
+Known = dict[str, str]  # a value found somewhere in the file -> its class
+
+
+def _known_spans(text: str, known: Known, found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """`found` with every other occurrence of a `known` value added (a token found in one record
+    sits in another one where no detector would see it: a scrub takes it out there too)."""
+    spans = list(found)
+    for value, cls in known.items():
+        at = text.find(value)
+        while at >= 0:
+            end = at + len(value)
+            if not any(s < end and at < e for s, e, _ in spans):
+                spans.append((at, end, cls))
+            at = text.find(value, end)
+    return sorted(spans)
+
+
+def _spans(text: str, key: str | None = None, known: Known | None = None) -> list[tuple[int, int, str]]:
+    """The secrets layer's findings in `text`, a private key widened to its whole block; left out:
+    the harmless random folder names of `_HARMLESS_BEFORE`, and an opaque token (the entropy
+    family's finding, no provider's) in the value of a key naming an identifier, when that value
+    is one word (`58Bq...:100.00:1`, a rule id; not prose that happens to sit under `id`)."""
     found: list[tuple[int, int, str]] = []
     for start, end, rule in secret_spans(text):
+        if rule.startswith("high-entropy") and is_identifier_key(key) and not _SPACE.search(text):
+            continue
         if rule == "private-key":
             m = _PEM_END.search(text, end, end + 20000)
             body = _PEM_BODY.match(text, end)
@@ -99,7 +136,7 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
         if found and start < found[-1][1]:  # a widened key swallowed this one
             continue
         found.append((start, end, rule))
-    return found
+    return _known_spans(text, known, found) if known else found
 
 
 def _replaced(value: str, spans: list[tuple[int, int, str]], fp: Fingerprint,
@@ -126,11 +163,17 @@ class Lines:
     def __init__(self, text: str) -> None:
         self.text = text
         self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self._when: dict[int, str | None] = {}
 
     def line(self, offset: int) -> int:
         return bisect.bisect_right(self._starts, offset)
 
     def when(self, line: int) -> str | None:
+        if line not in self._when:
+            self._when[line] = self._find_when(line)
+        return self._when[line]
+
+    def _find_when(self, line: int) -> str | None:
         start = self._starts[line - 1]
         end = self._starts[line] if line < len(self._starts) else len(self.text)
         m = _WHEN.search(self.text, start, end)
@@ -141,8 +184,13 @@ def is_json_text(text: str) -> bool:
     return text.lstrip()[:1] in ("{", "[")
 
 
+#: key endings of binary payloads (Cursor's `toolCallBinary`) and of an agent's own data keys
+#: (Cursor's `blobEncryptionKey` encrypts blobs in the same store: changing it would lose them)
+_BLOB_KEY_ENDS = ("binary", "blob", "bytes", "base64", "encryptionkey")
+
+
 def _is_blob(key: str | None, value: str) -> bool:
-    if key in BLOB_KEYS or _DATA_URL.match(value):
+    if key in BLOB_KEYS or _DATA_URL.match(value) or (key and key.lower().endswith(_BLOB_KEY_ENDS)):
         return True
     return key in _DATA_KEYS and len(value) >= 200 and _BASE64_BLOB.fullmatch(value) is not None
 
@@ -179,8 +227,9 @@ def json_strings(text: str) -> Iterator[tuple[int, int, str | None, str]]:
         yield m.start(1), m.end(1), key, literal
 
 
-def scan_text(text: str, fp: Fingerprint, *, as_json: bool | None = None) -> TextScan:
-    """The places and scrub edits of every secret in `text`, a whole file's (or a cell's) text."""
+def scan_text(text: str, fp: Fingerprint, *, as_json: bool | None = None, known: Known | None = None) -> TextScan:
+    """The places and scrub edits of every secret in `text`, a whole file's (or a cell's) text;
+    with `known`, every occurrence of those values too (`known_values` of a first scan)."""
     result = TextScan()
     lines = Lines(text)
     if as_json is None:
@@ -193,14 +242,14 @@ def scan_text(text: str, fp: Fingerprint, *, as_json: bool | None = None) -> Tex
             if _is_blob(key, value):
                 result.blobs += 1
                 continue
-            spans = _spans(value)
+            spans = _spans(value, key, known)
             if not spans:
                 continue
             new_value, found, originals = _replaced(value, spans, fp)
             _add(result, lines, start, found)
             result.edits.append(Edit(start, end, encode_literal(new_value, literal), originals))
         return result
-    spans = _spans(text)
+    spans = _spans(text, None, known)
     for start, end, rule in spans:
         secret = text[start:end]
         cls = class_of(rule, text, start)
@@ -208,6 +257,14 @@ def scan_text(text: str, fp: Fingerprint, *, as_json: bool | None = None) -> Tex
         _add(result, lines, start, [(cls, print_, end - start)])
         result.edits.append(Edit(start, end, placeholder(cls, print_), [(print_, secret)]))
     return result
+
+
+def known_values(scan: TextScan) -> Known:
+    """The values a scan found (of 8 characters or more: shorter ones would match ordinary text),
+    with their class."""
+    classes = {p.fingerprint: p.cls for p in scan.places}
+    return {value: classes.get(print_, "secret") for edit in scan.edits for print_, value in edit.originals
+            if len(value) >= 8}
 
 
 def _add(result: TextScan, lines: Lines, offset: int, found: list[tuple[str, str, int]]) -> None:

@@ -8,6 +8,9 @@ table's (its shadow tables are never searched: they repeat what the content hold
 row whose key names a credential (`cursorAuth/accessToken`) is a credential entry: counted, never
 read, never changed.
 
+A binary cell (not UTF-8) is not searched; but a value found elsewhere in the store is looked for in
+it too and overwritten with a mask of the same length (`binary_mask`), so its framing holds.
+
 A scrub works on a copy: the store and its `-wal` are copied beside it, the copy's cells are
 updated, every full-text index is rebuilt from the updated content (so no old term stays in its
 shadow tables), and `VACUUM INTO` writes a fresh file without the freed pages that still held the
@@ -25,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from redact.sweep.find import Edit, Fingerprint, Place, apply_edits, scan_text
+from redact.sweep.find import Edit, Fingerprint, Known, Place, TextScan, apply_edits, known_values, scan_text
 
 _FTS = re.compile(r"create\s+virtual\s+table\s+.*?\busing\s+(fts[345])\s*\((.*)\)", re.IGNORECASE | re.DOTALL)
 _CONTENT_OPTION = re.compile(r"\bcontent\s*=\s*(['\"]?)([^'\",)]*)\1", re.IGNORECASE)
@@ -93,6 +96,18 @@ def _credential_key(row: dict[str, Any]) -> bool:
 
 
 def scan_db(db: sqlite3.Connection, fp: Fingerprint) -> StoreScan:
+    """Every cell searched; when something is found, searched again for every other occurrence of
+    the values found (find.py `known_values`), in any cell."""
+    first = _scan_db(db, fp, None)
+    if not first.cells:
+        return first
+    known: Known = {}
+    for cell in first.cells:
+        known.update(known_values(TextScan(first.places, cell.edits)))
+    return _scan_db(db, fp, known)
+
+
+def _scan_db(db: sqlite3.Connection, fp: Fingerprint, known: Known | None) -> StoreScan:
     result = StoreScan()
     tables, result.fts_rebuild = _layout(db)
     for table in tables:
@@ -109,16 +124,19 @@ def scan_db(db: sqlite3.Connection, fp: Fingerprint) -> StoreScan:
                 result.credential_rows += 1
                 continue
             for column, value in row.items():
-                _scan_cell(result, table, rowid, column, value, fp)
+                _scan_cell(result, table, rowid, column, value, fp, known)
     return result
 
 
-def _scan_cell(result: StoreScan, table: str, rowid: int, column: str, value: Any, fp: Fingerprint) -> None:
+def _scan_cell(result: StoreScan, table: str, rowid: int, column: str, value: Any, fp: Fingerprint,
+               known: Known | None) -> None:
     if isinstance(value, bytes):
         try:
             text = value.decode("utf-8")
         except UnicodeDecodeError:
             result.blobs += 1
+            if known:
+                _mask_in_binary(result, table, rowid, column, value, fp, known)
             return
     elif isinstance(value, str):
         text = value
@@ -126,7 +144,7 @@ def _scan_cell(result: StoreScan, table: str, rowid: int, column: str, value: An
         return
     if len(text) < 8:
         return
-    scan = scan_text(text, fp)
+    scan = scan_text(text, fp, known=known)
     result.blobs += scan.blobs
     if not scan.edits:
         return
@@ -135,6 +153,29 @@ def _scan_cell(result: StoreScan, table: str, rowid: int, column: str, value: An
     new_text = apply_edits(text, scan.edits)
     new: str | bytes = new_text.encode("utf-8") if isinstance(value, bytes) else new_text
     result.cells.append(CellEdit(table, rowid, column, value, new, scan.edits))
+
+
+def binary_mask(n: int) -> bytes:
+    """What replaces a value of n bytes inside a binary cell: n bytes, so the framing of the
+    binary format (protobuf lengths, offsets) stays as it was."""
+    return (b"[REDACTED" + b"*" * (n - 10) + b"]") if n >= 11 else b"*" * n
+
+
+def _mask_in_binary(result: StoreScan, table: str, rowid: int, column: str, value: bytes, fp: Fingerprint,
+                    known: Known) -> None:
+    """A binary cell (not UTF-8: a protobuf, a serialised state) holding a value found elsewhere:
+    each occurrence overwritten in place with a mask of the same length."""
+    new = value
+    originals = []
+    for secret, cls in known.items():
+        raw = secret.encode("utf-8")
+        if raw in new:
+            print_ = fp(secret)
+            result.places.append(Place(cls, print_, None, len(secret), None, f"{table}.{column} row {rowid}"))
+            originals.append((print_, secret))
+            new = new.replace(raw, binary_mask(len(raw)))
+    if originals:
+        result.cells.append(CellEdit(table, rowid, column, value, new, [Edit(0, 0, "", originals)]))
 
 
 def copy_store(path: Path, folder: Path) -> Path:

@@ -59,23 +59,30 @@ def plant_file(src: Path, dst: Path, secrets: dict[str, str]) -> dict[str, int]:
     placed: dict[str, int] = {}
     pending = list(secrets.items())
     if text.lstrip()[:1] in ("{", "["):
-        out, at = [], 0
+        spots = []
         for m in _LITERAL.finditer(text):
-            if not pending:
-                break
             if m.group(1) is not None:
                 continue
             try:
                 value = json.loads(m.group())
             except ValueError:
                 continue
-            if not isinstance(value, str) or not 10 <= len(value) <= 2000 or _OPAQUE.fullmatch(value):
-                continue
-            cls, secret = pending.pop(0)
+            if isinstance(value, str) and 10 <= len(value) <= 2000 and not _OPAQUE.fullmatch(value):
+                spots.append((m, value))
+        if not spots:
+            raise ValueError("no string to plant into")
+        spots = spots[: len(pending)]
+        given: dict[int, list[tuple[str, str]]] = {}
+        for i, (cls, secret) in enumerate(pending):  # round robin when there are fewer strings
+            given.setdefault(i % len(spots), []).append((cls, secret))
+        out, at = [], 0
+        for i, (m, value) in enumerate(spots):
+            extra = "".join(f" here it is: {secret} ok" for _, secret in given[i])
             out.append(text[at:m.start()])
-            out.append(json.dumps(value + f" here it is: {secret} ok", ensure_ascii=False))
+            out.append(json.dumps(value + extra, ensure_ascii=False))
             at = m.end()
-            placed[cls] = text.count("\n", 0, m.start()) + 1
+            for cls, _ in given[i]:
+                placed[cls] = text.count("\n", 0, m.start()) + 1
         out.append(text[at:])
         text = "".join(out)
     else:
