@@ -60,7 +60,7 @@ def sweep_command(
     from redact.io.write import check_output_path, write_atomic
     from redact.sweep.engine import sweep
     from redact.sweep.render import render
-    from redact.sweep.targets import sweep_inputs
+    from redact.sweep.targets import default_roots, sweep_inputs
 
     if restore is not None:
         from redact.sweep.vault import restore as restore_vault
@@ -82,6 +82,8 @@ def sweep_command(
     fmt_name = value(fmt) or "table"
     if output not in (None, "-"):
         check_output_path(output, list(paths or []))
+    if not paths and not default_roots():
+        raise UsageError("no agent home found in your home folder: name the folders or files to sweep")
     inputs = sweep_inputs(paths or [])
     named = set(paths or [])
     bad = [(arg, why) for arg, why in inputs.unusable if arg in named]

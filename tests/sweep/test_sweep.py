@@ -3,8 +3,10 @@ sessions of every agent, never printed; the scrub removes them and keeps everyth
 gives the original bytes; a file that changes meanwhile is left alone."""
 from __future__ import annotations
 
+import base64
 import json
 import os
+import random
 import shutil
 import sqlite3
 from pathlib import Path
@@ -112,6 +114,9 @@ def test_planted_secrets_found_at_their_line_and_scrubbed(agent: str, tmp_path: 
     assert copy.read_bytes() == original
 
 
+SIGNATURE = base64.b64encode(random.Random(5).randbytes(300)).decode()
+
+
 def _fixture(tmp_path: Path, secrets: dict[str, str]) -> Path:
     path = tmp_path / "0b7c5e4a-1111-4222-8333-944455556666.jsonl"
     recs = [
@@ -119,7 +124,7 @@ def _fixture(tmp_path: Path, secrets: dict[str, str]) -> Path:
          "message": {"role": "user", "content": f"deploy with {secrets['github-token']} now \u00e9"}},
         {"type": "assistant", "uuid": "a2", "timestamp": "2025-05-03T10:00:00Z",
          "message": {"role": "assistant", "content": [
-             {"type": "thinking", "thinking": "fine", "signature": "Eq" + "Ab9+" * 80},
+             {"type": "thinking", "thinking": "fine", "signature": SIGNATURE},
              {"type": "text", "text": f"key {secrets['aws-access-key']} and {secrets['github-token']}"}]}},
     ]
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs), encoding="utf-8")
@@ -143,7 +148,7 @@ def test_signature_blob_is_never_changed(tmp_path: Path) -> None:
     path = _fixture(tmp_path, secrets)
     sweep(sweep_inputs([str(path)]), KEY, scrub_to=str(tmp_path / "v.vault"))
     second = json.loads(path.read_text().split("\n")[1])
-    assert second["message"]["content"][0]["signature"] == "Eq" + "Ab9+" * 80
+    assert second["message"]["content"][0]["signature"] == SIGNATURE
 
 
 def test_file_changed_while_swept_is_left_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -139,3 +139,32 @@ def test_claude_hook_run_scrubs_the_transcript(tmp_path: Path, monkeypatch: pyte
     assert main(["hook", "run", "claude-code", "--key-file", str(key), "--vault-dir", str(tmp_path / "vaults")]) == 0
     assert secret not in path.read_text()
     assert len(list((tmp_path / "vaults").iterdir())) == 1
+
+
+def test_no_path_sweeps_every_agent_home_the_registry_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import redact.formats.registry as registry
+    from redact.sweep.targets import default_roots
+
+    real = registry.formats()
+
+    class WithHome:
+        def __init__(self, fmt: object, homes: tuple[str, ...]) -> None:
+            self._fmt, self.homes = fmt, homes
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self._fmt, name)
+
+    homes = {"claude-code": ("~/.claude/projects",), "codex": ("~/.codex/sessions",)}
+    monkeypatch.setattr(registry, "formats", lambda: tuple(WithHome(f, homes.get(f.name, ())) for f in real))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert main(["sweep"]) == 2  # no agent home yet: said, not a silent clean report
+    assert "no agent home" in capsys.readouterr().err
+    project = tmp_path / ".claude" / "projects" / "-home-me-app"
+    project.mkdir(parents=True)
+    secret = make_secrets(5)["github-token"]
+    _session(project, f"token {secret}")
+    assert default_roots() == [str(tmp_path / ".claude" / "projects")]
+    assert main(["sweep", "--format", "json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["summary"]["byClass"] == {"github-token": 1}
