@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from redact.contract.secrets import find_secrets  # noqa: E402
-from redact.keys import Key  # noqa: E402
+from redact.keys.material import Key  # noqa: E402
 from redact.sweep.engine import fingerprinter, sweep  # noqa: E402
 from redact.sweep.find import scan_text  # noqa: E402
 from redact.sweep.targets import sweep_inputs  # noqa: E402

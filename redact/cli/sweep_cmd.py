@@ -28,7 +28,7 @@ app.add_typer(hook_app, name="hook")
 
 
 def _key(key_file: Path | None, unsafe: bool, needed: str | None) -> tuple[object, bool]:
-    from redact.keys import Key
+    from redact.keys.material import Key
 
     key = load_key(key_file, unsafe)
     if key is None:
@@ -111,7 +111,7 @@ def hook_install(
                                                   "(default: the one in your home).")] = None,
 ) -> None:
     """Add a hook that scrubs each session's log when it ends (keeps the rest; backs the file up)."""
-    from redact.keys import load_key_file
+    from redact.keys.material import load_key_file
     from redact.sweep.hooks import install
 
     load_key_file(key_file)  # a key the hook can use, checked now rather than at each session's end

@@ -29,7 +29,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from redact.errors import BadInput
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.sweep.find import Edit, Fingerprint, Place, decode_literal, json_strings, known_values, scan_text
 from redact.sweep.store import journal_is_wal, quote_name, scan_db, write_cells
 from redact.sweep.targets import Inputs
@@ -90,7 +90,7 @@ class SweepResult:
 
 
 def _agent_of(data: bytes, where: str) -> str:
-    from redact.detect import detect
+    from redact.formats.detect import detect
 
     try:
         return detect(data[: 1 << 20], where)

@@ -1,7 +1,7 @@
 """Which files a sweep reads: `sweep_inputs` is the one place that turns the command's PATH
 arguments (or, with none, every agent's home) into files.
 
-PATH arguments expand as batch mode expands them (redact/batch_inputs.py: a folder's sessions as
+PATH arguments expand as batch mode expands them (redact/batch/inputs.py: a folder's sessions as
 every format lists them, glob patterns, single files); a SQLite store is one file (its sessions
 share it). Unlike batch mode, the sweep also reads the auxiliary files a format keeps beside its
 sessions (a shell history, a prompt log, checkpoints), and every other file under a folder named
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from redact.batch_inputs import SKIPPED, expand
+from redact.batch.inputs import SKIPPED, expand
 from redact.formats.credentials import is_credential_file
 from redact.io.store import split_ref
 
@@ -69,7 +69,7 @@ def _logs_under(folder: Path) -> list[Path]:
 
 def sweep_inputs(paths: Sequence[str], home: Path | None = None) -> Inputs:
     """The files a sweep of `paths` reads (every agent home when `paths` is empty)."""
-    from redact.batch_inputs import is_pattern
+    from redact.batch.inputs import is_pattern
 
     args = list(paths) if paths else default_roots(home)
     result = Inputs()

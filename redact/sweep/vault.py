@@ -1,7 +1,7 @@
 """The sweep's vault: the original bytes of every span a scrub changed, sealed under the user's key.
 
-The same construction as the reveal vault (redact/vault.py, docs/receipts.md): AES-256-GCM under an
-HKDF subkey of the key with a random salt and nonce (redact/keys.py `vault_seal`), the header as
+The same construction as the reveal vault (redact/keys/vault.py, docs/receipts.md): AES-256-GCM under an
+HKDF subkey of the key with a random salt and nonce (redact/keys/material.py `vault_seal`), the header as
 associated data. Its own magic, so neither kind of vault is taken for the other:
 
     offset  size  what
@@ -28,10 +28,10 @@ from typing import Any
 
 import orjson
 
-from redact.canonical import canonical_json
+from redact.model.canonical import canonical_json
 from redact.errors import BadInput
 from redact.io.write import write_atomic
-from redact.keys import Key, vault_open, vault_seal
+from redact.keys.material import Key, vault_open, vault_seal
 
 MAGIC = b"APRSWEEP"
 VERSION = 1

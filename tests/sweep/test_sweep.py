@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.sweep import render
 from redact.sweep.engine import fingerprinter, residue, sweep
 from redact.sweep.targets import sweep_inputs

@@ -10,7 +10,7 @@ import pytest
 
 from redact.cli import main
 from redact.errors import UsageError
-from redact.keys import keygen
+from redact.keys.material import keygen
 from redact.sweep.hooks import MARK, install, uninstall
 from tests.audit.test_sarif import validate
 from tests.sweep.plant import make_secrets

@@ -10,7 +10,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.sweep.engine import _rewrite, fingerprinter, residue
 from redact.sweep.find import scan_text
 from redact.sweep.vault import restored_bytes
