@@ -64,8 +64,10 @@ def betterleaks(binary: str | None, target: Path, *, one_core: bool = True) -> t
         started = time.perf_counter()
         subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         seconds = time.perf_counter() - started
-        found = json.loads(report.read_text() or "[]") if report.exists() else []
-    return found or [], seconds
+        doc = json.loads(report.read_text() or "{}") if report.exists() else {}
+    found = doc.get("findings") or [] if isinstance(doc, dict) else doc
+    return [{"File": f["location"]["path"], "StartLine": f["location"]["start_line"], "Rule": f["rule_id"]}
+            for f in found], seconds
 
 
 def part_labeled(binary: str | None) -> list[str]:

@@ -20,6 +20,7 @@ from redact.sweep.engine import fingerprinter, residue, sweep
 from redact.sweep.targets import sweep_inputs
 from redact.sweep.vault import restore
 from tests.conftest import CORPUS, corpus_case, corpus_params
+from tests.sweep.plant import _LITERAL as LITERAL
 from tests.sweep.plant import make_secrets, plant_file, secret_value
 
 KEY = Key(bytes(range(32)), source="test")
@@ -257,27 +258,55 @@ def test_store_scrub_keeps_rows_rebuilds_indexes_and_restores(tmp_path: Path) ->
     db.close()
 
 
-@pytest.mark.parametrize("name", corpus_params(lambda: [p.name for p in sorted((CORPUS / "cursor").iterdir())]
-                                               if (CORPUS / "cursor").is_dir() else pytest.skip("no")))
+def _stores() -> list[str]:
+    found = [f"{agent}/{p.name}" for agent in ("cursor", "crush") if (CORPUS / agent).is_dir()
+             for p in sorted((CORPUS / agent).iterdir()) if p.read_bytes()[:15] == b"SQLite format 3"]
+    return found or pytest.skip("no stores in the corpus")
+
+
+def _plant_cell(db: sqlite3.Connection, secret: str) -> str:
+    """Append `secret` to the longest JSON text cell of the store's largest table: its table."""
+    tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table' AND sql NOT LIKE 'CREATE VIRTUAL%'")]
+    for table in sorted(tables, key=lambda t: -db.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0]):
+        columns = [r[1] for r in db.execute(f'PRAGMA table_info("{table}")')]
+        for column in columns:
+            query = (f'SELECT rowid, "{column}" FROM "{table}" WHERE typeof("{column}") IN (?, ?) '
+                     f'AND CAST("{column}" AS TEXT) LIKE ? ORDER BY length("{column}") DESC LIMIT 1')
+            for start in ("{%", "[%"):
+                row = db.execute(query, ("text", "blob", start)).fetchone()
+                if row is None:
+                    continue
+                text = row[1].decode() if isinstance(row[1], bytes) else row[1]
+                spot = next((m for m in LITERAL.finditer(text) if m.group(1) is None and len(m.group()) > 12), None)
+                if spot is None:
+                    continue
+                planted = text[:spot.start()] + json.dumps(json.loads(spot.group()) + f" key {secret}") + text[spot.end():]
+                json.loads(planted)
+                db.execute(f'UPDATE "{table}" SET "{column}" = ? WHERE rowid = ?', (planted, row[0]))
+                return table
+    raise AssertionError("no JSON cell to plant into")
+
+
+@pytest.mark.parametrize("name", corpus_params(_stores))
 def test_corpus_store_copy_is_swept_and_scrubbed_readable(name: str, tmp_path: Path) -> None:
-    corpus_case(name, "cursor")
-    copy = tmp_path / "state.vscdb"
-    shutil.copyfile(CORPUS / "cursor" / name, copy)
+    corpus_case(name)
+    copy = tmp_path / Path(name).name
+    shutil.copyfile(CORPUS / name, copy)
+    os.chmod(copy, 0o644)
     db = sqlite3.connect(copy)
     tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
     counts = {t: db.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
     secret = make_secrets(14)["anthropic-api-key"]
-    db.execute("INSERT INTO ItemTable VALUES ('planted.chat', ?)", (json.dumps({"text": f"key {secret}"}),))
+    _plant_cell(db, secret)
     db.commit()
     db.close()
     result = sweep(sweep_inputs([str(copy)]), KEY, scrub_to=str(tmp_path / "v.vault"))
     assert any(p.cls == "anthropic-api-key" for _, p in result.places)
-    assert result.scrubbed == 1 and not result.left_alone
+    assert result.scrubbed == 1 and not result.left_alone, result.left_alone
     assert secret.encode() not in copy.read_bytes()
     db = sqlite3.connect(copy)
     after = {t: db.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
     db.close()
-    counts["ItemTable"] += 1
     assert after == counts
 
 
