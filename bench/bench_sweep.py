@@ -58,7 +58,7 @@ def betterleaks(binary: str | None, target: Path, *, one_core: bool = True) -> t
         report = Path(tmp) / "report.json"
         env = dict(os.environ, GOMAXPROCS="1") if one_core else dict(os.environ)
         cmd = [binary, "fs", str(target), "-o", str(report), "--redact", "--no-banner", "-l", "error",
-               "--exit-code", "0", "--max-target-megabytes", "200"]
+               "--exit-code", "0", "--max-target-megabytes", "200", "--follow-symlinks"]
         if one_core:
             cmd += ["-j", "1"]
         started = time.perf_counter()
@@ -111,7 +111,11 @@ def part_planted(binary: str | None, per_agent: int) -> list[str]:
                 seed += 1
                 secrets = make_secrets(seed)
                 dst = folder / f"{agent.name}-{seed}{''.join(src.suffixes[-1:])}"
-                for cls, line in plant_file(src, dst, secrets).items():
+                try:
+                    placed = plant_file(src, dst, secrets)
+                except ValueError:  # a log with no string to plant into
+                    continue
+                for cls, line in placed.items():
                     want[(str(dst), line)] = (cls, fp(secret_value(cls, secrets[cls])))
         result = sweep(sweep_inputs([str(p) for p in sorted(folder.iterdir())]), KEY)
         got = {(f.path, p.line, p.cls, p.fingerprint) for f, p in result.places}
