@@ -100,9 +100,17 @@ def _sessions(agent: Path, n: int) -> list[Path]:
     return files[:n]
 
 
+#: words of Betterleaks' rule ids for each class (a finding of another rule on the line is not this one)
+BL_RULE_WORDS = {
+    "aws-access-key": ("aws",), "anthropic-api-key": ("anthropic",), "database-url": ("postgres", "database", "db-", "connection", "uri", "url", "basic-auth"),
+    "github-token": ("github",), "google-api-key": ("gcp", "google"), "jwt": ("jwt",), "openai-api-key": ("openai",),
+    "private-key": ("private-key",), "slack-token": ("slack",), "stripe-key": ("stripe",),
+}
+
+
 def part_planted(binary: str | None, per_agent: int) -> list[str]:
     fp = fingerprinter(KEY)
-    want: dict[tuple[str, int], tuple[str, str]] = {}  # (file, line) -> (class, fingerprint)
+    want: list[tuple[str, int, str, str]] = []  # (file, line, class, fingerprint)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         seed = 0
@@ -116,21 +124,29 @@ def part_planted(binary: str | None, per_agent: int) -> list[str]:
                 except ValueError:  # a log with no string to plant into
                     continue
                 for cls, line in placed.items():
-                    want[(str(dst), line)] = (cls, fp(secret_value(cls, secrets[cls])))
+                    want.append((str(dst), line, cls, fp(secret_value(cls, secrets[cls]))))
         result = sweep(sweep_inputs([str(p) for p in sorted(folder.iterdir())]), KEY)
         got = {(f.path, p.line, p.cls, p.fingerprint) for f, p in result.places}
         found_bl, _ = betterleaks(binary, folder, one_core=False)
-    bl_lines = {(f["File"], int(f["StartLine"])) for f in found_bl}
+    bl_lines: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for f in found_bl:
+        bl_lines[(f["File"], int(f["StartLine"]))].add(f["Rule"])
     total, ours, theirs = Counter(), Counter(), Counter()
-    for (path, line), (cls, print_) in want.items():
+    rules_seen: Counter[str] = Counter()
+    for path, line, cls, print_ in want:
         total[cls] += 1
         ours[cls] += (path, line, cls, print_) in got
-        theirs[cls] += (path, line) in bl_lines
-    out = [f"{len({p for p, _ in want})} planted copies of corpus sessions, {sum(total.values())} secrets", "",
+        rules = bl_lines.get((path, line), set())
+        rules_seen.update(rules)
+        theirs[cls] += any(any(word in rule for word in BL_RULE_WORDS[cls]) for rule in rules)
+    out = [f"{len({w[0] for w in want})} planted copies of corpus sessions, {sum(total.values())} secrets "
+           "(Betterleaks: a finding of a rule of that class on the secret's line)", "",
            "| class | planted | sweep | Betterleaks |", "|---|---:|---:|---:|"]
     for cls in sorted(total):
         bl = f"{theirs[cls] / total[cls]:.3f}" if binary else "n/a"
         out.append(f"| {cls} | {total[cls]} | {ours[cls] / total[cls]:.3f} | {bl} |")
+    if binary:
+        out += ["", "Betterleaks rules seen on planted lines: " + ", ".join(f"{r} ({n})" for r, n in rules_seen.most_common())]
     return out
 
 

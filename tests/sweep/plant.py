@@ -23,17 +23,16 @@ def _b64url(data: bytes) -> str:
 def make_secrets(seed: int) -> dict[str, str]:
     """class -> a fresh random value of that class's shape."""
     rng = random.Random(seed)
-    upper = string.ascii_uppercase + string.digits
     header = _b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
     payload = _b64url(json.dumps({"sub": _r(rng, 12), "iat": rng.randrange(10**9, 2 * 10**9)}).encode())
     body = "\n".join(_r(rng, 64, ALNUM + "+/") for _ in range(6))
     return {
-        "aws-access-key": "AKIA" + _r(rng, 16, upper),
+        "aws-access-key": "AKIA" + _r(rng, 16, string.ascii_uppercase + "234567"),  # base32, as AWS makes them
         "github-token": "ghp_" + _r(rng, 36),
         "slack-token": f"xoxb-{rng.randrange(10**11, 10**12)}-{rng.randrange(10**11, 10**12)}-{_r(rng, 24)}",
         "stripe-key": "sk_live_" + _r(rng, 24),
-        "openai-api-key": "sk-proj-" + _r(rng, 48),
-        "anthropic-api-key": "sk-ant-api03-" + _r(rng, 90, ALNUM + "_-") + "AA",
+        "openai-api-key": "sk-proj-" + _r(rng, 74, ALNUM + "_-") + "T3BlbkFJ" + _r(rng, 74, ALNUM + "_-"),
+        "anthropic-api-key": "sk-ant-api03-" + _r(rng, 93, ALNUM + "_-") + "AA",
         "google-api-key": "AIza" + _r(rng, 35),
         "jwt": f"{header}.{payload}.{_r(rng, 43, ALNUM + '_-')}",
         "private-key": f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----",
