@@ -129,6 +129,12 @@ def _cursor() -> Inputs:
     return _export(storefix.cursor_global_db, "state.vscdb") + _export(storefix.cursor_workspace_db, "state.vscdb")
 
 
+def _zed() -> Inputs:
+    from tests.formats import zedfix
+
+    return _export(lambda db: zedfix.threads_db(db, with_legacy=True), "threads.db")
+
+
 def _aider() -> Inputs:
     from tests.formats.test_aider import history
 
@@ -159,12 +165,12 @@ GENERATED: dict[str, Callable[[], Inputs]] = {
     "claude-code": _claude_code, "codex": _codex, "session-record": _session_record, "teaagent": _teaagent,
     "agent-replay": _agent_replay, "gemini-cli": _gemini_cli, "copilot-cli": _copilot_cli,
     "copilot-vscode": _copilot_vscode, "cline": _cline, "opencode": _opencode, "crush": _crush,
-    "cursor": _cursor, "aider": _aider, "openhands": _openhands, "amp": _amp, "continue-dev": _continue,
+    "cursor": _cursor, "zed": _zed, "aider": _aider, "openhands": _openhands, "amp": _amp, "continue-dev": _continue,
 }
 
 #: Format name -> its folder in ../shared/corpus (see its README.md); a format absent here has none.
 CORPUS_FOLDERS: dict[str, str] = {
     "claude-code": "claude-code", "codex": "codex", "gemini-cli": "gemini-cli", "copilot-cli": "copilot-cli",
     "copilot-vscode": "copilot-vscode", "cline": "cline", "opencode": "opencode", "crush": "crush",
-    "cursor": "cursor", "aider": "aider", "openhands": "openhands", "amp": "amp", "continue-dev": "continue",
+    "cursor": "cursor", "zed": "zed", "aider": "aider", "openhands": "openhands", "amp": "amp", "continue-dev": "continue",
 }
