@@ -135,6 +135,12 @@ def _zed() -> Inputs:
     return _export(lambda db: zedfix.threads_db(db, with_legacy=True), "threads.db")
 
 
+def _factory_droid() -> Inputs:
+    from tests.formats import droidfix
+
+    return [(Path(f"{droidfix.SID}.jsonl"), droidfix.session())]
+
+
 def _aider() -> Inputs:
     from tests.formats.test_aider import history
 
@@ -165,12 +171,12 @@ GENERATED: dict[str, Callable[[], Inputs]] = {
     "claude-code": _claude_code, "codex": _codex, "session-record": _session_record, "teaagent": _teaagent,
     "agent-replay": _agent_replay, "gemini-cli": _gemini_cli, "copilot-cli": _copilot_cli,
     "copilot-vscode": _copilot_vscode, "cline": _cline, "opencode": _opencode, "crush": _crush,
-    "cursor": _cursor, "zed": _zed, "aider": _aider, "openhands": _openhands, "amp": _amp, "continue-dev": _continue,
+    "cursor": _cursor, "zed": _zed, "factory-droid": _factory_droid, "aider": _aider, "openhands": _openhands, "amp": _amp, "continue-dev": _continue,
 }
 
 #: Format name -> its folder in ../shared/corpus (see its README.md); a format absent here has none.
 CORPUS_FOLDERS: dict[str, str] = {
     "claude-code": "claude-code", "codex": "codex", "gemini-cli": "gemini-cli", "copilot-cli": "copilot-cli",
     "copilot-vscode": "copilot-vscode", "cline": "cline", "opencode": "opencode", "crush": "crush",
-    "cursor": "cursor", "zed": "zed", "aider": "aider", "openhands": "openhands", "amp": "amp", "continue-dev": "continue",
+    "cursor": "cursor", "zed": "zed", "factory-droid": "factory-droid", "aider": "aider", "openhands": "openhands", "amp": "amp", "continue-dev": "continue",
 }

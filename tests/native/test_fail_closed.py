@@ -15,6 +15,7 @@ from redact.api_native import scrub_native
 from redact.native.scrub import Scrubber
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
+from tests.formats.droidfix import session as droid_session
 from tests.formats.jsonfix import amp_thread, continue_session, openhands_events
 from tests.native.arfix import trace
 from tests.native.clinefix import ui_messages
@@ -30,6 +31,11 @@ from tests.native.test_claude_code_native import session
 def _counter(base: str) -> Callable[[], str]:
     n = iter(range(10_000))
     return lambda: f"zq{base}{next(n)}qz"
+
+
+def _slots(canary: Callable[[], str]) -> Callable[[str], str]:
+    """A fixture builder's `text(slot)` from a canary counter."""
+    return lambda slot: canary()
 
 
 def format_of(name: str) -> str:
@@ -55,6 +61,7 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "copilot-vscode#export": lambda: chat(_counter("fc"), export=True),
     "copilot-vscode#log": lambda: edit_log(_counter("fc")),
     "cline": lambda: ui_messages(_counter("fc")),
+    "factory-droid": lambda: droid_session(_slots(_counter("fc"))),
 }
 
 
