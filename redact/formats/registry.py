@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 #: The format folders under redact/formats/, in the order their sniffers are asked.
 PACKAGES: tuple[str, ...] = ("claude_code", "codex", "session_record", "teaagent", "agent_replay",
                              "opencode", "crush", "cursor", "aider", "openhands", "amp", "zed", "factory_droid",
-                             "continue_dev", "gemini_cli", "copilot_cli", "copilot_vscode", "cline")
+                             "continue_dev", "gemini_cli", "copilot_cli", "copilot_vscode", "cline", "goose")
 
 
 @runtime_checkable

@@ -141,6 +141,13 @@ def _factory_droid() -> Inputs:
     return [(Path(f"{droidfix.SID}.jsonl"), droidfix.session())]
 
 
+def _goose() -> Inputs:
+    from tests.formats import goosefix
+
+    return [(Path(f"{goosefix.SID}.jsonl"), goosefix.session_2025()), (Path("feb.jsonl"), goosefix.session_feb_2025()),
+            (Path("BsNz.jsonl"), goosefix.session_2024()), *_export(goosefix.sessions_db, "sessions.db")]
+
+
 def _aider() -> Inputs:
     from tests.formats.test_aider import history
 
@@ -171,12 +178,12 @@ GENERATED: dict[str, Callable[[], Inputs]] = {
     "claude-code": _claude_code, "codex": _codex, "session-record": _session_record, "teaagent": _teaagent,
     "agent-replay": _agent_replay, "gemini-cli": _gemini_cli, "copilot-cli": _copilot_cli,
     "copilot-vscode": _copilot_vscode, "cline": _cline, "opencode": _opencode, "crush": _crush,
-    "cursor": _cursor, "zed": _zed, "factory-droid": _factory_droid, "aider": _aider, "openhands": _openhands, "amp": _amp, "continue-dev": _continue,
+    "cursor": _cursor, "zed": _zed, "factory-droid": _factory_droid, "goose": _goose, "aider": _aider, "openhands": _openhands, "amp": _amp, "continue-dev": _continue,
 }
 
 #: Format name -> its folder in ../shared/corpus (see its README.md); a format absent here has none.
 CORPUS_FOLDERS: dict[str, str] = {
     "claude-code": "claude-code", "codex": "codex", "gemini-cli": "gemini-cli", "copilot-cli": "copilot-cli",
     "copilot-vscode": "copilot-vscode", "cline": "cline", "opencode": "opencode", "crush": "crush",
-    "cursor": "cursor", "zed": "zed", "factory-droid": "factory-droid", "aider": "aider", "openhands": "openhands", "amp": "amp", "continue-dev": "continue",
+    "cursor": "cursor", "zed": "zed", "factory-droid": "factory-droid", "goose": "goose", "aider": "aider", "openhands": "openhands", "amp": "amp", "continue-dev": "continue",
 }

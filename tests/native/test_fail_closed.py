@@ -16,6 +16,7 @@ from redact.native.scrub import Scrubber
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
 from tests.formats.droidfix import session as droid_session
+from tests.formats.goosefix import session_2025 as goose_2025
 from tests.formats.jsonfix import amp_thread, continue_session, openhands_events
 from tests.native.arfix import trace
 from tests.native.clinefix import ui_messages
@@ -62,6 +63,7 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "copilot-vscode#log": lambda: edit_log(_counter("fc")),
     "cline": lambda: ui_messages(_counter("fc")),
     "factory-droid": lambda: droid_session(_slots(_counter("fc"))),
+    "goose": lambda: goose_2025(_slots(_counter("fc"))),
 }
 
 
