@@ -8,6 +8,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from redact import batch
 from redact.api import redact_bytes, redact_file
@@ -16,7 +17,7 @@ from redact.errors import BadInput
 from redact.formats.registry import raw_format
 from redact.policy.load import load_policy
 from tests.formats import droidfix
-from tests.formats.canary import KEY
+from tests.formats.canary import KEY, POLICIES, Canaries, canary_base, check
 from tests.formats.seed_strict import violations
 
 CALLS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool")
@@ -121,3 +122,13 @@ def test_the_bring_your_own_key_config_is_never_read(tmp_path: Path, capsys: pyt
     with pytest.raises(BadInput) as caught:
         redact_file(tmp_path / "config.json")
     assert "never read" not in str(caught.value)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=canary_base)
+def test_no_canary_in_any_slot_reaches_a_map(base: str) -> None:
+    """A fresh canary in every text slot of the session: none reaches a map or a report, under every policy."""
+    canaries = Canaries(base)
+    data = droidfix.session(lambda slot: canaries() + " and words")
+    for policy, key in POLICIES:
+        check(data, canaries, policy, key, name=f"{droidfix.SID}.jsonl", input_format="factory-droid")

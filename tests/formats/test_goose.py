@@ -8,13 +8,14 @@ from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from redact.api import redact_bytes, redact_file
 from redact.cli import main
 from redact.errors import BadInput
 from redact.formats.registry import raw_format
 from tests.formats import goosefix
-from tests.formats.canary import KEY
+from tests.formats.canary import KEY, POLICIES, Canaries, canary_base, check
 from tests.formats.seed_strict import violations
 
 CALLS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool")
@@ -149,3 +150,16 @@ def test_the_projects_index_is_skipped_by_name(tmp_path: Path) -> None:
     index.write_text('{"projects": {"/home/dana/src/shop": {"path": "/home/dana/src/shop"}}}')
     with pytest.raises(BadInput, match="not a session"):
         redact_file(index)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=canary_base)
+def test_no_canary_in_any_slot_of_any_generation_reaches_a_map(base: str) -> None:
+    """A fresh canary in every text slot of each JSON Lines generation: none reaches a map or a
+    report, under every policy (the store is covered with the other stores,
+    tests/formats/test_chat_stores_contract.py)."""
+    for build in (goosefix.session_2025, goosefix.session_feb_2025, goosefix.session_2024):
+        canaries = Canaries(base)
+        data = build(lambda slot: canaries() + " and words")
+        for policy, key in POLICIES:
+            check(data, canaries, policy, key, name="s.jsonl", input_format="goose")
