@@ -143,3 +143,20 @@ def test_the_store_is_never_written(tmp_path: Path) -> None:
     before = _state(db)
     redact_file(db, policy="public", key=__import__("tests.formats.canary", fromlist=["KEY"]).KEY)
     assert _state(db) == before
+
+
+def test_a_subagent_thread_names_its_parent_and_a_thread_without_snapshot_its_folder(tmp_path: Path) -> None:
+    db = _store(tmp_path)
+    doc = zedfix.thread()
+    doc.pop("initial_project_snapshot")
+    con = sqlite3.connect(db)
+    con.execute("UPDATE threads SET parent_id = ?, data = ? WHERE id = ?",
+                (zedfix.LEGACY_TID, zstandard.ZstdCompressor().compress(__import__("json").dumps(doc).encode()),
+                 zedfix.TID))
+    con.commit()
+    con.close()
+    m = redact_file(db, policy="default").session_map
+    assert m["session"]["role"] == "subagent" and m["session"]["parentSessionId"].endswith(zedfix.LEGACY_TID)
+    # the row's folder_paths (the project Zed opened) is the root; the thread still starts at created_at
+    assert [f["path"] for f in m["files"]] == ["src/app.py"]
+    assert m["session"]["startedAt"] == "2026-03-01T10:00:00.000Z"

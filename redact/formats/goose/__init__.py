@@ -11,6 +11,6 @@ FORMAT = FormatFolder(
     package=__name__,
     sessions="table:list_sessions",
     sqlite=True,
-    homes=("~/.local/share/goose/sessions", "~/.config/goose/sessions",
-           "~/Library/Application Support/Block/goose/sessions", "~/AppData/Roaming/Block/goose/data/sessions"),
+    # Goose uses the XDG folders on macOS too (the corpus store comes from a macOS home)
+    homes=("~/.local/share/goose/sessions", "~/.config/goose/sessions", "~/AppData/Roaming/Block/goose/data/sessions"),
 )

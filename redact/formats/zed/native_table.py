@@ -33,7 +33,8 @@ THREAD = obj(
     created_at=used("the thread's start: every event's time (Zed keeps no time per message)", TIMESTAMP),
     updated_at=used("the thread's last change", TIMESTAMP),
     parent_id=used("role subagent, parentSessionId", ID),
-    folder_paths=used("the project folder when the thread has no worktree snapshot (its first line)", PATH),
+    folder_paths=used("the project folders, one a line, when the thread has no worktree snapshot: the first "
+                      "is the root, and tool paths are placed under them as under worktrees", PATH),
     version=used(f"thread version: {', '.join(VERSIONS)} read; any other counted, its messages not read",
                  VERSION),
     model=obj(provider=DROP, model=used("llm model (a display name written as a model id: lower case, "

@@ -72,9 +72,9 @@ class ZedReader(chatlog.StoreReader):
             if isinstance(snapshot.get(WORKTREES), list) else []
         paths: list[str] = [w[WORKTREE_PATH] for w in trees if isinstance(w.get(WORKTREE_PATH), str) and w[WORKTREE_PATH]]
         folders = r.get(FOLDERS)
-        first = folders.splitlines()[0] if isinstance(folders, str) and folders.strip() else None
-        self.session_row(r.get(THREAD_ID), paths[0] if paths else first, r.get(PARENT))
-        for path in paths:
+        opened = [f for f in folders.splitlines() if f.strip()] if isinstance(folders, str) else []
+        self.session_row(r.get(THREAD_ID), paths[0] if paths else (opened[0] if opened else None), r.get(PARENT))
+        for path in paths or opened:
             self.worktrees.setdefault(posixpath.basename(path.rstrip("/")), posixpath.dirname(path.rstrip("/")))
         for tree in trees:
             remote = as_object(tree.get(GIT)).get(REMOTE)
