@@ -94,9 +94,18 @@ def test_a_zstd_bomb_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[
     # a frame that states no size, inflating to 4 MB of one byte, against a 1 MB limit
     bomb = zstandard.ZstdCompressor(write_content_size=False).compress(b"[" + b" " * (4 << 20) + b"]")
     assert len(bomb) < 4096
-    monkeypatch.setattr(io_read, "LIMITS", io_read.Limits(max_bytes=1 << 20))
+    monkeypatch.setattr(io_read, "LIMITS", io_read.Limits(max_bytes=1 << 20, ratio_floor=8 << 20))
     err = _bad(tmp_path, capsys, bomb)
     assert "decompressed size exceeds the limit" in err
+
+
+def test_a_zstd_bomb_is_stopped_by_its_ratio(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # under the size limit, but expanding far beyond the ratio the gzip reader allows
+    bomb = zstandard.ZstdCompressor(write_content_size=False).compress(b"[" + b" " * (4 << 20) + b"]")
+    monkeypatch.setattr(io_read, "LIMITS", io_read.Limits(ratio_floor=1 << 20))
+    err = _bad(tmp_path, capsys, bomb)
+    assert "compression ratio" in err and "zstd bomb" in err
 
 
 def test_a_damaged_frame_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,8 +2,8 @@
 
 Only the `threads` table is read, and of it the columns named here. A thread's `data` is its JSON
 document, written as is (`data_type` `json`) or zstd-compressed (`zstd`, what Zed writes today);
-it is decompressed by the `zstandard` library, never past the input size limit (a zstd bomb is bad
-input). The export:
+it is decompressed by the `zstandard` library a chunk at a time, never past the input size limit
+nor past the compression ratio the gzip reader allows (a zstd bomb is bad input). The export:
 
     {"zed": "session", "id", "summary", "updated_at", "created_at", "parent_id", "folder_paths",
      ...the thread document's own fields but `messages` and `request_token_usage`}
@@ -25,8 +25,10 @@ import zstandard
 
 from redact.errors import BadInput
 from redact.formats.zed.keys import AGENT, MESSAGES, RESULTS, TURN_USAGE, USER, USER_ID
+from redact.io.read import Limits
 from redact.io.store import tables
 
+_CHUNK = 1 << 20
 _ROW = ("id", "summary", "updated_at", "created_at", "parent_id", "folder_paths")
 
 
@@ -42,27 +44,35 @@ def sessions(db: sqlite3.Connection) -> list[str]:
     return [r[0] for r in db.execute("SELECT id FROM threads ORDER BY updated_at, id") if isinstance(r[0], str)]
 
 
-def _inflate(blob: bytes, limit: int, where: str) -> bytes:
-    """A zstd frame decompressed, refused past `limit` bytes (a frame need not state its size)."""
+def _inflate(blob: bytes, limits: Limits, where: str) -> bytes:
+    """A zstd frame decompressed a chunk at a time (a frame need not state its size), refused past the
+    input size limit or past the compression ratio the gzip reader allows (redact/io/read.py)."""
+    out = bytearray()
+    ceiling = max(limits.ratio_floor, limits.max_ratio * len(blob))
     try:
         with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(blob), read_across_frames=True) as reader:
-            out = reader.read(limit + 1)
+            while chunk := reader.read(_CHUNK):
+                out += chunk
+                if len(out) > limits.max_bytes:
+                    raise BadInput(f"a thread's decompressed size exceeds the limit of {limits.max_bytes} bytes",
+                                   where=where)
+                if len(out) > ceiling:
+                    raise BadInput(f"a thread's compression ratio is above {limits.max_ratio}:1 (a zstd bomb?)",
+                                   where=where)
     except zstandard.ZstdError:
         raise BadInput("a thread's zstd data cannot be decompressed", where=where) from None
-    if len(out) > limit:
-        raise BadInput(f"a thread's decompressed size exceeds the limit of {limit} bytes", where=where)
     return bytes(out)
 
 
 def thread_document(kind: object, blob: object, where: str) -> dict[str, Any]:
     """The JSON document of one `threads` row (its `data_type` and `data`)."""
-    from redact.io.read import LIMITS
+    from redact.io import read
 
     raw = blob.encode("utf-8") if isinstance(blob, str) else blob
     if not isinstance(raw, bytes):
         raise BadInput("a thread row holds no data", where=where)
     if kind == "zstd":
-        raw = _inflate(raw, LIMITS.max_bytes, where)
+        raw = _inflate(raw, read.LIMITS, where)
     elif kind != "json":
         raise BadInput("a thread's data_type is neither json nor zstd", where=where)
     try:
