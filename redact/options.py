@@ -23,7 +23,7 @@ ONE, FOLDER, MANY = "one", "folder", "many"
 
 
 def _formats() -> tuple[str, ...]:
-    from redact.detect import FORMATS  # the registry's formats and `agentplay`
+    from redact.formats.detect import FORMATS  # the registry's formats and `agentplay`
 
     return tuple(sorted(FORMATS))
 

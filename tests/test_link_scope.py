@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 
 from redact.api import redact_bytes
 from redact.errors import PolicyError
-from redact.explain import explain_file
-from redact.keys import Key, load_signing_key, signing_keygen
+from redact.share.explain import explain_file
+from redact.keys.material import Key, load_signing_key, signing_keygen
 from redact.model.grammar import is_link_scope
 from redact.policy.load import load_policy
-from redact.receipt import verify_receipt, write_receipt
+from redact.share.receipt import verify_receipt, write_receipt
 from tests.formats.ccfix import Transcript, text, tool_use
 from tests.hardening.helpers import KEY_HEX, cli, write_key
 from tests.native.helpers import native
@@ -178,7 +178,7 @@ def test_the_scope_is_recorded_never_the_key(tmp_path: Path) -> None:
     signing_keygen(priv, pub)
     receipt = write_receipt(result, load_signing_key(priv), tmp_path / "r.json")
     assert receipt["linkScope"] == "dataset:r1"
-    from redact.keys import load_verify_key
+    from redact.keys.material import load_verify_key
 
     check = verify_receipt(result.data, receipt, load_verify_key(pub))
     assert check.ok and "tokens link dataset:r1" in check.reason
@@ -243,7 +243,7 @@ def test_native_session_scope() -> None:
 
 
 def test_batch_output_names_follow_a_dataset_scope(tmp_path: Path) -> None:
-    from redact.batch_inputs import plan
+    from redact.batch.inputs import plan
 
     src = tmp_path / "acme-layoffs-notes.jsonl"
     src.write_bytes(A)

@@ -1,4 +1,4 @@
-"""The map walk (redact/apply.py) is the validation: whatever it returns, the pydantic model accepts.
+"""The map walk (redact/apply/walk.py) is the validation: whatever it returns, the pydantic model accepts.
 
 `finish_map` no longer runs `SessionMap.model_validate` over every output (a fifth of the cost of a
 20,000-event re-redaction): the walk is driven by the field table compiled from that model and checks
@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from redact.api import redact_bytes
-from redact.apply import redact_map
+from redact.apply.walk import redact_map
 from redact.errors import BadInput
-from redact.keys import parse_key_text
+from redact.keys.material import parse_key_text
 from redact.model.agentplay import SessionMap
 from redact.policy.load import load_policy
 from redact.report import RedactionReport

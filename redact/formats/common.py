@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import orjson
 
 from redact.formats.ids import fallback_id, native_id, session_id
-from redact.names import is_plain_name, shown
+from redact.tables.names import is_plain_name, shown
 
 if TYPE_CHECKING:
     from redact.build.facts import SessionFacts
@@ -162,7 +162,7 @@ def is_model_name(value: object) -> bool:
 
 
 def safe_name(value: object) -> str | None:
-    """`value` when it is a plain name (redact/names.py), else None: the first filter for an enum
+    """`value` when it is a plain name (redact/tables/names.py), else None: the first filter for an enum
     value (a stop reason, a status tag) before the model's closed set of values."""
     return value if isinstance(value, str) and is_plain_name(value) else None
 

@@ -38,7 +38,7 @@ from redact.formats.common import (
 )
 from redact.formats.wording import api_error_class
 from redact.report import RedactionReport
-from redact.roots import settle
+from redact.formats.roots import settle
 
 AGENT_TOOL = "cline"
 _LATEST = 7_258_118_400_000.0
@@ -266,7 +266,7 @@ class ClineReader:
         s.native_id = session_id(task if _TASK_ID.fullmatch(task) else None, data)
         if self.cwd:
             s.cwd = self.cwd
-            settle(s, (self.cwd,))  # a repository only on evidence (redact/roots.py)
+            settle(s, (self.cwd,))  # a repository only on evidence (redact/formats/roots.py)
         return s
 
 

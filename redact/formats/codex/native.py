@@ -19,13 +19,13 @@ from redact.formats.codex.keys import (
 from redact.formats.codex.table import sniff_doc
 from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import DROP, Scrubber
-from redact.native.spec import Switch
+from redact.tables.spec import Switch
 from redact.formats.codex.native_table import DOCUMENT, EVENT_MSGS, RECORD, RESPONSE_ITEMS, TABLE
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
-from redact.roots import choose_roots
+from redact.formats.roots import choose_roots
 
 _ENV_CWD = re.compile(r"<cwd>([^<>\n]{1,4096})</cwd>")
 _PAYLOADS = {"response_item": RESPONSE_ITEMS, "event_msg": EVENT_MSGS}

@@ -44,7 +44,7 @@ from redact.formats.common import (
 )
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
-from redact.roots import settle
+from redact.formats.roots import settle
 
 FORMAT = "codex"
 AGENT_TOOL = "codex"

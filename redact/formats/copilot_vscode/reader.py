@@ -47,7 +47,7 @@ from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.patches import patch_targets
 from redact.formats.wording import api_error_class, error_class
 from redact.report import RedactionReport
-from redact.roots import settle
+from redact.formats.roots import settle
 
 AGENT_TOOL = "copilot-vscode"
 _LATEST = 7_258_118_400_000.0
@@ -260,7 +260,7 @@ class VscodeReader:
         s.native_id = session_id(self.native, data, fallback)
         if self.base:
             s.cwd = self.base
-            settle(s, (self.base,), git=True)  # the workspace the user opened; never a home (redact/roots.py)
+            settle(s, (self.base,), git=True)  # the workspace the user opened; never a home (redact/formats/roots.py)
         return s
 
 

@@ -1,7 +1,8 @@
 """The closed list of names this tool knows: record types, subtypes and field names of every format.
 
 A report may name a record type it skipped or a field it dropped, but only when the name is one of
-these (redact/names.py): the input chooses its keys and its `type` values, and a plain-looking word
+these (redact/tables/names.py, which reads them from `redact/tables/vocabulary.txt`: `render()`
+below is that file's text, written by scripts/gen_format_docs.py): the input chooses its keys and its `type` values, and a plain-looking word
 (`globex-merger-layoffs`) is as private as any other. The list is read from the tables that already
 describe each format, so there is no second hand-written list:
 
@@ -48,7 +49,7 @@ def _model_names(out: set[str]) -> None:
 
 
 def _native_names(out: set[str]) -> None:
-    from redact.native import spec as sp
+    from redact.tables import spec as sp
     from redact.formats.registry import formats
 
     def walk(node: Any, seen: set[int]) -> None:
@@ -109,3 +110,12 @@ def known_names() -> frozenset[str]:
     _native_names(out)
     _raw_names(out)
     return frozenset(out)
+
+
+def render() -> str:
+    """The text of `redact/tables/vocabulary.txt`: a header, then the names sorted, one a line (only
+    the plain-shaped ones: no other name is ever shown, whatever the list says)."""
+    from redact.tables.names import is_plain_name
+
+    header = "# The closed list of names (redact/tables/names.py). Generated: python scripts/gen_format_docs.py\n"
+    return header + "".join(f"{name}\n" for name in sorted(known_names()) if is_plain_name(name))

@@ -1,4 +1,4 @@
-"""Reveal: a redacted map with its owner's names put back from their vault (redact/vault.py).
+"""Reveal: a redacted map with its owner's names put back from their vault (redact/keys/vault.py).
 
 Walks the map with the field table (redact/model/table.py), so a token is only replaced in a field of
 the class that made it: path segments in path fields, `h:` tokens in identifier fields (looked up in
@@ -15,8 +15,8 @@ from typing import Any
 from redact.model import grammar
 from redact.model.fieldclass import Kind
 from redact.model.table import Leaf, Nested, Node, event_nodes, map_node
-from redact.pathguard import TOKEN_RE
-from redact.vault import Vault
+from redact.apply.pathguard import TOKEN_RE
+from redact.keys.vault import Vault
 from redact.verbs.grammar import HASH_RE, HASHED_SCRIPT_RE
 
 

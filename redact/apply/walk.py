@@ -6,24 +6,24 @@ type, or a missing required field, is bad input (exit 2). Events are sorted by `
 that `events[i].seq == i`, and every field that points at a seq is remapped.
 
 This module walks the map's objects and events; what becomes of one value under its field class is
-`redact/apply_leaves.py` (`LeafRedactor`, the walker's base).
+`redact/apply/leaves.py` (`LeafRedactor`, the walker's base).
 """
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from redact.apply_leaves import DROP, MAX_SAFE_INT, LeafRedactor, pointer_pattern
+from redact.apply.leaves import DROP, MAX_SAFE_INT, LeafRedactor, pointer_pattern
 from redact.errors import BadInput
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.model import grammar
 from redact.model.fieldclass import Kind
 from redact.model.table import TOP_LEVEL_ORDER, Leaf, Nested, Node, event_nodes, map_node
-from redact.modes import resolve_mode
-from redact.names import is_shown
+from redact.apply.modes import resolve_mode
+from redact.tables.names import is_shown
 from redact.policy.load import EffectivePolicy
-from redact.recorder import TokenRecorder
-from redact.refs import remap_refs
+from redact.keys.recorder import TokenRecorder
+from redact.apply.refs import remap_refs
 from redact.report import RedactionReport
 
 _MISSING = object()

@@ -23,9 +23,9 @@ from collections import Counter
 from functools import lru_cache
 
 from redact.contract.detectors import rule_of, secret_rules
-from redact.keys import Key, sha256_hex
+from redact.keys.material import Key, sha256_hex
 from redact.model.grammar import is_bucket_label
-from redact.recorder import TokenRecorder
+from redact.keys.recorder import TokenRecorder
 
 TOKEN_RE = re.compile("\u2022[0-9a-f]{6}(?:\\.[a-z0-9]{1,10})?")
 # Extensions that say what type a file is and nothing else; any other suffix is part of the name.

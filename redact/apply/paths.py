@@ -8,13 +8,13 @@ repo-relative path. Byte-level choices are documented in docs/paths.md and pinne
 - empty and `.` segments are removed; `..` is resolved, and a path that climbs out of its root is
   outside the repository;
 - home folders are found at every segment position (`/nfs/home/u`, `/Volumes/Macintosh HD/Users/u`);
-  which working directory is a repository is decided in `redact/roots.py`;
+  which working directory is a repository is decided in `redact/formats/roots.py`;
 - Windows drives compare case-insensitively (`C:\\Users\\A` and `c:/users/a` are one place);
 - dirs_only: the file name becomes U+2022 + the first 6 lowercase hex chars of SHA-256 over the UTF-8
   bytes of the normalised repo-relative path;
 - hashed: each segment becomes the first 10 lowercase hex chars of HMAC-SHA256(key, UTF-8 segment);
 - relative and dirs_only: a shown name the leak scanner would flag (prose, a secret, a home folder)
-  becomes a digest token instead (redact/pathguard.py), so the map is written, not refused.
+  becomes a digest token instead (redact/apply/pathguard.py), so the map is written, not refused.
 """
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from redact.keys import Key, sha256_hex
+from redact.keys.material import Key, sha256_hex
 from redact.model.grammar import BUCKET_LABELS, CLAUDE_AREAS, MODE_RANK, PATH_MODES, has_invisible
-from redact.pathguard import guard_path
-from redact.recorder import TokenRecorder
+from redact.apply.pathguard import guard_path
+from redact.keys.recorder import TokenRecorder
 
 _DRIVE = re.compile(r"^([A-Za-z]):(?=/|$)")
 # `C--Users-alice-proj`: the project-folder spelling Claude Code uses for a working directory.
@@ -313,7 +313,7 @@ def apply_mode(rel: str, mode: str, key: Key | None, recorder: TokenRecorder | N
     """Apply `mode` to a normalised repo-relative path (`key` is required for hashed).
 
     Under relative and dirs_only, a name the leak scanner would flag becomes a digest token
-    (redact/pathguard.py), counted in `fallbacks`. `recorder` (the reveal vault's) is told each
+    (redact/apply/pathguard.py), counted in `fallbacks`. `recorder` (the reveal vault's) is told each
     segment token made under hashed mode, and each fallback token.
     """
     if mode == "relative":

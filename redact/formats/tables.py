@@ -6,7 +6,7 @@ specs the formats share stay here, in `tools.py`.
 """
 from __future__ import annotations
 
-from redact.native.spec import Table
+from redact.tables.spec import Table
 
 
 def table(fmt: str) -> Table | None:

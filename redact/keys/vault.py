@@ -1,6 +1,6 @@
 """The local reveal vault: token -> original, encrypted under the user's key, never written by default.
 
-    log = TokenLog()                                   # redact/recorder.py
+    log = TokenLog()                                   # redact/keys/recorder.py
     ... redact with recorder=log ...
     write_vault(log, key, "session.vault", content_hash=result.report.content_hash)
     vault = read_vault("session.vault", key)           # BadInput on a wrong key or a changed byte
@@ -17,7 +17,7 @@ File layout (version 1; docs/receipts.md):
 
 The first 25 bytes are the associated data, so the header is authenticated too. The plaintext is the
 canonical JSON of `{"format", "keyFingerprint", "contentHash", "entries": {kind: {token: original}}}`.
-The encryption itself lives in redact/keys.py, the only module that touches key bytes.
+The encryption itself lives in redact/keys/material.py, the only module that touches key bytes.
 """
 from __future__ import annotations
 
@@ -27,11 +27,11 @@ from typing import Any
 
 import orjson
 
-from redact.canonical import canonical_json
+from redact.model.canonical import canonical_json
 from redact.errors import BadInput, UsageError
 from redact.io.write import check_output_path, write_atomic
-from redact.keys import Key, vault_open, vault_seal
-from redact.recorder import TokenLog
+from redact.keys.material import Key, vault_open, vault_seal
+from redact.keys.recorder import TokenLog
 
 MAGIC = b"APRVAULT"
 VERSION = 1

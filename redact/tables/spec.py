@@ -13,7 +13,7 @@ Nodes:
   | class | the scrubber writes | the scan accepts |
   |---|---|---|
   | enum | the value when it is one of `values`, else nothing | one of `values` |
-  | id | the id when it has an opaque-id shape (`redact/native/grammar.py`) and the policy keeps ids, else a hash token | the opaque-id grammar |
+  | id | the id when it has an opaque-id shape (`redact/tables/grammar.py`) and the policy keeps ids, else a hash token | the opaque-id grammar |
   | timestamp | the value in UTC: an offset is moved to `Z` (it says where the user lives); else nothing | UTC `Z` or no zone |
   | number, bool, version | the value when it has its type/shape, else nothing | the same |
   | path | the path mode, or a bucket label | the path-mode grammar or a bucket label |
@@ -48,7 +48,7 @@ Nodes:
 
 Every node also carries `use`: what the format's reader keeps of the field, in words (`""`: the
 reader never reads it). It changes nothing the walkers do (it is not compared either); the field
-table of docs/formats.md is rendered from the tree with it (`redact/native/doc.py`), so the tree is
+table of docs/formats.md is rendered from the tree with it (`redact/tables/doc.py`), so the tree is
 the format's one table: the scrubber, the native scan, the docs and the known-names list all read it,
 and a test proves the reader reads no field the tree does not classify (tests/formats/test_tables.py).
 """

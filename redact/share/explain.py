@@ -301,7 +301,7 @@ def explain_file(path: str | Path, *, policy: str | EffectivePolicy = "default",
 
     RunOptions(mode=mode, input_format=options.get("input_format"))  # refused before anything is read
     scope = options.pop("link_scope", None)
-    eff = policy if isinstance(policy, EffectivePolicy) else load_policy(policy, mode=mode)
+    eff = policy if isinstance(policy, EffectivePolicy) else load_policy(policy)
     eff = eff.with_link_scope(scope)
     result = api.redact_file(path, None, policy=eff, mode=mode, **options)
     exp = explain_map(result.session_map, result.report, eff, explicit_mode=mode)

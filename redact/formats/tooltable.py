@@ -5,8 +5,7 @@ types and skills are identifiers; every other input field is content and is drop
 from __future__ import annotations
 
 from redact.formats import toolnames
-from redact.formats.claude_code.native_table import TOOL_KINDS
-from redact.native.spec import NUMBER, PATH, URL_HOST, VERB, Spec, ident
+from redact.tables.spec import NUMBER, PATH, URL_HOST, VERB, Spec, ident
 
 #: event kind (toolnames.KINDS) -> the input fields that stay
 INPUTS_BY_KIND: dict[str, dict[str, Spec]] = {
@@ -25,15 +24,14 @@ def _camel(name: str) -> str:
 
 def spellings() -> dict[str, str]:
     """Tool names of the shared table as harnesses spell them (`bash`, `Bash`, `read_file`,
-    `ReadFile`, Claude Code's `WebFetch`) -> the event kind of each."""
+    `ReadFile`, and Claude Code's names, which session records and traces reuse: `MultiEdit`) ->
+    the event kind of each."""
     out: dict[str, str] = {}
     for norm, (kind, _) in toolnames.KINDS.items():
         for spelled in (norm, norm.capitalize(), _camel(norm)):
             out.setdefault(spelled, kind)
-    for cc_name in TOOL_KINDS:
-        norm = toolnames.normalise(cc_name)
-        if norm in toolnames.KINDS:
-            out.setdefault(cc_name, toolnames.KINDS[norm][0])
+    for spelled in toolnames.HARNESS_SPELLINGS:
+        out.setdefault(spelled, toolnames.KINDS[toolnames.normalise(spelled)][0])
     return dict(sorted(out.items()))
 
 

@@ -4,7 +4,7 @@
 
 `expand` turns the arguments into input files (a folder's sessions as every raw format lists them,
 a SQLite store's sessions one `STORE#SESSION` address each, the files skipped on purpose with why);
-`output_names` names each map; `plan` pairs them into tasks. Running the tasks: `redact.batch`.
+`output_names` names each map; `plan` pairs them into tasks. Running the tasks: `redact.batch.run`.
 
 Outputs are named after the input file (`<name>.json.gz`, the `.jsonl`/`.json`/`.gz` suffixes
 dropped) when the harness chose that name (a session id, a Codex rollout), else `session-<12 hex>`
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from redact.errors import UsageError
-from redact.keys import Key
+from redact.keys.material import Key
 
 WRITTEN, LEAK, BAD, BUG = "written", "leak", "bad input", "internal error"
 SKIPPED = "skipped"  # a file of a folder that is not a session (credentials, an agent's auxiliary files)

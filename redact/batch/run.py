@@ -14,7 +14,7 @@ loads the key itself, once per input, so its HMAC caches never outlive one input
 finds a different key than the parent's refuses the input.
 
 Which inputs are read and how each map is named (`plan`, `expand`, `output_names`...):
-`redact.batch_inputs`, whose names this module re-exports.
+`redact.batch.inputs`, whose names this module re-exports.
 """
 from __future__ import annotations
 
@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from redact.batch_inputs import BAD as BAD, BUG as BUG, LEAK as LEAK, SKIPPED as SKIPPED, WRITTEN as WRITTEN
-from redact.batch_inputs import Outcome as Outcome, Task as Task, expand as expand, in_store as in_store
-from redact.batch_inputs import is_pattern as is_pattern, output_name as output_name
-from redact.batch_inputs import output_names as output_names, plan as plan, sessions_in as sessions_in
-from redact.batch_inputs import skipped_in as skipped_in
+from redact.batch.inputs import BAD as BAD, BUG as BUG, LEAK as LEAK, SKIPPED as SKIPPED, WRITTEN as WRITTEN
+from redact.batch.inputs import Outcome as Outcome, Task as Task, expand as expand, in_store as in_store
+from redact.batch.inputs import is_pattern as is_pattern, output_name as output_name
+from redact.batch.inputs import output_names as output_names, plan as plan, sessions_in as sessions_in
+from redact.batch.inputs import skipped_in as skipped_in
 from redact.errors import LeakFound, RedactError
-from redact.keys import Key, key_from_env, load_key_file
+from redact.keys.material import Key, key_from_env, load_key_file
 from redact.policy.load import EffectivePolicy
 
 

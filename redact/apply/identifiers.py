@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from collections import Counter
 from urllib.parse import urlsplit, urlunsplit
 
 from redact.contract.detectors import rule_of, secret_rules
 from redact.contract.emails import has_email
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.model.grammar import is_clean_identifier
 from redact.policy.load import EffectivePolicy
 from redact.policy.model import Allowlist
-from redact.recorder import TokenRecorder
+from redact.keys.recorder import TokenRecorder
+from redact.report import IdentReport
 
 _SCP_REMOTE = re.compile(r"^(?:[^@/\s]+@)?([A-Za-z0-9.-]+):(?!//)(.+)$")
 _PRIVATE_SUFFIXES = (".local", ".internal", ".corp", ".lan", ".home", ".intranet", ".localdomain",
@@ -131,14 +131,6 @@ class _Matcher:
 
     def __call__(self, value: str) -> bool:
         return value in self.values or (self.regex is not None and self.regex.fullmatch(value) is not None)
-
-
-@dataclass
-class IdentReport:
-    kept: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    hashed: Counter[str] = field(default_factory=Counter)
-    dropped: Counter[str] = field(default_factory=Counter)
-    no_key_drops: int = 0
 
 
 class IdentScrubber:

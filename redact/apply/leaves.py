@@ -2,7 +2,7 @@
 class (numbers and enums checked, timestamps normalised, ids and paths hashed or bucketed under the
 path mode, identifiers scrubbed, verbs re-extracted, free text dropped unless the policy keeps it).
 
-`LeafRedactor` holds what that needs for one map (policy, key, modes, caches); `redact/apply.py`'s
+`LeafRedactor` holds what that needs for one map (policy, key, modes, caches); `redact/apply/walk.py`'s
 `MapRedactor` walks the map's objects and events on top of it.
 """
 from __future__ import annotations
@@ -13,16 +13,16 @@ from datetime import datetime, timezone
 from typing import Any
 
 from redact.errors import BadInput
-from redact.identifiers import IdentScrubber
-from redact.keys import Key, sha256_hex
+from redact.apply.identifiers import IdentScrubber
+from redact.keys.material import Key, sha256_hex
 from redact.model import grammar
 from redact.model.fieldclass import Kind
 from redact.model.table import Leaf
-from redact.names import shown
-from redact.pathguard import guard_path
-from redact.paths import apply_mode, bucket, clean_relative, hashed, is_absolute
+from redact.tables.names import shown
+from redact.apply.pathguard import guard_path
+from redact.apply.paths import apply_mode, bucket, clean_relative, hashed, is_absolute
 from redact.policy.load import EffectivePolicy
-from redact.recorder import TokenRecorder, recording_hasher
+from redact.keys.recorder import TokenRecorder, recording_hasher
 from redact.report import RedactionReport
 from redact.verbs import extract, is_valid_verb, is_vcs_action
 
@@ -50,7 +50,7 @@ class LeafRedactor:
         self.in_mode = in_mode
         self.out_mode = out_mode
         self.where = where
-        self.recorder = recorder  # the reveal vault's (redact/recorder.py); None records nothing
+        self.recorder = recorder  # the reveal vault's (redact/keys/recorder.py); None records nothing
         self.idents = IdentScrubber(policy, key, recorder, fallbacks=report.fallbacks)
         report.idents = self.idents.report
         self._hash_ids = policy.policy.ids.action == "hash"

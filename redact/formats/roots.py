@@ -2,7 +2,7 @@
 
 Every reader and native scrubber asks here, so the rule is written once. A working directory is a
 repository root only on evidence, and never when it is a home folder or a folder above one
-(`redact.paths.is_not_a_repository`). Evidence is one of:
+(`redact.apply.paths.is_not_a_repository`). Evidence is one of:
 - git seen in the log for that directory: Claude Code's `gitBranch`, Codex's `session_meta.git`, a
   session record root's `vcs`, a `.git` path at or above it. (A commit or PR the session made is no
   evidence: `cd sub && git commit` from a home folder makes one too.)
@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 
 from redact.build.facts import SessionFacts, ToolCall, ToolResult
-from redact.paths import (
+from redact.apply.paths import (
     is_absolute, is_below_a_home, is_not_a_repository, normalize, resolve_abs, user_names,
 )
 

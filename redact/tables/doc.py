@@ -3,7 +3,7 @@
     rows(table)     -> [Row("message.usage.input_tokens / output_tokens", "number", "in, out"), ...]
     markdown(rows)  -> the `| field | class | what the reader keeps |` table of docs/formats.md
 
-The tree (redact/native/spec.py) is the format's one table; this only renders it. Locations use `.`
+The tree (redact/tables/spec.py) is the format's one table; this only renders it. Locations use `.`
 for nesting and `[]` for list items; a record type chosen at the top (`type` of a line) prefixes the
 location (`assistant.message.id`), a layout chosen by a nested switch is named after it in parentheses
 (`message.content[].id (tool_use)`, `... (name=Bash)`). A field every layout of a switch has is
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from redact.native.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table
+from redact.tables.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table
 
 
 @dataclass(frozen=True)

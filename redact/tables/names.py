@@ -5,14 +5,17 @@ showing them is what makes a report useful: "skipped 3 x queue-operation". But t
 them, and a producer can put a token, a path or a customer's name in a key or a `type` value
 (`globex-merger-layoffs` has the shape of a record type). One rule, used everywhere a name from the
 input is shown: a name is shown only when it is one this tool knows, a record type, subtype, enum
-value or field name of one of the formats it reads (the closed list `redact/vocabulary.py` derives
-from the formats' tables), and also has the plain shape: 1-32 characters of ASCII letters, `_` and
+value or field name of one of the formats it reads (the closed list `vocabulary.txt` beside this
+module, which `scripts/gen_format_docs.py` writes from the formats' tables with
+`redact/formats/vocabulary.py`; a test fails when the file is not current), and also has the plain shape: 1-32 characters of ASCII letters, `_` and
 `-`, starting with a letter or `_`. Any other name is replaced by a placeholder chosen by the caller,
 so the report counts it without naming it.
 """
 from __future__ import annotations
 
 import re
+from functools import cache
+from importlib.resources import files
 
 from redact.model.grammar import is_id
 
@@ -29,11 +32,15 @@ def is_plain_name(name: object) -> bool:
 def is_shown(name: object) -> bool:
     """Whether `name` (a key or type name taken from the input) may be shown as it is: a plain name
     on the closed list of names this tool knows."""
-    if not is_plain_name(name):
-        return False
-    from redact.vocabulary import known_names  # the tables import this module
+    return is_plain_name(name) and name in known_names()
 
-    return name in known_names()
+
+@cache
+def known_names() -> frozenset[str]:
+    """The closed list of names: every record type, subtype, enum value and field name of every
+    format this tool reads, as the tables produce it (data here, so this layer imports none of them)."""
+    text = files(__package__).joinpath("vocabulary.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
 def shown(name: object, placeholder: str) -> str:

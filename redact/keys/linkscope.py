@@ -2,7 +2,7 @@
 
     key = scoped_key(key, policy, data, report)    # before anything is hashed
 
-`global` is the key itself; `dataset:NAME` and `session` are keys derived from it in redact/keys.py
+`global` is the key itself; `dataset:NAME` and `session` are keys derived from it in redact/keys/material.py
 (the only module holding key material). The scope is recorded in the report (`linkScope`), never the
 key. docs/threat-model.md says what every scope still lets a reader link.
 """
@@ -12,7 +12,7 @@ import hashlib
 from pathlib import Path
 from typing import BinaryIO
 
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 

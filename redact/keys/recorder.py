@@ -1,15 +1,15 @@
 """Token recording: where a keyed token is made, optionally note which original it stands for.
 
-The redactor makes keyed tokens in three places: path segments under `hashed` mode (redact/paths.py),
-identifiers hashed by policy (redact/identifiers.py), and opaque ids and unknown program names that
-become keyed tokens (redact/apply.py). Each of them takes an optional `TokenRecorder`; with None (the
+The redactor makes keyed tokens in three places: path segments under `hashed` mode (redact/apply/paths.py),
+identifiers hashed by policy (redact/apply/identifiers.py), and opaque ids and unknown program names that
+become keyed tokens (redact/apply/walk.py). Each of them takes an optional `TokenRecorder`; with None (the
 default) nothing is recorded and nothing is paid. The only consumer is the local reveal vault
-(redact/vault.py), which encrypts what a `TokenLog` collected; nothing here is ever written in clear.
+(redact/keys/vault.py), which encrypts what a `TokenLog` collected; nothing here is ever written in clear.
 
 Kinds of token:
 
     "segment"          a 10-hex path segment token          -> the segment
-    "fallback"         a `•xxxxxx[.ext]` token a shown path name became (redact/pathguard.py) -> it
+    "fallback"         a `•xxxxxx[.ext]` token a shown path name became (redact/apply/pathguard.py) -> it
     "ident:<category>" an `h:` identifier token             -> the (normalised) value it hashes
     "id"               an `h:` opaque-id token              -> the id
     "program"          the 10 hex of a `<script:...>` verb  -> the program's name

@@ -4,10 +4,18 @@ with a key: without one it falls back to dirs_only, loudly, unless the policy re
 from __future__ import annotations
 
 from redact.errors import UsageError
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.model import grammar
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
+
+
+def check_mode(policy: EffectivePolicy, mode: str | None) -> None:
+    """A `--mode` the policy forbids is a usage error naming the flag: the one channel for the mode
+    is this option, never merged into the policy (so its hash is the policy's, whatever the route)."""
+    if mode is not None and mode != "hashed" and policy.policy.paths.require_hashed:
+        raise UsageError(f"--mode {mode} conflicts with policy {policy.name}, which requires hashed paths "
+                         "(drop --mode, or use --mode hashed with --key-file)")
 
 
 def resolve_mode(policy: EffectivePolicy, key: Key | None, input_mode: str,
@@ -32,4 +40,4 @@ def resolve_mode(policy: EffectivePolicy, key: Key | None, input_mode: str,
     return wanted
 
 
-__all__ = ["resolve_mode"]
+__all__ = ["check_mode", "resolve_mode"]

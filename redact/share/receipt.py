@@ -17,7 +17,7 @@ A receipt is a small JSON object (docs/receipts.md):
      "signature": <hex of the Ed25519 signature over the canonical JSON of every other field>}
 
 No timestamp: the same map, verdicts and key give a byte-identical receipt (Ed25519 is deterministic).
-The signing itself happens in redact/keys.py; this module builds, checks and reads receipts.
+The signing itself happens in redact/keys/material.py; this module builds, checks and reads receipts.
 """
 from __future__ import annotations
 
@@ -28,11 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from redact.canonical import canonical_json, content_hash
+from redact.model.canonical import canonical_json, content_hash
 from redact.errors import BadInput, LeakFound, UsageError
 from redact.io.read import display_name, parse_json, read_input
 from redact.io.write import check_output_path, write_atomic
-from redact.keys import (
+from redact.keys.material import (
     SIGNATURE_ALG,
     SigningKey,
     VerifyKey,

@@ -1,4 +1,4 @@
-"""`redact.plan_batch` (the stable API): batch mode's plan (`redact/batch_inputs.py`: which sessions a list of
+"""`redact.plan_batch` (the stable API): batch mode's plan (`redact/batch/inputs.py`: which sessions a list of
 files, folders and patterns names, and the map each goes to) as plain `(input, output)` pairs.
 
 A module of its own because it only lists: the package's `__init__` (which scans maps it is given)
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from redact.batch_inputs import plan
-from redact.keys import Key
+from redact.batch.inputs import plan
+from redact.keys.material import Key
 from redact.policy.load import EffectivePolicy, load_policy
 
 
