@@ -10,7 +10,7 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from redact import batch
+from redact.batch import run as batch
 from redact.api import redact_bytes, redact_file
 from redact.cli import main
 from redact.errors import BadInput

@@ -15,7 +15,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from redact import batch
+from redact.batch import run as batch
 from redact.api import Result, redact_bytes, redact_file
 from redact.api_native import scrub_native
 from redact.model.agentplay import SessionMap

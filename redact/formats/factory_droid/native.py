@@ -10,11 +10,11 @@ from redact.formats.factory_droid.keys import CWD, KIND, RECORD_TYPES
 from redact.formats.common import label
 from redact.formats.factory_droid.native_table import TABLE
 from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
-from redact.roots import choose_roots
+from redact.formats.roots import choose_roots
 
 
 def _cwd(data: bytes, name: str) -> str | None:

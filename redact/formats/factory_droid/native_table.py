@@ -9,11 +9,11 @@ session's `owner` (a user name) is dropped; any other record type or field is dr
 from __future__ import annotations
 
 from redact.formats.toolnames import kind_of
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, CWD, DROP, ID, NUMBER, PATH, RESULT, SHAPE, TIMESTAMP, Many, Obj, Spec, Switch, Table, ByType,
     const, enum, ident, tagged, tool, used,
 )
-from redact.native.tables.tools import inputs_of
+from redact.formats.tooltable import inputs_of
 
 FORMAT = "factory-droid"
 #: Droid's tool names -> the shared tool table's spelling
@@ -52,7 +52,7 @@ _IMAGE = used("counted on a prompt", Obj({"source": DROP}))
 RESULT_CONTENT = ByType(text=used(_RESULT_USE, RESULT), items=Many(tagged("type", {
     "text": Obj({"text": used(_RESULT_USE, RESULT)}), "image": Obj({"source": DROP})})))
 #: Content block types: a layout whose node says what the reader keeps is read for facts (`mapped`);
-#: any other type is counted by name in the report, never read (redact/native/spec.py `handling`).
+#: any other type is counted by name in the report, never read (redact/tables/spec.py `handling`).
 BLOCK = tagged("type", {
     "text": used("length only (a prompt's, a reply's)", Obj({"text": used("length only", SHAPE)})),
     "thinking": used("presence only (thinking)", Obj({"thinking": SHAPE, "signature": DROP})),

@@ -1,7 +1,7 @@
 """A Factory Droid session (`<uuid>.jsonl`, with `<uuid>.settings.json` beside it) -> facts.
 
 The `session_start` line names the session and its working directory (the repository root on
-evidence, redact/roots.py). A user `message` is a prompt (text length, images) unless the harness
+evidence, redact/formats/roots.py). A user `message` is a prompt (text length, images) unless the harness
 marked it `llm_only` (context it injected: counted, not a prompt); its `tool_result` blocks are the
 results of the calls. An assistant message is one llm event: text length, thinking, its `tool_use`
 calls through the shared tool table after Droid's aliases (`Execute` is a shell command through the

@@ -9,11 +9,11 @@ from typing import Any
 from redact.formats.goose.keys import ROLE, WORKING_DIR
 from redact.formats.goose.native_table import TABLE
 from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
-from redact.roots import choose_roots
+from redact.formats.roots import choose_roots
 
 
 def _cwd(data: bytes, name: str) -> str | None:

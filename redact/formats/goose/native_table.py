@@ -18,7 +18,7 @@ are and never spread over the messages.
 """
 from __future__ import annotations
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, CWD, DROP, ID, NUMBER, PATH, RESULT, SHAPE, TIMESTAMP, TOOL, VERB, ByType, Many, Obj, Spec, Switch, Table,
     const, enum, obj, tagged, used,
 )

@@ -2,7 +2,7 @@
 -> facts.
 
 The metadata line (2025, and the store's) names the working directory (the repository root on
-evidence, redact/roots.py) and, in a store, the session's id; its token totals are the session's and
+evidence, redact/formats/roots.py) and, in a store, the session's id; its token totals are the session's and
 are never spread over the messages. A user message is a prompt (text length, images) when it holds
 text; its tool responses are the results of the calls. An assistant message is one llm event: text
 length, thinking, its tool requests. `developer__shell` is a shell command through the verb engine;

@@ -11,7 +11,7 @@ kinds as that object's fields (any other kind is dropped and counted). Zed has n
 """
 from __future__ import annotations
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, BRANCH, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, VERSION, ByType, Many, Switch, Table, enum, ident,
     obj, used,
 )
