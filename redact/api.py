@@ -114,9 +114,7 @@ def build_raw(data: bytes | BinaryIO, fmt: str, *, name: str, options: Options, 
     out_mode = resolve_mode(policy, key, "relative", options.mode, report)
     hasher: Callable[[str], str] | None = None
     if key is not None and out_mode == "hashed":
-        def by_key(program: str) -> str:
-            return key.ident_digest("program", program, 10)
-        hasher = by_key
+        hasher = key.program_digest
         if options.recorder is not None:
             from redact.keys.recorder import recording_hasher
 

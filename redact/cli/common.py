@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from redact.formats.detect import FORMATS
+from redact.model.grammar import PATH_MODES
 
 if TYPE_CHECKING:
     from redact.keys.material import Key
@@ -45,7 +46,6 @@ def choices(name: str, values: tuple[str, ...]) -> type[Enum]:
     return Enum(name, [(v, v) for v in values], type=str)  # type: ignore[return-value]
 
 
-PATH_MODES = ("relative", "dirs_only", "hashed")
 Mode = choices("Mode", PATH_MODES)
 InputFormat = choices("InputFormat", tuple(FORMATS))  # redact.formats.detect is light: orjson and the errors
 
