@@ -119,8 +119,10 @@ def _count_crush(db: sqlite3.Connection, sid: str) -> dict[str, int]:
     calls = []
     for (parts,) in db.execute("SELECT parts FROM messages WHERE session_id = ? AND role = 'assistant'", (sid,)):
         calls += [p["data"]["name"] for p in orjson.loads(parts) if p.get("type") == "tool_call"]
+    prompt, completion = db.execute("SELECT prompt_tokens, completion_tokens FROM sessions WHERE id = ?",
+                                    (sid,)).fetchone()
     return {"calls": len(calls), "shell": calls.count("bash"),
-            "edits": sum(n in ("edit", "multiedit", "write") for n in calls), "tokens": 0}
+            "edits": sum(n in ("edit", "multiedit", "write") for n in calls), "tokens": prompt + completion}
 
 
 def _count_cursor(db: sqlite3.Connection, sid: str) -> dict[str, int]:
