@@ -108,6 +108,7 @@ class CopilotReader:
                 continue
             if self.s.first_seen is None:
                 self.s.first_seen = t
+            self.s.saw_late(t)
             handler = _HANDLERS.get(kind)
             if kind != "assistant.message":
                 self.text_only = None
