@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 
 #: The format folders under redact/formats/, in the order their sniffers are asked.
 PACKAGES: tuple[str, ...] = ("claude_code", "codex", "session_record", "teaagent", "agent_replay",
-                             "opencode", "crush", "cursor", "aider", "openhands", "amp",
+                             "opencode", "crush", "cursor", "aider", "openhands", "openhands_v0", "amp",
                              "continue_dev", "gemini_cli", "copilot_cli", "copilot_vscode", "cline")
 
 
