@@ -56,6 +56,9 @@ class LlmResponse:
     tool_calls: int = 0
     text_chars: int = 0
     latency: float | None = None  # ms from the request to the end of the response
+    #: a model call beside the agent's conversation (a thread's title generation): an llm event and
+    #: counted, but not the model driving the lane (it switches no model)
+    aside: bool = False
 
 
 @dataclass(slots=True)

@@ -206,6 +206,9 @@ def _count_amp(path: Path) -> dict[str, int]:
     uses = [b["name"] for m in doc["messages"] for b in m.get("content", []) if b.get("type") == "tool_use"]
     tokens = sum(m.get("usage", {}).get("inputTokens", 0) + m.get("usage", {}).get("outputTokens", 0)
                  for m in doc["messages"] if m["role"] == "assistant")
+    # the ledger's model calls that no message shows (the title generation)
+    tokens += sum(e["tokens"]["input"] + e["tokens"]["output"] for e in doc.get("usageLedger", {}).get("events", [])
+                  if e.get("operationType") != "inference")
     return {"calls": len(uses), "shell": uses.count("Bash"),
             "edits": sum(n in ("edit_file", "create_file") for n in uses), "tokens": tokens}
 
