@@ -99,7 +99,15 @@ def build_raw(data: bytes | BinaryIO, fmt: str, *, name: str, policy: EffectiveP
             hasher = recording_hasher(hasher, recorder)
     session = raw.read(data, name, report=report, companions=companions, skip_bad_lines=skip_bad_lines,
                        file_stem=file_stem)
-    return build_map(session, hasher=hasher, vocab=policy.vocabulary)
+    built = build_map(session, hasher=hasher, vocab=policy.vocabulary)
+    if session.first_seen is None and not built["events"]:
+        report.warn(NO_TIME)
+    return built
+
+
+#: The report's line for a log that records no time at all (a summary-only transcript): a map's
+#: startedAt is required, and the epoch it holds then is a stand-in the report names, never a time.
+NO_TIME = "the log records no time: startedAt is the epoch, a stand-in, not a time"
 
 
 def redact_bytes(data: bytes, *, name: str = "<bytes>", policy: str | EffectivePolicy = "default",

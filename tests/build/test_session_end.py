@@ -34,3 +34,17 @@ def test_an_empty_map_has_no_duration() -> None:
     s.saw(1_000.0)
     s.saw(5_000.0)
     assert build_map(s)["session"]["durationMs"] == 0
+
+
+def test_a_log_without_any_time_says_its_start_is_a_stand_in() -> None:
+    """A transcript of summaries only records no time: the map's required startedAt is the epoch, and
+    the report says it is a stand-in (a map never carries a made-up time unannounced)."""
+    from redact.api import NO_TIME, redact_bytes
+
+    summaries = b'{"type":"summary","summary":"zqsecretqz","leafUuid":"f3e36f71-7e60-4ba1-a254-7a9fe8878d40"}\n'
+    result = redact_bytes(summaries, name="s.jsonl", input_format="claude-code")
+    assert result.session_map["session"]["startedAt"] == "1970-01-01T00:00:00.000Z"
+    assert NO_TIME in result.report.warnings and b"zqsecretqz" not in result.data
+    timed = redact_bytes(b'{"type":"user","uuid":"u1","timestamp":"2026-01-01T00:00:00.000Z","sessionId":"s",'
+                         b'"message":{"role":"user","content":"hi"}}\n', name="t.jsonl", input_format="claude-code")
+    assert NO_TIME not in timed.report.warnings
