@@ -308,7 +308,7 @@ def version_of(fmt: str, unit: str, hint: str) -> str:
         doc = orjson.loads(Path(unit).read_bytes())
         return str(doc.get("env", {}).get("initial", {}).get("platform", {}).get("clientVersion", "?"))
     if fmt == "continue-dev":
-        return "extension" if b'"mode"' in Path(unit).read_bytes()[:4096] else "cn CLI"
+        return "extension" if "mode" in orjson.loads(Path(unit).read_bytes()) else "cn CLI"
     return hint if hint in ("v0", "v1") else "(not recorded)"
 
 
