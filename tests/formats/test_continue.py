@@ -97,3 +97,17 @@ def test_the_index_gives_the_start_and_no_map_makes_one_up(tmp_path: Path) -> No
     result = redact_file(path)
     assert result.session_map["session"]["startedAt"].startswith("1970-01-01")
     assert any("stand-in" in w for w in result.report.warnings)
+
+
+def test_a_conversation_summary_is_a_compaction() -> None:
+    """Issue 25: compaction notices were dropped. A history item holding `conversationSummary` is
+    where Continue compacted the conversation: a compaction event, and its text never reaches the map."""
+    from redact.api import redact_bytes
+
+    doc = orjson.loads(jsonfix.continue_session(jsonfix.plain()))
+    plain = redact_bytes(orjson.dumps(doc), name="s.json").session_map
+    doc["history"][1]["conversationSummary"] = "zqsummaryqz of what came before"
+    result = redact_bytes(orjson.dumps(doc), name="s.json")
+    kinds = Counter(e["kind"] for e in result.session_map["events"])
+    assert kinds["compaction"] == 1 and result.session_map["totals"]["compactions"] == 1
+    assert plain["totals"]["compactions"] == 0 and b"zqsummaryqz" not in result.data

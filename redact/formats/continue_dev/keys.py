@@ -22,3 +22,4 @@ STATE_CALL_ID, PARSED_ARGS, STATE_STATUS = (S.key("history", "toolCallStates", n
 OUTPUT = S.blob("history", "toolCallStates", "output")
 OUTPUT_CONTENT = S.key("<OUTPUT_ITEM>", "content")
 INDEX_SESSION_ID, INDEX_CREATED = S.key("<INDEX_ENTRY>", "sessionId"), S.key("<INDEX_ENTRY>", "dateCreated")
+SUMMARY = S.key("history", "conversationSummary")

@@ -46,7 +46,7 @@ MESSAGE = Obj({"role": used("dispatch: user a prompt, assistant an llm event",
                "toolCalls": Many(_TOOL_CALL), "usage": _USAGE, "toolCallId": ID, "reasoning_details": DROP})
 ITEM = Obj({"message": MESSAGE, "contextItems": DROP, "editorState": SHAPE, "appliedRules": DROP,
             "promptLogs": DROP, "isGatheringContext": BOOL, "toolCallStates": Many(_STATE), "reasoning": SHAPE,
-            "conversationSummary": SHAPE})
+            "conversationSummary": used("a compaction (the conversation summed up)", SHAPE)})
 SESSION = Obj({"sessionId": used("session.id", ID), "title": SHAPE,
                "workspaceDirectory": used("repository root (a file:// URI or a path; never written)", DROP), "history": Many(ITEM),
                "mode": enum("chat", "agent", "plan", "edit"), "chatModelTitle": DROP,

@@ -5,7 +5,8 @@ A user message is a prompt; an assistant message is one llm event (the model and
 after Continue's aliases). A tool call's state, once `done`, `errored` or `canceled`, is its result.
 Continue writes one time per session, and only in its index `sessions.json` (a companion:
 `dateCreated`, the session's creation): every event is at that time, in the order of the history
-(the duration is unknown, and the report says so). Without the index the log has no time at all:
+(the duration is unknown, and the report says so). A history item carrying a `conversationSummary`
+is where the conversation was compacted: a compaction event. Without the index the log has no time at all:
 the map's start is the epoch, a stand-in the report names, never a time. Paths are placed under
 `workspaceDirectory`.
 """
@@ -17,7 +18,7 @@ from urllib.parse import unquote
 
 import orjson
 
-from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
+from redact.build.facts import MAIN, Compaction, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
 from redact.formats.common import (
@@ -26,7 +27,7 @@ from redact.formats.common import (
 from redact.formats.continue_dev.keys import (
     CALL_ARGS, CALL_ID, CALL_NAME, COMPLETION_TOKENS, CONTENT, FUNCTION, HISTORY, INDEX_CREATED, INDEX_SESSION_ID,
     MESSAGE, MODEL, OUTPUT,
-    OUTPUT_CONTENT, PARSED_ARGS, PROMPT_TOKENS, ROLE, SESSION_ID, STATE_CALL_ID, STATE_STATUS, STATES, TOOL_CALLS,
+    OUTPUT_CONTENT, PARSED_ARGS, PROMPT_TOKENS, ROLE, SESSION_ID, SUMMARY, STATE_CALL_ID, STATE_STATUS, STATES, TOOL_CALLS,
     USAGE, WORKSPACE,
 )
 from redact.formats.continue_dev.native_table import ALIASES, STATUS
@@ -93,6 +94,8 @@ class ContinueReader:
         self.s.cwd = root
         history = doc.get(HISTORY)
         for item in history if isinstance(history, list) else []:
+            if isinstance(as_object(item).get(SUMMARY), str) and as_object(item)[SUMMARY]:
+                self.s.facts.append(Compaction(self.t, MAIN, None))  # the conversation summed up here
             m = as_object(as_object(item).get(MESSAGE))
             role = m.get(ROLE)
             if role == "user":
