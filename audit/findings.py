@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redact.contract.secrets import mask
-from redact.names import is_plain_name
+from redact.tables.names import is_plain_name
 
 LAYERS: tuple[str, ...] = ("grammar", "secrets", "taint", "language")
 EXCERPT_KEEP = 4

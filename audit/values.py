@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, Protocol
 
-from redact.canonical import content_hash
+from redact.model.canonical import content_hash
 from redact.contract.emails import has_email
 from redact.contract.shapes import COMMAND_RE, has_home
 from redact.model import grammar as g

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from redact.identifiers import IdentScrubber, is_private_host, normalize_remote, strip_url
-from redact.keys import Key
+from redact.apply.identifiers import IdentScrubber, is_private_host, normalize_remote, strip_url
+from redact.keys.material import Key
 from redact.model.fieldclass import IDENT_CATEGORIES
 from redact.policy import load_policy
 

@@ -15,12 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from redact.api import redact_bytes
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.api_native import scrub_native
-from redact.paths import bucket, is_not_a_repository, normalize
+from redact.apply.paths import bucket, is_not_a_repository, normalize
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
-from redact.roots import choose_roots, git_root_of, repo_name
+from redact.formats.roots import choose_roots, git_root_of, repo_name
 from tests.formats.ccfix import Transcript, text, tool_use
 from tests.formats.codexfix import Rollout
 

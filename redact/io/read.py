@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from redact.errors import BadInput
-from redact.names import shown
+from redact.tables.names import shown
 
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_INPUT_BYTES = 4 * 1024**3  # decompressed, per input

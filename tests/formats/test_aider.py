@@ -10,7 +10,7 @@ import pytest
 
 from redact.api import redact_bytes, redact_file
 from redact.cli import main
-from redact.detect import detect
+from redact.formats.detect import detect
 from redact.errors import BadInput
 from tests.formats.canary import KEY
 

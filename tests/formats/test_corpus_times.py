@@ -63,7 +63,7 @@ def _not_sessions(folder: Path) -> set[Path]:
 
 
 def _units() -> list[str]:
-    from redact.batch_inputs import in_store
+    from redact.batch.inputs import in_store
 
     units: list[str] = []
     for fmt_name, sub in sorted(CORPUS_FOLDERS.items()):
@@ -82,7 +82,7 @@ def _source(unit: str) -> bytes:
         from redact.formats.stores import export
 
         return export(Path(path), session, where=unit)[1]
-    from redact.detect import detect
+    from redact.formats.detect import detect
     from redact.formats.registry import raw_format
 
     data = Path(path).read_bytes()

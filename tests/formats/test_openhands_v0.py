@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from redact.api import redact_bytes, redact_file
 from redact.api_native import scrub_native
 from redact.cli import main
-from redact.detect import detect
+from redact.formats.detect import detect
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
 from tests.formats import jsonfix, v0fix
@@ -119,3 +119,15 @@ def test_no_canary_survives_native(policy: str, key: Any) -> None:
     out = scrub_native(data, "openhands-v0", name="t.json", policy=load_policy(policy), key=key, mode=None,
                        report=RedactionReport(source="x"))
     assert not [w for w in c.all if w.encode() in out]
+
+
+def test_a_trajectory_longer_than_the_detection_head_is_read(tmp_path: Path) -> None:
+    """A pretty-printed list longer than the first MiB does not parse from the head alone (taken for
+    a map there): detection runs again on the whole file, which is read, not refused."""
+    records = v0fix.events(jsonfix.plain())
+    records[2]["args"]["content"] = "long words " * 120_000  # a prompt of 1.3 MB
+    path = tmp_path / "trajectory.json"
+    path.write_bytes(orjson.dumps(records, option=orjson.OPT_INDENT_2))
+    assert path.stat().st_size > 1 << 20
+    m = redact_file(path).session_map
+    assert m["totals"]["calls"] == v0fix.COUNTS["calls"] and m["totals"]["promptChars"] > 1_000_000

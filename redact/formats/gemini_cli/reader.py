@@ -44,7 +44,7 @@ from redact.formats.gemini_cli.table import MCP_NAME, WAITS_ON_USER, sniff_doc
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.wording import api_error_class, error_class
 from redact.report import RedactionReport
-from redact.roots import settle
+from redact.formats.roots import settle
 
 AGENT_TOOL = "gemini-cli"
 _EXIT = re.compile(r"^Exit Code: (-?\d{1,5})[ \t]*$", re.MULTILINE)

@@ -11,7 +11,7 @@ import orjson
 from redact.formats.common import json_doc
 from redact.formats.openhands_v0.native_table import EVENT, TABLE
 from redact.formats.openhands_v0.reader import root_of
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport

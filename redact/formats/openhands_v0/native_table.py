@@ -12,7 +12,7 @@ commands (`EDITOR`) are the lists the tree is built from.
 """
 from __future__ import annotations
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, CWD, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, URL_HOST, VERB, ByType, Many, Obj, Ref, Spec, Switch,
     Table, enum, handling, ident, obj, used,
 )

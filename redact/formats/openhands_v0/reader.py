@@ -32,7 +32,7 @@ from redact.formats.openhands_v0.native_table import ACTIONS, EDITOR
 from redact.formats.openhands_v0.table import _metadata
 from redact.formats.wording import error_class
 from redact.report import RedactionReport
-from redact.roots import settle
+from redact.formats.roots import settle
 
 AGENT_TOOL = "openhands"
 
@@ -215,7 +215,7 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
         reader = V0Reader(report)
     events = doc if isinstance(doc, list) else [doc] if isinstance(doc, dict) else []
     reader.read(events)
-    # a repository only on evidence (redact/roots.py): the git commands the calls ran
+    # a repository only on evidence (redact/formats/roots.py): the git commands the calls ran
     settle(reader.s, (reader.s.cwd,), git=cloned_repo(events) is not None)
     if native is None:
         folder = Path(where).parent
