@@ -30,9 +30,25 @@ if TYPE_CHECKING:
     from redact.keys.material import Key
     from redact.policy.load import EffectivePolicy
 
-from redact import moved as _moved
 
-_moved.install()  # old import paths (before 0.3) keep working for one release, with a warning
+
+class _OldPaths:
+    """Asked last for a `redact.*` module nothing else found: an old path (before 0.3) is handed to
+    redact/moved.py, loaded only then, which warns and gives the module at its new place."""
+
+    @staticmethod
+    def find_spec(fullname: str, path: Any = None, target: Any = None) -> Any:
+        if not fullname.startswith("redact."):
+            return None
+        from redact.moved import find_spec
+
+        return find_spec(fullname)
+
+
+import sys as _sys  # noqa: E402
+
+if not any(isinstance(f, _OldPaths) for f in _sys.meta_path):
+    _sys.meta_path.append(_OldPaths())
 
 __all__ = ["redact_file", "redact_bytes", "scan", "audit", "load_key_file", "plan_batch"]
 

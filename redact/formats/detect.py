@@ -22,6 +22,7 @@ import orjson
 
 from redact.errors import BadInput
 from redact.formats.registry import formats
+from redact.io.read import BOM
 from redact.io.store import SQLITE_HEADER
 
 MAP = "agentplay"
@@ -124,7 +125,7 @@ def detect(data: bytes, where: str, *, parsed: list[Any] | None = None) -> str:
     if data.startswith(SQLITE_HEADER):
         raise BadInput("a SQLite session store is read from its file: give its path (not standard "
                        "input or bytes)", where=where)
-    body = data.lstrip()
+    body = (data[len(BOM):] if data.startswith(BOM) else data).lstrip()  # a JSONL reader skips it too
     if not body:
         raise BadInput("empty input", where=where)
     head = body[:1]
