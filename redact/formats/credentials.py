@@ -2,7 +2,8 @@
 
 Gemini CLI keeps `oauth_creds.json` in `~/.gemini/`, opencode and Codex an `auth.json`, Cline and
 its forks a `secrets.json` and an MCP settings file with the servers' environment
-(`cline_mcp_settings.json`), MCP clients an `mcp-auth.json`. Detection looks at content, but these
+(`cline_mcp_settings.json`), MCP clients an `mcp-auth.json`; Kiro keeps its login as
+`~/.aws/sso/cache/kiro-auth-token.json` (and the CLI in its store's `auth_kv`, never selected). Detection looks at content, but these
 files are not even opened: `redact_file` refuses them (exit 2) and batch mode skips them and says
 so. The check is by name only, so it costs nothing and reads nothing.
 """
@@ -15,6 +16,7 @@ from pathlib import PurePath
 NAMES = frozenset({
     "oauth_creds.json", "auth.json", "mcp-auth.json", "secrets.json", "google_accounts.json",
     "credentials.json", "installation_id", "user_id", "cline_mcp_settings.json", "mcp_settings.json",
+    "kiro-auth-token.json",
 })
 _PATTERN = re.compile(r"(?:.*[._-])?(?:oauth|credentials?|secrets?)(?:[._-].*)?\.json", re.IGNORECASE)
 

@@ -171,19 +171,42 @@ def _continue() -> Inputs:
             (Path("posix.json"), jsonfix.continue_session(jsonfix.plain(), workspace="/home/dana/src/shop"))]
 
 
+def _kiro() -> Inputs:
+    from tests.formats import jsonfix, kirofix
+
+    meta, log = kirofix.store_pair(jsonfix.plain())
+    return [(Path("export.json"), kirofix.export(jsonfix.plain())),
+            (Path(f"{kirofix.SID}.json"), meta), (Path(f"{kirofix.SID}.jsonl"), log)]
+
+
+def _kiro_legacy() -> Inputs:
+    from tests.formats import jsonfix, kirofix
+
+    return [(Path("chat.json"), kirofix.legacy(jsonfix.plain())),
+            (Path("q-save"), kirofix.legacy(jsonfix.plain(), writer="amazon-q")),
+            *_export(kirofix.legacy_db, "data.sqlite3")]
+
+
+def _kiro_ide() -> Inputs:
+    from tests.formats import jsonfix, kirofix
+
+    return [(Path(f"{kirofix.IDE_ID}.json"), kirofix.ide_session_bytes(jsonfix.plain())),
+            (Path("assembled.json"), kirofix.ide_assembly(jsonfix.plain()))]
+
+
 #: Format name -> the builder of its generated inputs. One line per registered format.
 GENERATED: dict[str, Callable[[], Inputs]] = {
     "claude-code": _claude_code, "codex": _codex, "session-record": _session_record, "teaagent": _teaagent,
     "agent-replay": _agent_replay, "gemini-cli": _gemini_cli, "copilot-cli": _copilot_cli,
     "copilot-vscode": _copilot_vscode, "cline": _cline, "opencode": _opencode, "crush": _crush,
-    "cursor": _cursor, "aider": _aider, "openhands": _openhands, "openhands-v0": _openhands_v0, "amp": _amp,
-    "continue-dev": _continue,
+    "cursor": _cursor, "aider": _aider, "openhands": _openhands, "openhands-v0": _openhands_v0, "amp": _amp, "continue-dev": _continue,
+    "kiro": _kiro, "kiro-legacy": _kiro_legacy, "kiro-ide": _kiro_ide,
 }
 
 #: Format name -> its folder in ../shared/corpus (see its README.md); a format absent here has none.
 CORPUS_FOLDERS: dict[str, str] = {
     "claude-code": "claude-code", "codex": "codex", "gemini-cli": "gemini-cli", "copilot-cli": "copilot-cli",
     "copilot-vscode": "copilot-vscode", "cline": "cline", "opencode": "opencode", "crush": "crush",
-    "cursor": "cursor", "aider": "aider", "openhands": "openhands", "openhands-v0": "openhands", "amp": "amp",
-    "continue-dev": "continue",
+    "cursor": "cursor", "aider": "aider", "openhands": "openhands", "openhands-v0": "openhands", "amp": "amp", "continue-dev": "continue",
+    "kiro": "kiro", "kiro-legacy": "kiro",
 }

@@ -64,14 +64,19 @@ def _not_sessions(folder: Path) -> set[Path]:
 
 def _units() -> list[str]:
     from redact.batch.inputs import in_store
+    from redact.io.store import is_sqlite
 
     units: list[str] = []
     for fmt_name, sub in sorted(CORPUS_FOLDERS.items()):
         folder = corpus_dir(sub)
         skipped = _not_sessions(folder)
         for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-            if path not in skipped:
-                units.extend(str(u) for u in in_store(path))
+            if path in skipped:
+                continue
+            if is_sqlite(path):  # a store: each of its sessions (a store that holds none is no session)
+                units.extend(str(u) for u in in_store(path) if "#" in str(u))
+            else:
+                units.append(str(path))
     return sorted(set(units))
 
 

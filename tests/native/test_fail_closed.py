@@ -15,6 +15,7 @@ from redact.api_native import scrub_native
 from redact.native.scrub import Scrubber
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
+from tests.formats import kirofix
 from tests.formats.jsonfix import amp_thread, continue_session, openhands_events
 from tests.native.arfix import trace
 from tests.native.clinefix import ui_messages
@@ -55,6 +56,11 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "copilot-vscode#export": lambda: chat(_counter("fc"), export=True),
     "copilot-vscode#log": lambda: edit_log(_counter("fc")),
     "cline": lambda: ui_messages(_counter("fc")),
+    "kiro": lambda: kirofix.export(_counter("fc")),
+    "kiro#log": lambda: kirofix.store_pair(_counter("fc"))[1],
+    "kiro-legacy": lambda: kirofix.legacy(_counter("fc")),
+    "kiro-legacy#amazon-q": lambda: kirofix.legacy(_counter("fc"), writer="amazon-q"),
+    "kiro-ide": lambda: kirofix.ide_session_bytes(_counter("fc")),
 }
 
 

@@ -13,4 +13,5 @@ FORMAT = FormatFolder(
     document=True,
     sessions="table:list_sessions",
     companions="table:find_companions",
+    homes=("~/.continue/sessions",),
 )
