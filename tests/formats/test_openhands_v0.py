@@ -82,7 +82,7 @@ def test_batch_finds_one_session_a_folder(tmp_path: Path) -> None:
     v0fix.file_store(sessions, jsonfix.plain())
     out = tmp_path / "out"
     assert main([str(sessions), "--out-dir", str(out)]) == 0
-    written = list(out.iterdir())
+    written = list(out.glob("*.json.gz"))
     assert len(written) == 1  # one map for the conversation, not one per event file
     import gzip
 
