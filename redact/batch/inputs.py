@@ -236,8 +236,8 @@ def output_name(path: Path, key: Key | None = None, *, hash_names: bool = False)
 
     session = split_ref(path)[1]
     name = session if session is not None else path.name
-    if name in ("events.jsonl", "events.json", "ui_messages.json") and _HARNESS_NAME.fullmatch(path.parent.name):
-        name = path.parent.name  # a session folder's log (Copilot CLI, OpenHands, Cline): named after its folder
+    if name in ("events.jsonl", "events.json", "ui_messages.json", "wire.jsonl") and _HARNESS_NAME.fullmatch(path.parent.name):
+        name = path.parent.name  # a session folder's log (Copilot CLI, OpenHands, Cline, Kimi CLI): named after its folder
     stripped = True
     while stripped:
         stripped = False

@@ -56,10 +56,12 @@ if TYPE_CHECKING:
     from redact.tables.spec import Table
     from redact.report import RedactionReport
 
-#: The format folders under redact/formats/, in the order their sniffers are asked.
-PACKAGES: tuple[str, ...] = ("claude_code", "codex", "session_record", "teaagent", "agent_replay",
+#: The format folders under redact/formats/, in the order their sniffers are asked (Qwen Code's first:
+#: its records look like Claude Code's and its chat record like Gemini CLI's, and its sniffers claim
+#: only what neither writes).
+PACKAGES: tuple[str, ...] = ("qwen_code", "claude_code", "codex", "session_record", "teaagent", "agent_replay",
                              "opencode", "crush", "cursor", "aider", "openhands", "openhands_v0", "amp",
-                             "kiro_ide", "continue_dev", "gemini_cli", "copilot_cli", "copilot_vscode", "cline", "kiro", "kiro_legacy")
+                             "kiro_ide", "continue_dev", "gemini_cli", "copilot_cli", "copilot_vscode", "cline", "kiro", "kiro_legacy", "pi", "kimi")
 
 
 #: The start of a `homes` entry that lies inside a project folder rather than at a fixed place.

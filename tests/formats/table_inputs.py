@@ -192,6 +192,24 @@ def _kiro_ide() -> Inputs:
 
     return [(Path(f"{kirofix.IDE_ID}.json"), kirofix.ide_session_bytes(jsonfix.plain())),
             (Path("assembled.json"), kirofix.ide_assembly(jsonfix.plain()))]
+def _pi() -> Inputs:
+    from tests.native import pifix
+
+    return [(Path("tree.jsonl"), pifix.session(_word)), (Path("linear.jsonl"), pifix.session(_word, version=1)),
+            (Path("glued.jsonl"), pifix.session(_word, glued=True))]
+
+
+def _qwen_code() -> Inputs:
+    from tests.native import qwenfix
+
+    return [(Path(f"{qwenfix.SESSION_ID}.jsonl"), qwenfix.chats(_word)),
+            (Path("session-2025-11-08T22-32-c796947e.json"), qwenfix.record(_word))]
+
+
+def _kimi() -> Inputs:
+    from tests.native import kimifix
+
+    return [(Path("wire.jsonl"), kimifix.wire(_word))]
 
 
 #: Format name -> the builder of its generated inputs. One line per registered format.
@@ -201,6 +219,7 @@ GENERATED: dict[str, Callable[[], Inputs]] = {
     "copilot-vscode": _copilot_vscode, "cline": _cline, "opencode": _opencode, "crush": _crush,
     "cursor": _cursor, "aider": _aider, "openhands": _openhands, "openhands-v0": _openhands_v0, "amp": _amp, "continue-dev": _continue,
     "kiro": _kiro, "kiro-legacy": _kiro_legacy, "kiro-ide": _kiro_ide,
+    "pi": _pi, "qwen-code": _qwen_code, "kimi": _kimi,
 }
 
 #: Format name -> its folder in ../shared/corpus (see its README.md); a format absent here has none.
@@ -209,4 +228,5 @@ CORPUS_FOLDERS: dict[str, str] = {
     "copilot-vscode": "copilot-vscode", "cline": "cline", "opencode": "opencode", "crush": "crush",
     "cursor": "cursor", "aider": "aider", "openhands": "openhands", "openhands-v0": "openhands", "amp": "amp", "continue-dev": "continue",
     "kiro": "kiro", "kiro-legacy": "kiro",
+    "pi": "pi", "qwen-code": "qwen-code", "kimi": "kimi",
 }

@@ -22,6 +22,10 @@ from tests.native.clinefix import ui_messages
 from tests.native.codexfix import rollout
 from tests.native.copilotfix import events
 from tests.native.geminifix import recording
+from tests.native.kimifix import wire as kimi_wire
+from tests.native.pifix import session as pi_session
+from tests.native.qwenfix import chats as qwen_chats
+from tests.native.qwenfix import record as qwen_record
 from tests.native.vscodefix import chat, edit_log
 from tests.native.srfix import stream
 from tests.native.teafix import log
@@ -61,6 +65,11 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "kiro-legacy": lambda: kirofix.legacy(_counter("fc")),
     "kiro-legacy#amazon-q": lambda: kirofix.legacy(_counter("fc"), writer="amazon-q"),
     "kiro-ide": lambda: kirofix.ide_session_bytes(_counter("fc")),
+    "pi": lambda: pi_session(_counter("fc")),
+    "pi#v1": lambda: pi_session(_counter("fc"), version=1),
+    "qwen-code": lambda: qwen_chats(_counter("fc")),
+    "qwen-code#record": lambda: qwen_record(_counter("fc")),
+    "kimi": lambda: kimi_wire(_counter("fc")),
 }
 
 

@@ -18,6 +18,9 @@ from tests.native.codexfix import rollout
 from tests.native.copilotfix import events
 from tests.native.geminifix import recording
 from tests.native.helpers import native
+from tests.native.kimifix import wire as kimi_wire
+from tests.native.pifix import session as pi_session
+from tests.native.qwenfix import chats as qwen_chats
 from tests.native.srfix import stream
 from tests.native.teafix import log
 from tests.native.test_claude_code_native import session
@@ -42,6 +45,12 @@ def _records(fmt: str) -> list[Any]:
         data = recording(_counter())
     elif fmt == "copilot-cli":
         data = events(_counter())
+    elif fmt == "pi":
+        data = pi_session(_counter())
+    elif fmt == "qwen-code":
+        data = qwen_chats(_counter())
+    elif fmt == "kimi":
+        data = kimi_wire(_counter())
     elif fmt == "copilot-vscode":
         return [orjson.loads(chat(_counter()))]
     elif fmt == "cline":
@@ -95,7 +104,8 @@ json_values = st.recursive(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fmt=st.sampled_from(["claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli",
-                            "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-export", "kiro-legacy", "kiro-ide"]),
+                            "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-export", "kiro-legacy", "kiro-ide",
+                            "pi", "qwen-code", "kimi"]),
        pick=st.integers(0, 10_000), where=st.integers(0, 10_000),
        # the canary itself, or a string or object that holds it, half the time: the canary check
        # below is the point of the test, so it must run often (it ran on 5-13% of examples before)
