@@ -14,7 +14,8 @@ PROG = "agentplay-redact"
 # for `--help` or completion): `verb` never loads the redactor, the scanner or the renderers.
 MODULES = {"redact": "redact_cmd", "keygen": "keys_cmd", "policy": "policy_cmd", "formats": "policy_cmd",
            "verb": "verb_cmd", "scan": "scan_cmd", "audit": "audit_cmd", "receipt": "receipt_cmd",
-           "reveal": "reveal_cmd", "explain": "explain_cmd"}
+           "reveal": "reveal_cmd", "explain": "explain_cmd",
+           "sweep": "sweep_cmd", "hook": "sweep_cmd"}
 COMMANDS = set(MODULES)
 TOP_OPTIONS = ("--help", "-h", "--version", "--install-completion", "--show-completion")
 #: What a first run with no arguments prints (stderr, exit 2): what to type next.

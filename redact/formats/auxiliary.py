@@ -23,6 +23,7 @@ AUXILIARY: dict[str, str] = {
     "tokensGenerated.jsonl": "Continue's dev_data usage log (not a session)",
     "chatInteraction.jsonl": "Continue's dev_data usage log (not a session)",
     "autocomplete.jsonl": "Continue's dev_data usage log (not a session)",
+    "projects.json": "Goose's project index (the last session per project folder; not a session)",
 }
 
 

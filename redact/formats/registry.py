@@ -61,7 +61,8 @@ if TYPE_CHECKING:
 #: only what neither writes).
 PACKAGES: tuple[str, ...] = ("qwen_code", "claude_code", "codex", "session_record", "teaagent", "agent_replay",
                              "opencode", "crush", "cursor", "aider", "openhands", "openhands_v0", "amp",
-                             "kiro_ide", "continue_dev", "gemini_cli", "copilot_cli", "copilot_vscode", "cline", "kiro", "kiro_legacy", "pi", "kimi")
+                             "zed", "factory_droid", "kiro_ide", "continue_dev", "gemini_cli", "copilot_cli", "copilot_vscode", "cline",
+                             "kiro", "kiro_legacy", "pi", "kimi", "goose")
 
 
 #: The start of a `homes` entry that lies inside a project folder rather than at a fixed place.

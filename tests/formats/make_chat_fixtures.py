@@ -14,7 +14,7 @@ from pathlib import Path
 import orjson
 
 from redact.formats.stores import export
-from tests.formats import jsonfix, kirofix, storefix
+from tests.formats import jsonfix, kirofix, storefix, zedfix
 
 OUT = Path(__file__).resolve().parents[1] / "fixtures" / "chat"
 
@@ -33,6 +33,7 @@ def main() -> None:
         "crush-session.jsonl": _export(storefix.crush_db, "crush.db"),
         "cursor-composer.jsonl": _export(storefix.cursor_global_db, "state.vscdb"),
         "cursor-tab.jsonl": _export(storefix.cursor_workspace_db, "state.vscdb"),
+        "zed-thread.jsonl": _export(zedfix.threads_db, "threads.db"),
         "openhands-events.json": jsonfix.openhands_events(jsonfix.plain()),
         f"{jsonfix.AMP_ID}.json": jsonfix.amp_thread(jsonfix.plain()),
         f"{jsonfix.CONTINUE_ID}.json": jsonfix.continue_session(jsonfix.plain()),

@@ -129,6 +129,25 @@ def _cursor() -> Inputs:
     return _export(storefix.cursor_global_db, "state.vscdb") + _export(storefix.cursor_workspace_db, "state.vscdb")
 
 
+def _zed() -> Inputs:
+    from tests.formats import zedfix
+
+    return _export(lambda db: zedfix.threads_db(db, with_legacy=True), "threads.db")
+
+
+def _factory_droid() -> Inputs:
+    from tests.formats import droidfix
+
+    return [(Path(f"{droidfix.SID}.jsonl"), droidfix.session())]
+
+
+def _goose() -> Inputs:
+    from tests.formats import goosefix
+
+    return [(Path(f"{goosefix.SID}.jsonl"), goosefix.session_2025()), (Path("feb.jsonl"), goosefix.session_feb_2025()),
+            (Path("BsNz.jsonl"), goosefix.session_2024()), *_export(goosefix.sessions_db, "sessions.db")]
+
+
 def _aider() -> Inputs:
     from tests.formats.test_aider import history
 
@@ -220,6 +239,7 @@ GENERATED: dict[str, Callable[[], Inputs]] = {
     "cursor": _cursor, "aider": _aider, "openhands": _openhands, "openhands-v0": _openhands_v0, "amp": _amp, "continue-dev": _continue,
     "kiro": _kiro, "kiro-legacy": _kiro_legacy, "kiro-ide": _kiro_ide,
     "pi": _pi, "qwen-code": _qwen_code, "kimi": _kimi,
+    "zed": _zed, "factory-droid": _factory_droid, "goose": _goose,
 }
 
 #: Format name -> its folder in ../shared/corpus (see its README.md); a format absent here has none.
@@ -229,4 +249,5 @@ CORPUS_FOLDERS: dict[str, str] = {
     "cursor": "cursor", "aider": "aider", "openhands": "openhands", "openhands-v0": "openhands", "amp": "amp", "continue-dev": "continue",
     "kiro": "kiro", "kiro-legacy": "kiro",
     "pi": "pi", "qwen-code": "qwen-code", "kimi": "kimi",
+    "zed": "zed", "factory-droid": "factory-droid", "goose": "goose",
 }

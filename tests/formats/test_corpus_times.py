@@ -114,7 +114,9 @@ def unit(request: pytest.FixtureRequest) -> str:
 
 
 def test_no_session_is_refused_and_none_starts_at_a_made_up_time(unit: str) -> None:
-    result = redact_file(unit)  # a refusal raises: that is a failure here
+    # a refusal raises: that is a failure here (a line cut off, as in the corpus's Goose fragments
+    # quoted from issue threads, is skipped and counted: the session is still read)
+    result = redact_file(unit, skip_bad_lines=True)
     m = result.session_map
     assert m["schema"] == "agentplay/v1" and result.data
     started = datetime.strptime(m["session"]["startedAt"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(

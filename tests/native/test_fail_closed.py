@@ -16,6 +16,8 @@ from redact.native.scrub import Scrubber
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
 from tests.formats import kirofix
+from tests.formats.droidfix import session as droid_session
+from tests.formats.goosefix import session_2025 as goose_2025
 from tests.formats.jsonfix import amp_thread, continue_session, openhands_events
 from tests.native.arfix import trace
 from tests.native.clinefix import ui_messages
@@ -35,6 +37,11 @@ from tests.native.test_claude_code_native import session
 def _counter(base: str) -> Callable[[], str]:
     n = iter(range(10_000))
     return lambda: f"zq{base}{next(n)}qz"
+
+
+def _slots(canary: Callable[[], str]) -> Callable[[str], str]:
+    """A fixture builder's `text(slot)` from a canary counter."""
+    return lambda slot: canary()
 
 
 def format_of(name: str) -> str:
@@ -70,6 +77,8 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "qwen-code": lambda: qwen_chats(_counter("fc")),
     "qwen-code#record": lambda: qwen_record(_counter("fc")),
     "kimi": lambda: kimi_wire(_counter("fc")),
+    "factory-droid": lambda: droid_session(_slots(_counter("fc"))),
+    "goose": lambda: goose_2025(_slots(_counter("fc"))),
 }
 
 
