@@ -41,6 +41,8 @@ ORIGINAL = S.key("v", "requests", "response", "toolInvocationSerialized", "toolS
                  "original")
 # the request's result
 ERROR, METADATA = S.key("v", "requests", "result", "errorDetails"), S.key("v", "requests", "result", "metadata")
+TIMINGS = S.key("v", "requests", "result", "timings")
+ELAPSED = S.key("v", "requests", "result", "timings", "totalElapsed")
 ERROR_CODE, ERROR_MESSAGE = (S.key("v", "requests", "result", "errorDetails", name) for name in ("code", "message"))
 META_SESSION_ID, ROUNDS, PROMPT_TOKENS, OUTPUT_TOKENS = (
     S.key("v", "requests", "result", "metadata", name)
