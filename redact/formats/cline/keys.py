@@ -27,3 +27,4 @@ MCP_SERVER, MCP_TOOL, MCP_URI = (S.key("ask", "use_mcp_server", "text", name)
                                  for name in ("serverName", "toolName", "uri"))
 # the JSON in an `error_retry` text
 RETRY_ERROR = S.key("say", "error_retry", "text", "errorMessage")
+RETRY_FAILED = S.key("say", "error_retry", "text", "failed")

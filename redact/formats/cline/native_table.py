@@ -27,7 +27,7 @@ SAYS: dict[str, str] = {
     "command": "mapped (a shell command: verb)",
     "command_output": "mapped (the command's output size, commits and PRs it confirms)",
     "mcp_server_response": "mapped (the MCP call's output size)",
-    "error_retry": "mapped (an error event, llm, retried)",
+    "error_retry": "mapped (an error event, llm, retried: one per failed attempt; the failed request's cancelReason and the api_req_failed after the last attempt are the same failure)",
     "error": "mapped (an error event, orchestration)",
     "completion_result": "skipped",
     "checkpoint_created": "skipped",
@@ -40,6 +40,7 @@ SAYS: dict[str, str] = {
     "browser_action": "skipped",
     "browser_action_result": "skipped",
     "browser_action_launch": "mapped (a tool call: browser_action)",
+    "load_mcp_documentation": "mapped (a tool call: load_mcp_documentation)",
     "diff_error": "skipped",
     "clineignore_error": "skipped",
     "info": "skipped",
@@ -48,18 +49,18 @@ SAYS: dict[str, str] = {
 }
 #: `ask` subtype -> handling
 ASKS: dict[str, str] = {
-    "tool": "mapped (a tool call awaiting approval: no result is recorded)",
+    "tool": "mapped (a tool call awaiting approval: the next request carries its result, or the user's refusal)",
     "command": "mapped (a shell command awaiting approval)",
     "command_output": "mapped (the command's output size)",
     "use_mcp_server": "mapped (an MCP call: serverName, toolName)",
     "followup": "mapped (a tool call: ask_followup_question, waits on the user)",
-    "api_req_failed": "mapped (an error event, llm)",
+    "api_req_failed": "mapped (an error event, llm, unless it follows the last failed attempt's error_retry)",
     "mistake_limit_reached": "mapped (an error event, orchestration)",
     "browser_action_launch": "mapped (a tool call: browser_action)",
     "completion_result": "skipped",
     "resume_task": "skipped",
     "resume_completed_task": "skipped",
-    "plan_mode_respond": "skipped",
+    "plan_mode_respond": "mapped (a tool call: plan_mode_respond, waits on the user)",
     "auto_approval_max_req_reached": "skipped",
     "new_task": "skipped",
     "condense": "skipped",
@@ -99,6 +100,7 @@ TOOL = JsonText(obj(tool=used("event kind (see the tool table)", tool(*TOOLS)), 
 MCP = JsonText(obj(type=enum("use_mcp_tool", "access_mcp_resource"),
                    serverName=used("mcp server", ident("mcp_server")), toolName=used("mcp tool", ident("mcp_tool")), arguments=SHAPE, uri=SHAPE, response=SHAPE), text=SHAPE)
 RETRY = JsonText(obj(attempt=NUMBER, maxAttempts=NUMBER, delaySeconds=NUMBER,
+                     failed=used("the last attempt (an api_req_failed after it repeats it)", BOOL),
                      errorMessage=used("errClass from the wording", SHAPE)), text=SHAPE)
 #: the class of `text` by subtype (any other subtype: its shape)
 _VERB = used("verb (verb engine); a trailing REQ_APP marker dropped", VERB)

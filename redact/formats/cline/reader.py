@@ -2,17 +2,22 @@
 
 The tables are the one table's (`native_table.py`), its keys named in `keys.py`. What the reader derives, and how:
 
-- **Prompts**: the `task` message and each `user_feedback` (length, images, URL count).
+- **Prompts**: the `task` message and each `user_feedback` (length, images, URL count); older
+  versions log the task as a `text` before the first request, which is then the first prompt.
 - **Model responses**: each `api_req_started` is one llm event: its JSON `text` gives `tokensIn`
   (fresh input), `tokensOut`, `cacheWrites` and `cacheReads`; the `text`, `reasoning`, tools and
   commands after it, up to the next request, are its text length, thinking and tool calls. A
   `cancelReason` is an error (user_cancelled: interrupted). The model is `modelInfo.modelId`.
 - **Tool calls**: `tool` messages (their JSON `tool` and `path`), `command` messages (the command
   line, for the verb engine) with the `command_output` after them (byte count, commits, PRs),
-  `use_mcp_server` asks (server, tool). Cline records no tool outcome: an auto-approved call (`say`)
-  gets a result without error and without a time of its own; a call awaiting approval (`ask`) has
-  no result, as the log shows none.
-- **Errors**: `error_retry` (retried) and `api_req_failed` are llm errors; `error` and
+  `use_mcp_server` asks (server, tool), `load_mcp_documentation` and `plan_mode_respond`. Cline
+  records no tool outcome: an auto-approved call (`say`) gets a result without error and without a
+  time of its own; a call awaiting approval (`ask`) gets its result from the next request, whose
+  text begins with it (a failure when it says the user denied the operation); with no next request
+  it has none, as the log shows none.
+- **Errors**: each `error_retry` is one failed attempt (an llm error, retried); the failed request's
+  `cancelReason` is the first of them and the `api_req_failed` after the last (`failed: true`) is
+  the same failure, each counted once; an `api_req_failed` of its own is an llm error; `error` and
   `mistake_limit_reached` orchestration errors.
 - **Working directory**: the first request's `# Current Working Directory (...)` line.
 """
@@ -28,7 +33,7 @@ from redact.build.facts import (
 )
 from redact.formats.cline.keys import (
     ASK, ASK_CASES, CACHE_READS, CACHE_WRITES, CANCEL, COMMAND_DONE, IMAGES, KINDS, MCP_SERVER, MCP_TOOL,
-    MCP_URI, MODEL_ID, MODEL_INFO, REQUEST, RETRY_ERROR, SAY, SAY_CASES, TEXT, TOKENS_IN, TOKENS_OUT,
+    MCP_URI, MODEL_ID, MODEL_INFO, REQUEST, RETRY_ERROR, RETRY_FAILED, SAY, SAY_CASES, TEXT, TOKENS_IN, TOKENS_OUT,
     TOOL_NAME, TOOL_PATH, TOOL_URL, TS, TYPE,
 )
 from redact.formats.cline.native_table import TOOLS
@@ -45,6 +50,8 @@ _LATEST = 7_258_118_400_000.0
 _CWD = re.compile(r"# Current Working Directory \(([^()\n]{1,4096})\) Files")
 _TASK_ID = re.compile(r"[0-9]{10,16}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _NAME = re.compile(r"[A-Za-z0-9_.@/-]{1,100}")
+#: how the request after a call awaiting approval begins when the user refused it
+_DENIED = "The user denied this operation"
 
 
 #: the extension folders of Cline's forks -> their agentTool (Cline itself: `saoudrizwan.claude-dev`)
@@ -67,6 +74,10 @@ class ClineReader:
         self.command: tuple[ToolCall, list[str], bool] | None = None  # the open command, its output, ran
         self.mcp: ToolCall | None = None
         self.n = 0
+        self.waiting: list[ToolCall] = []  # calls awaiting approval: the next request shows their result
+        self.prompted = False
+        self.failing: ErrorFact | None = None  # a failed request's error, until its first error_retry
+        self.gave_up = False  # the last attempt failed (error_retry failed: true): api_req_failed repeats it
 
     def add(self, fact: Fact) -> None:
         self.s.facts.append(fact)
@@ -92,6 +103,8 @@ class ClineReader:
                 self.s.first_seen = t
             if sub != "command_output":
                 self.close_command(t)
+            if sub != "api_req_failed":
+                self.gave_up = False
             table = SAY_CASES if kind == SAY else ASK_CASES
             if table.get(sub) != "mapped":
                 self.skip(label(kind, sub))
@@ -134,7 +147,9 @@ class ClineReader:
         count = len(images) if isinstance(images, list) else 0
         if text or count:
             self.add(UserTurn(t, MAIN, len(text), count, count_urls(text)))
+            self.prompted = True
         self.resp = None
+        self.failing = None
 
     # -- say ---------------------------------------------------------------------------------------
     def say_task(self, m: dict[str, Any], t: float) -> None:
@@ -146,12 +161,14 @@ class ClineReader:
     def say_api_req_started(self, m: dict[str, Any], t: float) -> None:
         info = parse_json_string(self.text(m))
         info = info if isinstance(info, dict) else {}
+        request = info.get(REQUEST)
+        self.answered(request if isinstance(request, str) else "", t)
+        self.failing = None
         resp = LlmResponse(t, MAIN, self.model(m), inp=positive_int(info.get(TOKENS_IN)),
                            out=positive_int(info.get(TOKENS_OUT)), cw=positive_int(info.get(CACHE_WRITES)),
                            cr=positive_int(info.get(CACHE_READS)), stop="end_turn")
         self.add(resp)
         self.resp = resp
-        request = info.get(REQUEST)
         if self.cwd is None and isinstance(request, str):
             found = _CWD.search(request[:200_000])
             if found:
@@ -159,10 +176,28 @@ class ClineReader:
         cancel = info.get(CANCEL)
         if isinstance(cancel, str) and cancel:
             resp.stop = None
-            self.add(ErrorFact(t, MAIN, "orchestration" if cancel == "user_cancelled" else "llm",
-                               "interrupted" if cancel == "user_cancelled" else "api_error"))
+            error = ErrorFact(t, MAIN, "orchestration" if cancel == "user_cancelled" else "llm",
+                              "interrupted" if cancel == "user_cancelled" else "api_error")
+            self.add(error)
+            self.failing = error if cancel != "user_cancelled" else None
+
+    def answered(self, request: str, t: float) -> None:
+        """The calls that waited for approval: the request after them begins with their result."""
+        denied = _DENIED in request[:4000]
+        for call in self.waiting:
+            res = ToolResult(t, call.call_id, denied, timed=False)
+            res.err_class = "permission_denied" if denied else None
+            self.add(res)
+        self.waiting = []
+        if self.mcp is not None:
+            self.add(ToolResult(t, self.mcp.call_id, denied, err_class="permission_denied" if denied else None,
+                                timed=False))
+            self.mcp = None
 
     def say_text(self, m: dict[str, Any], t: float) -> None:
+        if not self.prompted and self.resp is None:  # an older version's task: the first prompt
+            self.prompt(m, t)
+            return
         self.response(m, t).text_chars += len(self.text(m))
 
     def say_reasoning(self, m: dict[str, Any], t: float) -> None:
@@ -183,6 +218,8 @@ class ClineReader:
             call.op = op
         if ran:
             self.done(call, t)
+        else:
+            self.waiting.append(call)
 
     def say_command(self, m: dict[str, Any], t: float, *, ran: bool = True) -> None:
         line = self.text(m)
@@ -208,6 +245,8 @@ class ClineReader:
             text = "\n".join(out)
             res = self.done(call, call.t, text)
             res.outputs = outputs.shell_outputs(call.command or "", text, False)
+        else:
+            self.waiting.append(call)
 
     def say_mcp_server_response(self, m: dict[str, Any], t: float) -> None:
         if self.mcp is not None:
@@ -217,8 +256,17 @@ class ClineReader:
     def say_error_retry(self, m: dict[str, Any], t: float) -> None:
         info = parse_json_string(self.text(m))
         message = info.get(RETRY_ERROR) if isinstance(info, dict) else self.text(m)
-        self.add(ErrorFact(t, MAIN, "llm", api_error_class(message if isinstance(message, str) else ""),
-                           retry=True))
+        cls = api_error_class(message if isinstance(message, str) else "")
+        last = isinstance(info, dict) and info.get(RETRY_FAILED) is True
+        if self.failing is not None:  # the failed request's own error is this attempt's
+            self.failing.retry, self.failing.err_class = not last, cls
+            self.failing = None
+        else:
+            self.add(ErrorFact(t, MAIN, "llm", cls, retry=not last))
+        self.gave_up = last
+
+    def say_load_mcp_documentation(self, m: dict[str, Any], t: float) -> None:
+        self.done(self.call(m, t, "load_mcp_documentation", "tool", ran=True), t)
 
     def say_error(self, m: dict[str, Any], t: float) -> None:
         self.add(ErrorFact(t, MAIN, "orchestration", "api_error"))
@@ -250,14 +298,22 @@ class ClineReader:
         call.waits_on_user = True
         self.done(call, t)
 
+    def ask_plan_mode_respond(self, m: dict[str, Any], t: float) -> None:
+        call = self.call(m, t, "plan_mode_respond", "tool", ran=True)
+        call.waits_on_user = True
+        self.done(call, t)
+
     def ask_api_req_failed(self, m: dict[str, Any], t: float) -> None:
+        if self.gave_up:  # the last attempt's error_retry already counted this failure
+            self.gave_up = False
+            return
         self.add(ErrorFact(t, MAIN, "llm", api_error_class(self.text(m)), retry=False))
 
     def ask_mistake_limit_reached(self, m: dict[str, Any], t: float) -> None:
         self.add(ErrorFact(t, MAIN, "orchestration", "api_error"))
 
     def ask_browser_action_launch(self, m: dict[str, Any], t: float) -> None:
-        self.call(m, t, "browser_action", "tool", ran=False)
+        self.waiting.append(self.call(m, t, "browser_action", "tool", ran=False))
 
     def finish(self, where: str, data: bytes) -> SessionFacts:
         s = self.s
