@@ -35,6 +35,7 @@ from redact.errors import BadInput, LeakFound, RedactError, UsageError
 from redact.formats.auxiliary import reason
 from redact.formats.registry import raw_format
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, parse_json, read_input
+from redact.formats.runs import run_bytes, split_run
 from redact.formats.stores import export
 from redact.io.store import SQLITE_HEADER, split_ref
 from redact.io.write import check_output_path, encode_output, write_atomic
@@ -261,13 +262,19 @@ def redact_file(path: str | Path, out: str | Path | None = None, **kwargs: Any) 
     _check_map_options(kwargs)
     name = display_name(path)
     store_path, session = split_ref(path) if name != "<stdin>" else (Path(path), None)
+    log_path, run = split_run(path) if name != "<stdin>" and session is None else (Path(path), None)
+    if run is not None:  # one run of a log of several (Aider's history): a session of its own
+        store_path = log_path
     skipped = reason(store_path) if name != "<stdin>" else None
     if skipped is not None:  # never opened: not even to detect its format
         raise BadInput(f"not a session: {skipped}; never read as a session", where=name)
     if out is not None:
         check_output_path(out, [store_path])
-    stream = _plain_file(path) if session is None else None
-    if session is not None or (stream is not None and stream[0].startswith(SQLITE_HEADER)):
+    stream = _plain_file(path) if session is None and run is None else None
+    if run is not None:
+        kwargs.update(companions=kwargs.get("companions") or [], file_stem=None)
+        result = redact_bytes(run_bytes(log_path, run, where=name), name=name, **kwargs)
+    elif session is not None or (stream is not None and stream[0].startswith(SQLITE_HEADER)):
         # a SQLite store: one session's rows, exported from a private read-only copy
         fmt, data = export(store_path, session, where=name, forced=kwargs.get("input_format"))
         kwargs.update(input_format=fmt, companions=[], file_stem=None)

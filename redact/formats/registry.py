@@ -151,6 +151,9 @@ class FormatFolder:
     # entry per place and OS; `*` globs one segment. Home-wide discovery (`agentplay-redact ~`)
     # searches each that exists, and `agentplay-redact formats` and docs/formats.md list them.
     homes: tuple[str, ...] = ()
+    # "module:function" splitting a log that holds one session per run of the agent into its runs,
+    # [(run id, bytes)] (redact/formats/runs.py); None: a log is one session
+    runs: str | None = None
 
     @property
     def has_sessions(self) -> bool:

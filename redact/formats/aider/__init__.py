@@ -12,4 +12,5 @@ FORMAT = FormatFolder(
     sessions="table:list_sessions",
     text=True,
     native=False,
+    runs="table:runs",
 )
