@@ -14,8 +14,15 @@ The tables are in `table.py`. What the reader derives, and how:
   entry's own `timestamp`, when the tool finished): `status` `error` / `cancelled` is an error
   (`interrupted` for cancelled); the shell's output gives its exit code (`Exit Code: N`) and the
   commits or PRs it confirms.
+  A `write_file` whose output says it created a new file is a `create`.
 - **Errors.** `error` messages are llm errors; the `info` message `Request cancelled.` is an
   interruption.
+- **Repository.** The `directories` the log names (the project folder); when it names none (older
+  chats), the folder whose sha256 is the log's `projectHash`, found above the absolute paths (the
+  arguments, or the absolute path a write's output confirms for a relative argument), is the working
+  directory the relative paths were given in, and the candidate root follows from it and the
+  touched paths outside the agent's own `.gemini` folder (`touched_project`, redact/roots.py: below a
+  home folder, never one); with no folder and no absolute path, relative paths are repo-relative.
 """
 from __future__ import annotations
 
@@ -36,7 +43,7 @@ from redact.formats.common import (
 from redact.formats.gemini_cli.keys import (
     AT, CACHED, CALL_ARGS, CALL_DONE, CALL_ID, CALL_NAME, CALL_RESULT, CALL_STATUS, COMMAND, CONTENT, DIRECTORIES,
     ERROR, FUNCTION_RESPONSE, IN, INLINE_DATA, KIND, MESSAGE_ID, MESSAGE_KINDS, MESSAGE_TYPE, MESSAGES, MODEL, OUT,
-    OUTPUT, PATH_ARGS, PROMPT, RESPONSE, REWIND, SESSION_ID, SET, SET_DIRECTORIES, SET_MESSAGES, START, TEXT,
+    OUTPUT, PATH_ARGS, PROJECT_HASH, PROMPT, RESPONSE, REWIND, SESSION_ID, SET, SET_DIRECTORIES, SET_MESSAGES, START, TEXT,
     THINKING, THOUGHTS, TOKENS, TOOL_CALLS, TYPE, URL,
 )
 from redact.formats.gemini_cli.native_table import CANCELLED, TOOLS
@@ -44,12 +51,17 @@ from redact.formats.gemini_cli.table import MCP_NAME, WAITS_ON_USER, sniff_doc
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.wording import api_error_class, error_class
 from redact.report import RedactionReport
-from redact.roots import settle
+from redact.paths import is_absolute, normalize
+from redact.roots import hashed_folder, settle, touched_project
 
 AGENT_TOOL = "gemini-cli"
 _EXIT = re.compile(r"^Exit Code: (-?\d{1,5})[ \t]*$", re.MULTILINE)
 _PARENT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _URL = re.compile(r"https?://[^\s\"'<>]{1,2000}")
+#: how write_file and replace confirm the file they wrote, absolute, in their output
+_WROTE = re.compile(r"^Successfully (created and wrote to new file|overwrote file|modified file): "
+                    r"([^\n]{1,4096}?)(?: \(\d+ replacements?\))?\.?(?: Here is|\n|$)")
+_AGENT_FOLDER = "/.gemini/"
 
 
 def document_of(data: bytes) -> dict[str, Any] | None:
@@ -80,6 +92,8 @@ class GeminiReader:
         self.dirs: list[str] = []
         self.messages: dict[str, dict[str, Any]] = {}  # id -> its last writing, in first-writing order
         self.seen_calls: set[str] = set()
+        self.project_hash: str | None = None
+        self.confirmed: list[tuple[str, str]] = []  # (relative argument, the absolute path its write confirmed)
 
     def skip(self, name: str) -> None:
         self.report.skipped_records[name] += 1
@@ -117,6 +131,9 @@ class GeminiReader:
         sid = meta.get(SESSION_ID)
         if isinstance(sid, str) and sid and self.native is None:
             self.native = sid
+        digest = meta.get(PROJECT_HASH)
+        if isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest):
+            self.project_hash = digest
         start = epoch_ms(meta.get(START))
         if start is not None:
             self.s.first_seen = start
@@ -213,7 +230,14 @@ class GeminiReader:
         self.add(call)
         done = epoch_ms(tc.get(CALL_DONE))
         res_t = done if done is not None and done >= t else t
-        self.add(make_result(tc, call, res_t))
+        res = make_result(tc, call, res_t)
+        self.add(res)
+        if call.kind == "edit" and call.paths and not res.is_error:
+            wrote = _WROTE.match(_response(tc)[0][:4200])
+            if wrote and wrote.group(1).startswith("created"):
+                call.op = res.op = "create"
+            if wrote and not is_absolute(normalize(call.paths[0])) and is_absolute(normalize(wrote.group(2))):
+                self.confirmed.append((call.paths[0], wrote.group(2)))
         return True
 
     def finish(self, where: str, fallback: str | None, data: bytes | BinaryIO) -> SessionFacts:
@@ -223,8 +247,33 @@ class GeminiReader:
         if self.dirs:
             s.cwd = self.dirs[0]
             settle(s, (self.dirs[0],), git=True)  # the project folder Gemini CLI names; never a home
+        else:
+            self.settle_by_touch()
         self.stats.warn_skipped(self.report)
         return s
+
+
+    def settle_by_touch(self) -> None:
+        """No folder named: the touched paths' common folder is the candidate root, and the folder the
+        project hash names (or a write's confirmed absolute path) the working directory."""
+        s = self.s
+        calls = [f for f in s.facts if isinstance(f, ToolCall) and f.kind in ("read", "edit") and f.paths]
+        paths = [p for c in calls for p in c.paths if _AGENT_FOLDER not in normalize(p)]
+        absolute = [p for p in paths if is_absolute(normalize(p))] + [a for _, a in self.confirmed]
+        cwd = hashed_folder(absolute, self.project_hash) if self.project_hash else None
+        if cwd is None:
+            for rel, full in self.confirmed:
+                tail = "/" + normalize(rel).lstrip("./")
+                if normalize(full).endswith(tail) and len(normalize(full)) > len(tail):
+                    cwd = normalize(full)[: -len(tail)]
+                    break
+        if cwd is not None:
+            s.cwd = cwd
+        root = touched_project(paths, files=paths, cwd=cwd)
+        if root is not None:
+            settle(s, (root,))
+        if not s.roots and cwd is None and paths and not absolute:
+            s.rootless_repo = True  # relative to the project folder the hash names: repo-relative
 
 
 def make_call(name: str, args: dict[str, Any], call_id: str, t: float) -> ToolCall:
