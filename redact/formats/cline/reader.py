@@ -19,7 +19,8 @@ The tables are the one table's (`native_table.py`), its keys named in `keys.py`.
   `cancelReason` is the first of them and the `api_req_failed` after the last (`failed: true`) is
   the same failure, each counted once; an `api_req_failed` of its own is an llm error; `error` and
   `mistake_limit_reached` orchestration errors.
-- **Working directory**: the first request's `# Current Working Directory (...)` line.
+- **Working directory**: the first request's `# Current Working Directory (...)` line. On a Windows
+  drive, commands ran in VS Code's terminal there, PowerShell: its grammar reads them.
 """
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ _LATEST = 7_258_118_400_000.0
 _CWD = re.compile(r"# Current Working Directory \(([^()\n]{1,4096})\) Files")
 _TASK_ID = re.compile(r"[0-9]{10,16}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _NAME = re.compile(r"[A-Za-z0-9_.@/-]{1,100}")
+_DRIVE = re.compile(r"[A-Za-z]:[\\/]")
 #: how the request after a call awaiting approval begins when the user refused it
 _DENIED = "The user denied this operation"
 
@@ -226,6 +228,8 @@ class ClineReader:
         line = line.removesuffix(REQ_APP)
         call = self.call(m, t, "execute_command", "exec", ran=ran)
         call.command = line
+        if self.cwd is not None and _DRIVE.match(self.cwd):
+            call.shell = "powershell"  # VS Code's terminal on Windows: the session's shell decides the grammar
         self.command = (call, [], ran or m.get(COMMAND_DONE) is True)
 
     def say_command_output(self, m: dict[str, Any], t: float) -> None:

@@ -37,6 +37,7 @@ SOURCE_TYPE, SOURCE_LABEL = (S.key("v", "requests", "response", "toolInvocationS
 IS_ERROR = S.key("v", "requests", "response", "toolInvocationSerialized", "resultDetails", "isError")
 RAW_INPUT = S.blob("v", "requests", "response", "toolInvocationSerialized", "toolSpecificData", "rawInput")
 COMMAND_LINE = S.key("v", "requests", "response", "toolInvocationSerialized", "toolSpecificData", "commandLine")
+TERMINAL_LANGUAGE = S.key("v", "requests", "response", "toolInvocationSerialized", "toolSpecificData", "language")
 ORIGINAL = S.key("v", "requests", "response", "toolInvocationSerialized", "toolSpecificData", "commandLine",
                  "original")
 # the request's result

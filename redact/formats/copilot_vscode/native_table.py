@@ -82,7 +82,8 @@ URI = Obj({"$mid": NUMBER, "fsPath": PATH, "path": PATH, "scheme": enum("file", 
 #: what a tool invocation shows of its input: a terminal's command line (its verb), else its shape
 TOOL_DATA = obj(kind=enum("terminal", "input", "todoList", "extensions", "pullRequest"),
                 commandLine=obj(original=VERB, toolEdited=VERB, userEdited=VERB),
-                language=enum("sh", "bash", "zsh", "pwsh", "powershell", "cmd", "fish"),
+                language=used("the terminal's shell: pwsh / powershell read the command line as PowerShell",
+                              enum("sh", "bash", "zsh", "pwsh", "powershell", "cmd", "fish")),
                 rawInput=used(f"the input of a call no round lists: {_ARGS_READ}", SHAPE), terminalCommandId=DROP, terminalToolSessionId=DROP, confirmation=DROP,
                 todoList=SHAPE)
 

@@ -39,7 +39,7 @@ from redact.formats.copilot_vscode.keys import (
     ERROR_MESSAGE, IS_ERROR, MARKDOWN_CONTENT, MARKDOWN_VALUE, MESSAGE, MESSAGE_TEXT, META_SESSION_ID,
     METADATA, MODEL_ID, ORIGINAL, OUTPUT_TOKENS, PART_KIND, PROMPT_TOKENS, RAW_INPUT, REQUESTS, RESPONSE,
     RESULT, RESULT_DETAILS, ROUND_CALL_ID, ROUND_CALLS, ROUND_RESPONSE, ROUND_THINKING, ROUNDS, SESSION_ID,
-    SOURCE, SOURCE_LABEL, SOURCE_TYPE, TIMESTAMP, TIMINGS, TOOL_DATA, TOOL_ID, TOOL_RESULTS, VARIABLE_DATA,
+    SOURCE, SOURCE_LABEL, SOURCE_TYPE, TERMINAL_LANGUAGE, TIMESTAMP, TIMINGS, TOOL_DATA, TOOL_ID, TOOL_RESULTS, VARIABLE_DATA,
 )
 from redact.formats.copilot_vscode.native_table import (
     COMMAND_ARGS, CREATES, IS_IMAGE, PATCH_ARGS, PATCHES, PATH_ARGS, RESULT_CONTENT, RESULT_TEXT, SAME_TOOL, TOOLS,
@@ -58,6 +58,7 @@ _LATEST = 7_258_118_400_000.0
 WORKSPACE_FOLDER = "folder"
 _PATCH, _PATCH_ALT = PATCH_ARGS
 _URLS, _URL = URL_ARGS
+_POWERSHELL = ("pwsh", "powershell")
 _ERROR_CODES = {"rateLimited": "rate_limit", "quotaExceeded": "usage_limit", "canceled": "interrupted",
                 "offTopic": "refusal_fallback", "filtered": "refusal_fallback", "responseFiltered": "refusal_fallback"}
 
@@ -267,6 +268,9 @@ class VscodeReader:
         source = invocation.get(SOURCE) if invocation is not None else None
         server = source.get(SOURCE_LABEL) if isinstance(source, dict) and source.get(SOURCE_TYPE) == "mcp" else None
         call = make_call(name, args, call_id, t, self.base, server if isinstance(server, str) else None)
+        data = invocation.get(TOOL_DATA) if invocation is not None else None
+        if call.kind == "exec" and isinstance(data, dict) and data.get(TERMINAL_LANGUAGE) in _POWERSHELL:
+            call.shell = "powershell"  # the terminal ran PowerShell: its grammar reads the line
         self.add(call)
         details = invocation.get(RESULT_DETAILS) if invocation is not None else None
         failed = isinstance(details, dict) and details.get(IS_ERROR) is True

@@ -23,6 +23,8 @@ The tables are in `table.py`. What the reader derives, and how:
   directory the relative paths were given in, and the candidate root follows from it and the
   touched paths outside the agent's own `.gemini` folder (`touched_project`, redact/roots.py: below a
   home folder, never one); with no folder and no absolute path, relative paths are repo-relative.
+  A working directory on a Windows drive means the shell tool ran PowerShell, whose grammar reads
+  its commands.
 """
 from __future__ import annotations
 
@@ -62,6 +64,7 @@ _URL = re.compile(r"https?://[^\s\"'<>]{1,2000}")
 _WROTE = re.compile(r"^Successfully (created and wrote to new file|overwrote file|modified file): "
                     r"([^\n]{1,4096}?)(?: \(\d+ replacements?\))?\.?(?: Here is|\n|$)")
 _AGENT_FOLDER = "/.gemini/"
+_DRIVE = re.compile(r"[A-Za-z]:[\\/]")
 
 
 def document_of(data: bytes) -> dict[str, Any] | None:
@@ -249,6 +252,10 @@ class GeminiReader:
             settle(s, (self.dirs[0],), git=True)  # the project folder Gemini CLI names; never a home
         else:
             self.settle_by_touch()
+        if s.cwd is not None and _DRIVE.match(s.cwd):
+            for fact in s.facts:  # on Windows run_shell_command runs PowerShell: its grammar reads the line
+                if isinstance(fact, ToolCall) and fact.kind == "exec":
+                    fact.shell = "powershell"
         self.stats.warn_skipped(self.report)
         return s
 
