@@ -185,6 +185,9 @@ class SessionFacts:
     #: working directory): relative paths are taken as repo-relative, absolute ones go to a bucket.
     rootless_repo: bool = False
     first_seen: float | None = None  # the earliest time any record shows (startedAt of an empty map)
+    #: the latest time a record shows, when the reader says so (`ends`): the session lasts until then
+    #: even when that record is no event (a log's closing notice)
+    last_seen: float | None = None
     lanes: dict[str, Lane] = field(default_factory=lambda: {MAIN: Lane(MAIN, "main")})
     facts: list[Fact] = field(default_factory=list)
 
@@ -192,3 +195,8 @@ class SessionFacts:
         """A time the log shows: the session starts at the earliest one (`first_seen`)."""
         if self.first_seen is None or t < self.first_seen:
             self.first_seen = t
+
+    def ends(self, t: float) -> None:
+        """A time the log shows that the session lasted until (the latest one counts)."""
+        if self.last_seen is None or t > self.last_seen:
+            self.last_seen = t

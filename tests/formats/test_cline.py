@@ -189,3 +189,11 @@ def test_mcp_documentation_and_plan_mode_responses_are_calls() -> None:
     m = _map(_log(("say", "task", "plan it"), _req(), ("say", "load_mcp_documentation", ""),
                   _req(), ("ask", "plan_mode_respond", {"response": "the plan", "options": []})))
     assert m["totals"]["calls"] == 2 and len(_calls(m)) == 2
+
+
+def test_the_task_lasts_until_its_last_message() -> None:
+    """The closing completion_result is no event, but the task went on until it (6 s after the start)."""
+    m = _map(_log(("say", "task", "go"), _req(), ("say", "text", "done"), ("say", "checkpoint_created", None),
+                  ("say", "completion_result", "done"), ("ask", "completion_result", None),
+                  ("ask", "resume_completed_task", None)))
+    assert m["session"]["durationMs"] == 6000

@@ -103,6 +103,7 @@ class ClineReader:
             last_t = t
             if self.s.first_seen is None:
                 self.s.first_seen = t
+            self.s.ends(t)  # a closing message that is no event (completion_result) still ends the task
             if sub != "command_output":
                 self.close_command(t)
             if sub != "api_req_failed":
