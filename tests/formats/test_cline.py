@@ -3,6 +3,7 @@ events by kind, native scrubbing, batch discovery from globalStorage, and canari
 never surviving any policy."""
 from __future__ import annotations
 
+import gzip
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -197,3 +198,54 @@ def test_the_task_lasts_until_its_last_message() -> None:
                   ("say", "completion_result", "done"), ("ask", "completion_result", None),
                   ("ask", "resume_completed_task", None)))
     assert m["session"]["durationMs"] == 6000
+
+
+# -- issue 25: a task folder with only api_conversation_history.json is read, not refused -------------
+def _history(secret: str) -> list[dict[str, Any]]:
+    """The messages Cline sent to the model (Anthropic messages; XML tool calls in the text, or
+    tool_use blocks), as a task folder keeps them in api_conversation_history.json."""
+    return [
+        {"role": "user", "content": [
+            {"type": "text", "text": f"<task>\nfix the login bug {secret}\n</task>"},
+            {"type": "text", "text": "<environment_details>\n# Current Working Directory (/home/mele/src/shop) "
+                                     f"Files\napp.py\n{secret}\n</environment_details>"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": f"<thinking>{secret}</thinking>\n"
+                                                                   "<read_file>\n<path>src/app.py</path>\n</read_file>"}]},
+        {"role": "user", "content": [{"type": "text", "text": "[read_file for 'src/app.py'] Result:"},
+                                     {"type": "text", "text": secret}]},
+        {"role": "assistant", "content": [{"type": "text", "text": f"<execute_command>\n<command>npm test {secret}"
+                                                                   "</command>\n</execute_command>"}]},
+        {"role": "user", "content": [
+            {"type": "text", "text": f"[execute_command for 'npm test {secret}'] The user denied this operation."},
+            {"type": "text", "text": f"<feedback>\nno tests now {secret}\n</feedback>"}]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_01", "name": "replace_in_file",
+                                           "input": {"path": "src/app.py", "diff": secret}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01", "content": secret}]},
+    ]
+
+
+def test_a_task_folder_with_only_its_api_history_is_read(tmp_path: Path) -> None:
+    from redact.cli import main
+
+    task = tmp_path / "globalStorage" / "saoudrizwan.claude-dev" / "tasks" / TASK_ID
+    task.mkdir(parents=True)
+    secret = "zqhistorycanaryqz"
+    (task / "api_conversation_history.json").write_bytes(orjson.dumps(_history(secret)))
+    out = tmp_path / "out"
+    assert main([str(task), "--out-dir", str(out)]) == 0  # a folder of one task: a map, not a refusal
+    written = list(out.iterdir())
+    assert len(written) == 1 and secret not in gzip.decompress(written[0].read_bytes()).decode()
+    for policy in ("default", "internal", "public"):
+        result = redact_file(task / "api_conversation_history.json", policy=policy,
+                             key=KEY if policy == "public" else None)
+        assert secret not in result.data.decode() + str(result.report.as_dict())
+    m = redact_file(task / "api_conversation_history.json", policy="internal").session_map
+    assert m["totals"]["userTurns"] == 2 and m["totals"]["requests"] == 3 and m["totals"]["calls"] == 3
+    calls = _calls(m)
+    assert [e["kind"] for e in calls] == ["read", "verify", "edit"]
+    assert "err" not in calls[0] and calls[1]["errClass"] == "permission_denied" and "err" not in calls[2]
+    assert [f["path"] for f in m["files"]] == ["src/app.py"]
+    # no time in the history: every event takes the task's own time (its id), and the report says so
+    assert m["session"]["startedAt"] == "2026-02-08T19:02:52.307Z"
+    assert "history:<no time: the task's start>" in str(redact_file(task / "api_conversation_history.json")
+                                                          .report.as_dict())

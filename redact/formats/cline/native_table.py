@@ -9,8 +9,8 @@ the table does not know is dropped and counted.
 from __future__ import annotations
 
 from redact.native.spec import (
-    BOOL, ID, NUMBER, PATH, SHAPE, VERB, JsonText, Many, Obj, Spec, Switch, Table, const, enum, ident, obj,
-    tool, used,
+    BOOL, DROP, ID, NUMBER, PATH, SHAPE, VERB, ByType, JsonText, Many, Obj, Spec, Switch, Table, const, enum,
+    ident, obj, tool, used,
 )
 
 FORMAT = "cline"
@@ -138,7 +138,38 @@ SAY = used("dispatch (see the message tables)", Switch("say", {sub: _case("say",
                                                                for sub, how in SAYS.items()}))
 ASK = used("dispatch (see the message tables)", Switch("ask", {sub: _case("ask", sub, how, TEXT_ASK)
                                                                for sub, how in ASKS.items()}))
-MESSAGE = used("dispatch: say or ask", Switch("type", {"say": SAY, "ask": ASK}))
+#: a message of `api_conversation_history.json` (what was sent to the model: Anthropic messages),
+#: read when a task folder has no ui_messages.json: a message with no `type` (it has a `role`)
+_BLOCK = Switch("type", {
+    "text": Obj({"type": const("text"), "text": used("a prompt (<task>, <feedback>, <answer>), a tool's result, or "
+                                                   "the model's text: length; the model's XML tool calls "
+                                                   "(tool, path, command, MCP server and tool)", SHAPE)}),
+    "image": Obj({"type": const("image"), "source": DROP}),
+    "tool_use": Obj({"type": const("tool_use"), "id": used("call id", ID),
+                     "name": used("a tool call (see the history's tools)", ident("tool")),
+                     "input": used("the path, command, MCP server and tool", SHAPE)}),
+    "tool_result": Obj({"type": const("tool_result"), "tool_use_id": used("the call's result", ID),
+                        "content": SHAPE, "is_error": used("err", BOOL)}),
+})
+HISTORY_MESSAGE = used("a task folder's api_conversation_history.json, when it has no ui_messages.json",
+                       obj(role=used("a prompt and tool results (user), an llm event (assistant)",
+                                     enum("user", "assistant")),
+                           content=used("text, or a list of blocks", ByType(text=SHAPE, items=Many(_BLOCK))),
+                           ts=used("event times (epoch ms), when present", NUMBER),
+                           modelInfo=obj(providerId=SHAPE, modelId=used("llm model", ident("model")), mode=SHAPE)))
+#: the tools Cline's model calls as XML tags in its text (the history's tools) -> event kind
+HISTORY_TOOLS: dict[str, str] = {
+    "read_file": "read", "write_to_file": "edit", "replace_in_file": "edit", "execute_command": "exec",
+    "search_files": "search", "list_files": "search", "list_code_definition_names": "search",
+    "use_mcp_tool": "mcp", "access_mcp_resource": "mcp", "web_fetch": "web", "browser_action": "tool",
+    "ask_followup_question": "tool", "plan_mode_respond": "tool", "load_mcp_documentation": "tool",
+    "new_task": "subagent",
+}
+#: the parameters the reader reads of a history tool call (an XML tag's children, a tool_use's input)
+H_PATH, H_COMMAND, H_SERVER, H_TOOL, H_URI = "path", "command", "server_name", "tool_name", "uri"
+HISTORY_PARAMS = (H_PATH, H_COMMAND, H_SERVER, H_TOOL, H_URI)
+MESSAGE = used("dispatch: say or ask (no type: an API history message)",
+               Switch("type", {"say": SAY, "ask": ASK}, default=HISTORY_MESSAGE))
 DOCUMENT = Many(MESSAGE)
 
 TABLE = Table(FORMAT, DOCUMENT, {}, jsonl=False)

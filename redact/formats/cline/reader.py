@@ -33,12 +33,15 @@ from redact.build.facts import (
     MAIN, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats.cline.keys import (
-    ASK, ASK_CASES, CACHE_READS, CACHE_WRITES, CANCEL, COMMAND_DONE, IMAGES, KINDS, MCP_SERVER, MCP_TOOL,
+    ASK, ASK_CASES, BLOCK_TEXT, BLOCK_TYPE, CACHE_READS, CONTENT, HISTORY_MODEL, HISTORY_MODEL_ID, HISTORY_TS,
+    RESULT_ERROR, RESULT_ID, ROLE, USE_ID, USE_INPUT, USE_NAME, CACHE_WRITES, CANCEL, COMMAND_DONE, IMAGES, KINDS, MCP_SERVER, MCP_TOOL,
     MCP_URI, MODEL_ID, MODEL_INFO, REQUEST, RETRY_ERROR, RETRY_FAILED, SAY, SAY_CASES, TEXT, TOKENS_IN, TOKENS_OUT,
     TOOL_NAME, TOOL_PATH, TOOL_URL, TS, TYPE,
 )
-from redact.formats.cline.native_table import TOOLS
-from redact.formats.cline.table import REQ_APP, sniff_doc
+from redact.formats.cline.native_table import (
+    H_COMMAND, H_PATH, H_SERVER, H_TOOL, H_URI, HISTORY_PARAMS, HISTORY_TOOLS, TOOLS,
+)
+from redact.formats.cline.table import REQ_APP, history_like, sniff_doc
 from redact.formats.common import (
     as_float, byte_len, count_urls, session_id, host_of, is_model_name, json_doc, label, parse_json_string, positive_int,
 )
@@ -336,14 +339,135 @@ assert all(hasattr(ClineReader, f"{kind}_{sub}") for kind, cases in ((SAY, SAY_C
            for sub, how in cases.items() if how == "mapped")
 
 
+_XML_TOOL = re.compile(r"<(" + "|".join(HISTORY_TOOLS) + r")>(.{0,200000}?)</\1>", re.DOTALL)
+_PARAM = {name: re.compile(rf"<{name}>\s*(.{{1,4096}}?)\s*</{name}>", re.DOTALL)
+          for name in HISTORY_PARAMS}
+_PROMPT = re.compile(r"<(task|feedback|answer|user_message)>(.{0,1000000}?)</\1>", re.DOTALL)
+_RESULT = re.compile(r"^\[[a-z_]{1,40}(?: for [^\n]{0,4096}?)?\] (?:Result:|The user denied this operation)")
+
+
+class HistoryReader(ClineReader):
+    """A task folder's api_conversation_history.json (no ui_messages.json beside it): the messages
+    sent to the model. A user message's `<task>`, `<feedback>`, `<answer>` or `<user_message>` is a
+    prompt (its length) and its `[tool ...] Result:` texts (or `tool_result` blocks) the results of
+    the calls before it (a failure when the user denied the operation); an assistant message is an
+    llm event whose calls are its `tool_use` blocks and the XML tool tags of its text (tool, path,
+    command, MCP server and tool). Times are each message's `ts`; a history without them takes the
+    task's own time (its folder's name, the epoch ms Cline named it by) for every event, and says so;
+    with neither, its messages are skipped and counted (no time is made up)."""
+
+    def history(self, messages: list[Any], task_time: float | None) -> None:
+        open_calls: list[ToolCall] = []
+        last_t: float | None = None
+        for m in messages:
+            if not isinstance(m, dict) or m.get(ROLE) not in ("user", "assistant"):
+                self.skip("<not a message>")
+                continue
+            t = as_float(m.get(HISTORY_TS))
+            if t is None or not 0 <= t < _LATEST:
+                t = last_t if last_t is not None else task_time
+                if t is not None and last_t is None:
+                    self.skip("history:<no time: the task's start>")
+            if t is None:
+                self.skip(f"{m[ROLE]}:<no time>")
+                continue
+            last_t = t
+            self.s.saw(t)
+            self.s.ends(t)
+            content = m.get(CONTENT)
+            blocks = [{BLOCK_TYPE: "text", BLOCK_TEXT: content}] if isinstance(content, str) else \
+                [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+            if m[ROLE] == "user":
+                open_calls = self.history_user(blocks, t, open_calls)
+            else:
+                open_calls = self.history_assistant(m, blocks, t)
+
+    def history_user(self, blocks: list[dict[str, Any]], t: float, open_calls: list[ToolCall]) -> list[ToolCall]:
+        by_id = {c.call_id: c for c in open_calls}
+        answered: set[str] = set()
+        for b in blocks:
+            kind = b.get(BLOCK_TYPE)
+            if kind == "tool_result" and isinstance(b.get(RESULT_ID), str) and b[RESULT_ID] in by_id:
+                failed = b.get(RESULT_ERROR) is True
+                self.add(ToolResult(t, b[RESULT_ID], failed, err_class="other" if failed else None, timed=False))
+                answered.add(b[RESULT_ID])
+                continue
+            text = b.get(BLOCK_TEXT) if kind == "text" else None
+            if not isinstance(text, str):
+                continue
+            if _RESULT.match(text):
+                call = next((c for c in open_calls if c.call_id not in answered), None)
+                if call is not None:
+                    denied = _DENIED in text[:4000]
+                    self.add(ToolResult(t, call.call_id, denied, err_class="permission_denied" if denied else None,
+                                        timed=False))
+                    answered.add(call.call_id)
+                continue
+            for _, body in _PROMPT.findall(text[:2_000_000]):
+                self.add(UserTurn(t, MAIN, len(body.strip()), 0, count_urls(body)))
+            if self.cwd is None:
+                found = _CWD.search(text[:200_000])
+                if found:
+                    self.cwd = found.group(1).strip()
+        return [c for c in open_calls if c.call_id not in answered]
+
+    def history_assistant(self, m: dict[str, Any], blocks: list[dict[str, Any]], t: float) -> list[ToolCall]:
+        info = m.get(HISTORY_MODEL)
+        model = info.get(HISTORY_MODEL_ID) if isinstance(info, dict) else None
+        resp = LlmResponse(t, MAIN, model if is_model_name(model) else None, stop="end_turn")
+        self.add(resp)
+        self.resp = resp
+        calls: list[ToolCall] = []
+        for b in blocks:
+            kind = b.get(BLOCK_TYPE)
+            if kind == "tool_use":
+                name, args, use_id = b.get(USE_NAME), b.get(USE_INPUT), b.get(USE_ID)
+                call = self.history_call(name if isinstance(name, str) else "unknown",
+                                         args if isinstance(args, dict) else {}, t)
+                if isinstance(use_id, str) and _NAME.fullmatch(use_id):
+                    call.call_id = use_id  # its tool_result names it
+                calls.append(call)
+            elif kind == "text" and isinstance(b.get(BLOCK_TEXT), str):
+                text = b[BLOCK_TEXT]
+                resp.text_chars += len(text)
+                for name, body in _XML_TOOL.findall(text[:1_000_000]):
+                    params = {k: found.group(1) for k, rx in _PARAM.items() if (found := rx.search(body))}
+                    calls.append(self.history_call(name, params, t))
+        return calls
+
+    def history_call(self, name: str, args: dict[str, Any], t: float) -> ToolCall:
+        name = name if _NAME.fullmatch(name) else "unknown"
+        kind = HISTORY_TOOLS.get(name, "tool")
+        call = self.call({}, t, name, kind, ran=False)
+        path, command = args.get(H_PATH), args.get(H_COMMAND)
+        if kind in ("read", "edit") and isinstance(path, str) and path:
+            call.paths = (path,)
+            call.op = "modify" if name == "replace_in_file" else None
+        elif kind == "exec":
+            call.command = command if isinstance(command, str) else ""
+            if self.cwd is not None and _DRIVE.match(self.cwd):
+                call.shell = "powershell"
+        elif kind == "mcp":
+            server, tool = args.get(H_SERVER), args.get(H_TOOL) or args.get(H_URI)
+            call.server = server if isinstance(server, str) and _NAME.fullmatch(server) else None
+            call.tool = tool if isinstance(tool, str) and _NAME.fullmatch(tool) else None
+        elif name in ("ask_followup_question", "plan_mode_respond"):
+            call.waits_on_user = True
+        return call
+
+
 def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  companions: list[Any] | None = None, skip_bad_lines: bool = False,
                  file_stem: str | None = None) -> SessionFacts:
     raw = bytes(data) if isinstance(data, (bytes, bytearray)) else data.read()
-    reader = ClineReader(report)
+    reader = HistoryReader(report)
     if raw.strip():
         doc = json_doc(raw, where)
-        if sniff_doc(doc):
+        if sniff_doc(doc) and history_like(doc):
+            task = PurePath(where).parent.name
+            task_time = float(task) if re.fullmatch(r"1[0-9]{12}", task) else None
+            reader.history(doc, task_time)
+        elif sniff_doc(doc):
             reader.read(doc)
         else:
             reader.skip("<not a task log>")
