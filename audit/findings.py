@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redact.contract.secrets import mask
-from redact.names import is_plain_name
+from redact.tables.names import is_plain_name
 
 LAYERS: tuple[str, ...] = ("grammar", "secrets", "taint", "language")
 EXCERPT_KEEP = 4
@@ -42,11 +42,17 @@ RULES: dict[str, Rule] = _rules(
     ("grammar.version", "grammar", "not a version string"),
     ("grammar.path", "grammar", "not a path in the map's declared path mode, nor a bucket label"),
     ("grammar.path-home", "grammar", "a path or identifier that holds a home folder (a user name)"),
+    ("grammar.path-sentence", "grammar",
+     "a path name over 64 characters or with five dictionary words (a sentence, not a name)"),
     ("grammar.command-in-path", "grammar", "a path that holds command-line syntax (quotes, flags, pipes)"),
     ("grammar.label", "grammar", "not a bucket label"),
     ("grammar.verb", "grammar", "not a verb of the shipped vocabulary (arguments, flags or a script name?)"),
     ("grammar.action", "grammar", "not a vcs action (a subcommand or noun_verb)"),
     ("grammar.identifier", "grammar", "not an identifier shape (white space, control or invisible characters)"),
+    ("grammar.identifier-opaque", "grammar",
+     "an identifier that holds a long bare hex run or a UUID (a key or an id, not a name)"),
+    ("grammar.identifier-sentence", "grammar",
+     "an identifier over 64 characters or with five dictionary words (a sentence, not a name)"),
     ("grammar.url-credentials", "grammar", "a URL that carries credentials"),
     ("grammar.url-query", "grammar", "a URL that carries a query string or a fragment"),
     ("grammar.identifier-undeclared", "grammar",

@@ -5,7 +5,7 @@ map's field table:
 
 1. grammar proof: every record is walked with its format's native table
    (`redact/formats/<name>/native_table.py`);
-   every value must have the output grammar of its field's class (`redact/native/spec.py` lists
+   every value must have the output grammar of its field's class (`redact/tables/spec.py` lists
    them), every key must be declared. Text may only appear as a shape marker (`{"chars": N}`); a
    field of class drop must be absent. Strings sort into proven (closed vocabulary or opaque),
    disclosed (a path under the mode the report states, an identifier the report lists) and rejected;
@@ -15,7 +15,7 @@ map's field table:
 4. language: open strings that read as prose.
 
 Independence (STYLE.md, principle 4): this module reads the tables and the value grammars
-(`redact/model/grammar.py`, `redact/native/grammar.py`, the verb vocabulary), never the scrubber
+(`redact/model/grammar.py`, `redact/tables/grammar.py`, the verb vocabulary), never the scrubber
 (`redact/native/scrub.py`). Pointers are JSON pointers whose first token is the output's 1-based line
 number (for a one-document format, the pointer into that document).
 """
@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-import redact.native.grammar as ng
+import redact.tables.grammar as ng
 from audit.findings import LAYERS, Finding, excerpt, safe_key
 from audit.grammar import IDENT, REJECTED, TEXT, Place
 from redact.contract.language import looks_like_text
@@ -37,8 +37,8 @@ from audit.taint import taint_scan
 from audit.values import extra_rules, ident_verdict, path_verdict
 from redact.errors import BadInput
 from redact.model import grammar as g
-from redact.native.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table
-from redact.native.tables import table as native_table
+from redact.tables.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table
+from redact.formats.tables import table as native_table
 
 _URL_HOST = re.compile(r"(https?)://([^/?#\s]+)")
 _Verdict = tuple[str | None, tuple[str, ...]]  # (kind or None when proven, rule ids)

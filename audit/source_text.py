@@ -17,7 +17,7 @@ import orjson
 
 from redact.errors import BadInput
 from redact.formats.registry import formats
-from redact.names import shown
+from redact.tables.names import shown
 
 MAX_SOURCE_BYTES = 4 * 1024**3
 
@@ -97,7 +97,7 @@ def record_text(record: object, safe_keys: dict[str, str | None]) -> Iterator[tu
 
     A key with the shape of a name is not itself text; any other key is (a prose or token key). The
     pattern is shown in findings and reports, so it names a key only by the shared rule
-    (redact/names.py): a name-shaped key with digits (`ghp_...`) is still `<key>` there.
+    (redact/tables/names.py): a name-shaped key with digits (`ghp_...`) is still `<key>` there.
     `safe_keys` caches, per key, its pattern segment, or None when the key is text."""
     stack: list[tuple[str, str, object]] = [(_record_label(record), "", record)]
     while stack:

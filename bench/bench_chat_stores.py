@@ -114,7 +114,7 @@ def _renamed(value: Any, i: int) -> Any:
 
 def corpus(root: Path) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
-    from redact.batch_inputs import in_store
+    from redact.batch.inputs import in_store
 
     for fmt in ("opencode", "crush", "cursor", "aider", "openhands", "amp", "continue"):
         folder = root / fmt

@@ -72,7 +72,7 @@ def child(mode: str, path: str, runs: int) -> dict[str, float]:
         out["s"] = _median(lambda: redact_file(path, policy=eff, companions=[]), runs)
         out["best"] = _BEST[-1]
     elif mode == "stages":
-        from redact.apply import redact_map
+        from redact.apply.walk import redact_map
         from redact.build import build_map
         from redact.formats.claude_code.files import read_session
         from redact.policy.load import load_policy

@@ -131,7 +131,7 @@ def child(mode: str, path: str, runs: int) -> dict[str, float]:
         out["s"], out["best"] = _median(lambda: redact_file(path, policy=eff, input_format="codex"), runs)
     elif mode == "stages":
         from redact.api import finish_map, scan_output
-        from redact.apply import redact_map
+        from redact.apply.walk import redact_map
         from redact.build import build_map
         from redact.formats.codex.reader import read_session
         from redact.policy.load import load_policy

@@ -3,7 +3,7 @@
 Run: .venv/bin/python bench/bench_map.py [--events 20000] [--runs 7] [--json]
 
 What is timed is `redact_bytes(map_bytes, policy=...)`, the CLI's work for a map: parse, the policy
-walk (redact/apply.py), contentHash, and the leak scanner on the output (grammar proof, secrets,
+walk (redact/apply/walk.py), contentHash, and the leak scanner on the output (grammar proof, secrets,
 language, and taint against the input map: every layer). The baseline is orjson.loads + orjson.dumps
 of the same bytes. Each run times the baseline and every preset in turn (interleaved, so a change in
 the machine's load falls on all of them), and figures are medians of wall time and of this process's
@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gen_map import generate_map
 
 from redact.api import finish_map, redact_bytes, scan_output
-from redact.apply import redact_map
-from redact.keys import Key
+from redact.apply.walk import redact_map
+from redact.keys.material import Key
 from redact.policy import load_policy
 from redact.report import RedactionReport
 

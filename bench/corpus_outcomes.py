@@ -5,7 +5,7 @@ Run: PYTHONPATH=. .venv/bin/python bench/corpus_outcomes.py [--corpus ../shared/
 
 Every session of every agent folder (claude-code, codex, gemini-cli, copilot-cli, copilot-vscode,
 cline, opencode, cursor, crush, aider, openhands, amp, continue), found as batch mode finds them
-(`redact.batch_inputs.expand`: a SQLite store's sessions one by one, credential and auxiliary files skipped
+(`redact.batch.inputs.expand`: a SQLite store's sessions one by one, credential and auxiliary files skipped
 by name and counted as such), is redacted with `redact_file` (companions found next to it, the leak
 scanner run with the raw log as taint source, as the CLI does) under each policy;
 `public` needs a key, so a random one is made for the run (never written anywhere). Prints, per
@@ -27,14 +27,14 @@ sys.path.insert(0, str(ROOT))
 
 from redact.api import redact_file  # noqa: E402  (after the sys.path insert)
 from redact.errors import LeakFound, RedactError  # noqa: E402  (after the sys.path insert)
-from redact.keys import Key  # noqa: E402  (after the sys.path insert)
+from redact.keys.material import Key  # noqa: E402  (after the sys.path insert)
 
 POLICIES = ("default", "internal", "public")
 NOT_SESSIONS = ("commands",)  # the shell command datasets
 
 
 def run(corpus: Path, policies: tuple[str, ...], extra: tuple[Path, ...] = ()) -> dict[str, dict[str, Counter[str]]]:
-    from redact.batch_inputs import expand
+    from redact.batch.inputs import expand
 
     key = Key(os.urandom(32), source="<temporary key>")
     files: list[Path] = []

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_map import generate_map  # noqa: E402
 
 from redact.api import redact_bytes, redact_file  # noqa: E402
-from redact.keys import Key  # noqa: E402
+from redact.keys.material import Key  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 POLICIES = ("default", "public")

@@ -27,8 +27,28 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from audit.scan import ScanResult
     from redact.api import Result
-    from redact.keys import Key
+    from redact.keys.material import Key
     from redact.policy.load import EffectivePolicy
+
+
+
+class _OldPaths:
+    """Asked last for a `redact.*` module nothing else found: an old path (before 0.3) is handed to
+    redact/moved.py, loaded only then, which warns and gives the module at its new place."""
+
+    @staticmethod
+    def find_spec(fullname: str, path: Any = None, target: Any = None) -> Any:
+        if not fullname.startswith("redact."):
+            return None
+        from redact.moved import find_spec
+
+        return find_spec(fullname)
+
+
+import sys as _sys  # noqa: E402
+
+if not any(isinstance(f, _OldPaths) for f in _sys.meta_path):
+    _sys.meta_path.append(_OldPaths())
 
 __all__ = ["redact_file", "redact_bytes", "scan", "audit", "load_key_file", "plan_batch"]
 
@@ -125,7 +145,7 @@ def load_key_file(path: str | Path, *, allow_unsafe_permissions: bool = False) -
     A file group or others can read is refused unless `allow_unsafe_permissions`. The key is never
     shown: its `repr` and every report name it only by its fingerprint.
     """
-    from redact import keys
+    from redact.keys import material as keys
 
     return keys.load_key_file(Path(path).expanduser(), allow_unsafe_permissions=allow_unsafe_permissions)
 
@@ -149,6 +169,6 @@ def plan_batch(inputs: Sequence[str | Path], out_dir: str | Path, *, policy: str
     argument that names no session (a folder without sessions, a pattern matching nothing), the
     message one line that names the argument. Raises `UsageError` when `out_dir` cannot be made.
     """
-    from redact import plan
+    from redact.batch import plan
 
     return plan.plan_batch(inputs, out_dir, policy=policy, key=key, link_scope=link_scope)

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from redact.blocked import blocked_message
-from redact.detect import MAP, detect
+from redact.formats.detect import MAP, detect
 from redact.errors import BadInput, LeakFound, UsageError
 from redact.formats.auxiliary import reason
 from redact.io.read import display_name, read_input
 from redact.io.write import check_output_path, encode_output, write_atomic
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.policy.load import EffectivePolicy, load_policy
 from redact.report import RedactionReport
 
@@ -44,12 +44,17 @@ def scrub_native(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy, k
     Raises LeakFound (report attached) when the scan finds anything, UsageError for a format without
     native support, BadInput for input the format's reader would refuse. Nothing is written.
     """
-    from redact.keys import sha256_hex
+    from redact.keys.material import sha256_hex
     from redact.native import scrub_unproven
 
-    out = scrub_unproven(data, fmt, name=name, policy=policy, key=key, mode=mode, report=report,
-                         skip_bad_lines=skip_bad_lines, **options)
-    scan_native_output(out, fmt, report, source=data)
+    from redact.api import forget_inputs
+
+    try:
+        out = scrub_unproven(data, fmt, name=name, policy=policy, key=key, mode=mode, report=report,
+                             skip_bad_lines=skip_bad_lines, **options)
+        scan_native_output(out, fmt, report, source=data)
+    finally:
+        forget_inputs()  # no cache keeps the input's strings past its run (redact/api.py RUN_CACHES)
     report.content_hash = sha256_hex(out)
     return out
 
@@ -106,4 +111,9 @@ def scrub_file(path: str | Path, out: str | Path | None = None, *, policy: str |
 
 
 def _policy(policy: str | EffectivePolicy, mode: str | None) -> EffectivePolicy:
-    return policy if isinstance(policy, EffectivePolicy) else load_policy(policy, mode=mode)
+    """The policy as given (the mode travels as its own option, as for maps: redact/api.py `Options`)."""
+    from redact.apply.modes import check_mode
+
+    eff = policy if isinstance(policy, EffectivePolicy) else load_policy(policy)
+    check_mode(eff, mode)
+    return eff

@@ -15,15 +15,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from redact.errors import UsageError
+from redact.model.grammar import PATH_MODES
 
-MODES = ("relative", "dirs_only", "hashed")
+MODES = PATH_MODES  # the one list (redact/model/grammar.py)
 TARGETS = ("map", "native")
 #: How many inputs a run names: one file (or `-`), one folder of sessions, or several inputs / a glob.
 ONE, FOLDER, MANY = "one", "folder", "many"
 
 
 def _formats() -> tuple[str, ...]:
-    from redact.detect import FORMATS  # the registry's formats and `agentplay`
+    from redact.formats.detect import FORMATS  # the registry's formats and `agentplay`
 
     return tuple(sorted(FORMATS))
 

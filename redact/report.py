@@ -1,11 +1,20 @@
 """What a redaction did, for the audit report. Holds counts and pointer patterns, never input text."""
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from redact.identifiers import IdentReport
+
+@dataclass
+class IdentReport:
+    """What identifier scrubbing did (redact/apply/identifiers.py fills it): kept values by category,
+    hashed and dropped counts."""
+
+    kept: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    hashed: Counter[str] = field(default_factory=Counter)
+    dropped: Counter[str] = field(default_factory=Counter)
+    no_key_drops: int = 0
 
 
 @dataclass
@@ -30,7 +39,7 @@ class RedactionReport:
     scanner: dict[str, str] = field(default_factory=dict)  # layer -> verdict
     findings: list[dict[str, Any]] = field(default_factory=list)
     # "<class>/<rule>" -> distinct values the redactor replaced because that scanner rule would have
-    # fired on them (redact/pathguard.py, redact/identifiers.py); counts only, never a value
+    # fired on them (redact/apply/pathguard.py, redact/apply/identifiers.py); counts only, never a value
     fallbacks: Counter[str] = field(default_factory=Counter)
     # a blocked run: "public-with-key" when a trial under `public` with a key passed the scanner (the
     # report then names that command, redact/blocked.py), "nothing" when even that was flagged

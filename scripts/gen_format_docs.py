@@ -1,7 +1,8 @@
-"""Write each raw format's tables into docs/formats.md, between its marker comments.
+"""Write what the format tables produce: each raw format's tables into docs/formats.md, between its
+marker comments, and the closed list of names into redact/tables/vocabulary.txt.
 
-    python scripts/gen_format_docs.py          # rewrite the blocks
-    python scripts/gen_format_docs.py --check  # exit 1 when the doc is not current
+    python scripts/gen_format_docs.py          # rewrite the blocks and the list
+    python scripts/gen_format_docs.py --check  # exit 1 when either is not current
 
 The blocks are `<!-- <format>-tables:begin -->` ... `<!-- <format>-tables:end -->`, one per format of
 the registry (redact/formats/registry.py); the text comes from the format's one table
@@ -15,6 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "formats.md"
+VOCABULARY = ROOT / "redact" / "tables" / "vocabulary.txt"
 
 
 def render(text: str) -> str:
@@ -33,16 +35,21 @@ def render(text: str) -> str:
 
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT))
-    old = DOC.read_text(encoding="utf-8")
-    new = render(old)
-    if "--check" in argv:
-        if new != old:
-            print(f"{DOC} is not current: run python scripts/gen_format_docs.py", file=sys.stderr)
-            return 1
-        return 0
-    if new != old:
-        DOC.write_text(new, encoding="utf-8")
-    return 0
+    from redact.formats.vocabulary import render as vocabulary
+
+    stale = []
+    for path, make in ((DOC, render), (VOCABULARY, lambda _old: vocabulary())):
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        new = make(old)
+        if new == old:
+            continue
+        if "--check" in argv:
+            stale.append(path)
+        else:
+            path.write_text(new, encoding="utf-8")
+    for path in stale:
+        print(f"{path} is not current: run python scripts/gen_format_docs.py", file=sys.stderr)
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

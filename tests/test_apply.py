@@ -8,7 +8,7 @@ from hypothesis import given, settings
 
 from redact.api import redact_bytes
 from redact.errors import BadInput, UsageError
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.model.agentplay import SessionMap
 from redact.model.grammar import BUCKET_LABELS, path_in_mode
 from redact.policy import load_policy

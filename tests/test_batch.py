@@ -1,4 +1,4 @@
-"""Many inputs at once (redact/batch.py and `redact --out-dir`): the parallel path writes exactly what
+"""Many inputs at once (redact/batch/run.py and `redact --out-dir`): the parallel path writes exactly what
 the serial one and a single-input run write, one bad input does not stop the others, exit codes say
 the worst outcome, and outputs do not depend on --jobs or on PYTHONHASHSEED."""
 from __future__ import annotations
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from redact import batch
+from redact.batch import run as batch
 from redact.api import redact_file
 from redact.cli import main
-from redact.keys import Key, parse_key_text
+from redact.keys.material import Key, parse_key_text
 from redact.policy.load import load_policy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -199,7 +199,7 @@ def test_a_missing_out_dir_is_made_and_a_file_is_refused(tmp_path: Path) -> None
 def test_with_a_key_the_output_name_digest_is_keyed() -> None:
     """Without a key, `session-<hex>` is SHA-256 of the name: a guessed name can be tested. With a
     key it is keyed: the same for one key, different for another, never the unkeyed one."""
-    from redact.keys import Key
+    from redact.keys.material import Key
 
     one, two = Key(bytes(range(32)), source="t"), Key(bytes(range(1, 33)), source="t")
     path = Path("logs/acme-layoffs-notes.jsonl")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from redact.cli import main
-from redact.identifiers import IdentScrubber
+from redact.apply.identifiers import IdentScrubber
 from tests.maps import EXAMPLE
 
 

@@ -3,32 +3,35 @@
 The layers, lowest first. A module imports its own layer or a lower one, never a higher one
 (every import counts: at the top, inside a function, under TYPE_CHECKING):
 
-    0 shared      redact/errors.py, names.py, canonical.py, model/, contract/, io/
-                  (pure: the field classes and their grammar, errors, reading and writing bytes)
-    1 redactor    every other module of redact/ (keys, policy, verbs, paths, identifiers, build/,
-                  formats/, native/, apply.py, detect.py, options.py, vault.py, ...)
+    0 shared      redact/errors.py, moved.py (the old import paths), model/, contract/, io/, tables/
+                  (pure: the field classes and their grammar, the detectors both sides use, the
+                  declarative tables and the names a report may show, errors, reading and writing bytes)
+    1 redactor    every other module of redact/, one folder a pipeline step: formats/ (read, detect),
+                  build/ (raw log -> map), native/ (scrub a raw log in its own format), policy/,
+                  apply/ (the policy over a map), verbs/, keys/, and report.py, options.py, blocked.py
     1 scanner     audit/ (the leak scanner and its reports)
-    2 library     redact/api.py, api_native.py, redact/__init__.py, batch.py, batch_inputs.py, plan.py,
-                  receipt.py, explain.py
+    2 library     redact/api.py, api_native.py, redact/__init__.py, batch/ (many inputs),
+                  share/ (receipts, explain)
     3 CLI         redact/cli/, redact/__main__.py
 
     CLI ──> library ──> redactor ──> shared
       │        │                       ^
-      │        └──────> scanner ───────┘  (+ the tables it proves against, below)
+      │        └──────> scanner ───────┘  (+ the verb vocabulary and the format registry)
       └───────────────> scanner           (rendering reports, `scan`, `audit`)
 
 - The scanner and the redactor are siblings: the scanner never imports the redactor's transforms
   (STYLE.md principle 4: one bug cannot hide a leak from both). Besides the shared layer it reads
   only declarative tables: the verb vocabulary and its grammar (`redact/verbs/vocab.py`,
-  `vocab_data.py`, `grammar.py`, `classify.py`, not the engine), the native field tables
-  (`redact/native/spec.py`, `grammar.py`, `tables/`, not the scrubber) and the format registry (the list of formats).
+  `vocab_data.py`, `grammar.py`, `classify.py`, not the engine), and the format registry (the list of
+  formats) with each format's one table (`redact/formats/<name>/native_table.py`, written in the
+  node vocabulary of `redact/tables/`, which is in the shared layer).
 - The redactor never imports the scanner: running the scanner after a redaction happens in one
   place, the library API (`redact/api.py`: `scan_output` for maps; `redact/api_native.py`:
   `scan_native_output` for `--to native`). Other callers of the scanner scan a map they were given (`redact.scan`,
   `receipt verify`, the `scan` and `audit` commands); none of them also redacts.
 - No import cycle between modules.
 - Banned APIs: only redact/contract/secrets/plugins.py imports detect-secrets (its plugins can send a secret over the
-  network); only redact/keys.py holds key material (it alone imports hmac or cryptography); only
+  network); only redact/keys/material.py holds key material (it alone imports hmac or cryptography); only
   the CLI (redact/cli/, and the terminal renderer it alone imports) imports typer or rich.
 
 ruff enforces the banned APIs and the scanner's rule too (pyproject.toml, audit/ruff.toml).
@@ -46,28 +49,28 @@ PACKAGES = ("redact", "audit")
 
 RULES = {
     "detect_secrets": {"redact/contract/secrets/plugins.py"},
-    "hmac": {"redact/keys.py"},
-    "cryptography": {"redact/keys.py"},
+    "hmac": {"redact/keys/material.py"},
+    "cryptography": {"redact/keys/material.py"},
     "typer": {"redact/cli/"},
     "rich": {"redact/cli/", "audit/render/terminal.py"},
 }
 
-SHARED = ("redact.errors", "redact.names", "redact.canonical", "redact.model", "redact.contract", "redact.io")
-LIBRARY = ("redact", "redact.api", "redact.api_native", "redact.batch", "redact.batch_inputs", "redact.plan", "redact.receipt", "redact.explain")
+SHARED = ("redact.errors", "redact.moved", "redact.model", "redact.contract", "redact.io", "redact.tables")
+LIBRARY = ("redact", "redact.api", "redact.api_native")
+LIBRARY_PACKAGES = ("redact.batch", "redact.share")
 CLI = ("redact.cli", "redact.__main__")
 #: What the scanner reads besides the shared layer: declarative tables, never a transform. Exact
 #: module names (a package listed here is its `__init__`, not its other modules).
 SCANNER_READS = {
-    "redact",  # the package: its __init__ imports nothing at run time
+    "redact",  # the package: its __init__ imports nothing at run time but the old-path aliases
     "redact.verbs", "redact.verbs.vocab", "redact.verbs.vocab_data", "redact.verbs.grammar", "redact.verbs.classify",
-    "redact.native", "redact.native.spec", "redact.native.grammar", "redact.native.tables",
-    "redact.native.tables.tools", "redact.formats", "redact.formats.registry", "redact.formats.toolnames",
-    "redact.vocabulary",  # the closed list of names the format tables know (read from those tables)
+    "redact.formats", "redact.formats.registry", "redact.formats.tables", "redact.formats.toolnames",
+    "redact.formats.tooltable",
     "redact.blocked",  # the text of a blocked run's advice (the command that passes): no transform
 }
-#: The one read up from the shared layer: which input names a report may show is the closed list of
-#: names the format tables know (issue 13), and that list is read from the tables on first use.
-UPWARD_READS = {("redact.names", "redact.vocabulary")}
+#: Reads up from a lower layer allowed as exceptions: none (the closed list of names a report may
+#: show is data the tables produce, redact/tables/vocabulary.txt, not an import of the tables).
+UPWARD_READS: set[tuple[str, str]] = set()
 #: A format's folder (its registry entry) and its field tables, which the native proof reads.
 FORMAT_FOLDERS = sorted(p.parent.name for p in (ROOT / "redact" / "formats").glob("*/__init__.py"))
 FORMAT_TABLE = re.compile(rf"redact\.formats\.(?:{'|'.join(FORMAT_FOLDERS)})(?:\.table|\.native_table|\.tool_table)?")
@@ -82,7 +85,7 @@ SCANNER_ENTRIES = ("audit.scan", "audit.native", "audit.report_of_map", "audit.s
 #: Who may run the scanner, and why: after a redaction (only the API), or on a map it was given.
 #: `redact.api_native` is the `--to native` half of the API (split from api.py to keep modules short).
 SCANS_AFTER_REDACTION = {"redact.api", "redact.api_native"}
-SCANS_A_GIVEN_MAP = {"redact", "redact.receipt", "redact.cli.scan_cmd", "redact.cli.audit_cmd"}
+SCANS_A_GIVEN_MAP = {"redact", "redact.share.receipt", "redact.cli.scan_cmd", "redact.cli.audit_cmd"}
 
 
 def _in(module: str, prefixes: tuple[str, ...] | set[str]) -> bool:
@@ -92,7 +95,7 @@ def _in(module: str, prefixes: tuple[str, ...] | set[str]) -> bool:
 def layer(module: str) -> int:
     if _in(module, CLI):
         return 3
-    if module in LIBRARY:
+    if module in LIBRARY or _in(module, LIBRARY_PACKAGES):
         return 2
     if _in(module, SHARED):
         return 0
@@ -205,7 +208,7 @@ def test_the_scanner_runs_after_a_redaction_in_one_place() -> None:
             and any(_in(dst, SCANNER_ENTRIES) for dst in targets)}
     assert runs <= SCANS_AFTER_REDACTION | SCANS_A_GIVEN_MAP, sorted(runs - SCANS_AFTER_REDACTION - SCANS_A_GIVEN_MAP)
     # a module that scans a given map does not redact one: it neither transforms nor calls the API
-    redacts = {"redact.api", "redact.api_native", "redact.apply", "redact.native", "redact.build", "redact.batch"}
+    redacts = {"redact.api", "redact.api_native", "redact.apply.walk", "redact.native", "redact.build", "redact.batch.run"}
     both = [m for m in SCANS_A_GIVEN_MAP if m in GRAPH and GRAPH[m] & redacts - {"redact.api", "redact.api_native"}]
     assert not both, both
     assert "redact.api" in runs  # the one place exists
@@ -223,7 +226,7 @@ for m in {sorted(m for m in MODULES if m.startswith("audit"))!r}:
 print(" ".join(sorted(m for m in sys.modules if m.startswith("redact"))))
 from audit.native import scan_native
 from audit.scan import scan_map
-from redact.native.tables import formats
+from redact.formats.tables import formats
 scan_map(json.loads(open("examples/session-map.json").read()))
 for fmt in formats():
     scan_native(b"{{}}\\n", fmt, path_mode="relative")
@@ -231,7 +234,7 @@ print(" ".join(sorted(m for m in sys.modules if m.startswith("redact"))))
 """
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     imported, ran = (line.split() for line in out.stdout.splitlines())
-    assert "redact.model.grammar" in imported and "redact.native.spec" in ran  # the probe works
+    assert "redact.model.grammar" in imported and "redact.tables.spec" in ran  # the probe works
     assert [m for m in imported if not scanner_may_read(m)] == []
     assert [m for m in ran if not scanner_may_read(m)] == []
 
@@ -291,14 +294,14 @@ def test_the_graph_sees_every_kind_of_import() -> None:
     """The rules above are only as good as the graph: relative, function-level and TYPE_CHECKING
     imports all count."""
     assert "redact.formats.codex.state" in GRAPH["redact.formats.codex.calls"]  # under TYPE_CHECKING
-    assert "redact.api" in GRAPH["redact.batch"]  # inside a function
+    assert "redact.api" in GRAPH["redact.batch.run"]  # inside a function
     assert "audit.scan" in GRAPH["redact.api"]
-    assert package_diagram()["redact.cli"] >= {"redact.api", "audit.render"}
+    assert package_diagram()["redact.cli"] >= {"redact.share", "redact.api_native", "audit.render"}
 
 
 def test_the_scanner_takes_the_shared_detectors_from_the_contract_layer() -> None:
     """audit/ asks redact/contract/ for words, language, phrases and shapes: one copy of each, so the
-    redactor's fallback (redact/pathguard.py) and the proof ask the same question."""
+    redactor's fallback (redact/apply/pathguard.py) and the proof ask the same question."""
     assert not (ROOT / "audit" / "words.py").exists() and not (ROOT / "audit" / "language.py").exists()
     for module, wanted in (("audit.scan", "redact.contract.language"), ("audit.native", "redact.contract.language"),
                            ("audit.taint", "redact.contract.phrases"), ("audit.values", "redact.contract.shapes")):

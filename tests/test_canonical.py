@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from redact.canonical import canonical_json, content_hash, format_number
+from redact.model.canonical import canonical_json, content_hash, format_number
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**60), 2**60) | st.text(max_size=20)
@@ -61,7 +61,7 @@ def test_hash_ignores_cli_version_and_itself() -> None:
 @settings(max_examples=300, deadline=None)
 @given(json_values)
 def test_fast_path_equals_the_reference_encoder(value: object) -> None:
-    from redact.canonical import _encode
+    from redact.model.canonical import _encode
 
     out: list[str] = []
     _encode(value, out)

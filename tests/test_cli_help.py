@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from redact.cli import main
-from redact.detect import FORMATS
+from redact.formats.detect import FORMATS
 from tests.hardening.helpers import EXAMPLE_CC, EXAMPLE_MAP, EXAMPLE_SESSION, cli
 
 

@@ -1,4 +1,4 @@
-"""`explain` (redact/explain.py): each output field's class, rule and outcome, and never a value."""
+"""`explain` (redact/share/explain.py): each output field's class, rule and outcome, and never a value."""
 from __future__ import annotations
 
 import json
@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from redact.cli import main
-from redact.explain import explain_file
-from redact.keys import load_key_file
+from redact.share.explain import explain_file
+from redact.keys.material import load_key_file
 from tests.formats.ccfix import Transcript, text, tool_use
 from tests.maps import EXAMPLE
 

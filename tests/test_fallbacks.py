@@ -20,8 +20,8 @@ from audit.render import render
 from redact.api import redact_bytes
 from redact.contract.detectors import rule_of
 from redact.errors import LeakFound
-from redact.keys import Key, sha256_hex
-from redact.pathguard import guard_path
+from redact.keys.material import Key, sha256_hex
+from redact.apply.pathguard import guard_path
 from tests.formats import notesfix
 
 KEY = Key(bytes(range(32)), source="<test key>")
@@ -91,7 +91,7 @@ def test_every_shape_the_scanner_flags_in_a_path_is_replaced() -> None:
 
 
 def test_a_kept_identifier_the_scanner_would_flag_is_hashed_or_dropped() -> None:
-    from redact.identifiers import IdentScrubber
+    from redact.apply.identifiers import IdentScrubber
     from redact.policy.load import load_policy
 
     token = "ghp_" + "0123456789abcdefghijklmnopqrstuvwxyzAB"
@@ -134,14 +134,14 @@ def test_blocked_runs_name_the_rules_and_a_command_that_passes(monkeypatch: pyte
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     """Item 6: with the fallback switched off (the old redactor), `default` is blocked; the message
     names the rules and a command, and that command, run as printed, writes the map."""
-    import redact.apply_leaves
-    import redact.paths
+    import redact.apply.leaves
+    import redact.apply.paths
     from redact.cli import main
 
     src = tmp_path / "session.jsonl"
     src.write_bytes(notesfix.transcript())
     with monkeypatch.context() as patch:
-        for module in (redact.apply_leaves, redact.paths):
+        for module in (redact.apply.leaves, redact.apply.paths):
             patch.setattr(module, "guard_path", lambda path, *args, **kwargs: path)
         report = tmp_path / "blocked.html"
         assert main([str(src), "-o", str(tmp_path / "out.json"), "--report", str(report)]) == 1
@@ -167,7 +167,7 @@ def test_blocked_runs_name_the_rules_and_a_command_that_passes(monkeypatch: pyte
 
 
 def test_a_block_the_public_policy_cannot_lift_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    from redact.identifiers import IdentScrubber
+    from redact.apply.identifiers import IdentScrubber
 
     monkeypatch.setattr(IdentScrubber, "scrub", lambda self, category, value: value)  # a redactor bug
     data = notesfix.transcript()
@@ -191,9 +191,9 @@ def test_native_output_of_a_notes_repository_is_written_without_its_names(policy
 
 
 def test_the_reveal_vault_puts_fallback_names_back() -> None:
-    from redact.recorder import TokenLog
-    from redact.reveal import reveal_map
-    from redact.vault import Vault
+    from redact.keys.recorder import TokenLog
+    from redact.share.reveal import reveal_map
+    from redact.keys.vault import Vault
 
     log = TokenLog()
     result = redact_bytes(notesfix.transcript(), name="session.jsonl", policy="default", key=KEY,
@@ -254,3 +254,24 @@ def test_a_codex_rollout_patching_a_notes_repository_is_written_without_its_name
     assert not [w for w in notesfix.words() if w.lower() in out]
     assert len(result.session_map["files"]) == len(notesfix.NOTES)
     assert sum(result.report.fallbacks.values()) == len(notesfix.NOTES) - 1
+
+
+# -- issue 23, item 9: an overlong name is replaced, never the whole map refused ---------------------
+@pytest.mark.parametrize("policy", ["default", "internal", "public"])
+def test_an_overlong_file_name_is_replaced_and_the_map_written(policy: str) -> None:
+    from redact.api import redact_bytes
+    from redact.keys.material import Key
+    from tests.formats.ccfix import Transcript, text, tool_use
+
+    t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", "/home/zqdev/code/shop", branch="main")
+    t.user("go")
+    for rel in ["src/zq" + "a" * 5000 + ".py", "/".join(["d"] * 3000) + "/zqdeep.py", "src/ok.py"]:
+        tid = t.tool_id()
+        t.assistant([tool_use(tid, "Read", {"file_path": "/home/zqdev/code/shop/" + rel})])
+        t.result(tid, "x")
+    t.assistant([text("done")], stop="end_turn")
+    result = redact_bytes(t.bytes(), name="s.jsonl", policy=policy, key=Key(bytes(range(32)), source="test"))
+    paths = [f["path"] for f in result.session_map["files"]]
+    assert len(paths) == 3 and all(len(p) <= 4096 for p in paths)
+    assert b"zqa" not in result.data and b"zqdeep" not in result.data
+    assert result.report.fallbacks["path/long-name"] >= 1

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from redact.detect import FORMATS, MAP, detect
+from redact.formats.detect import FORMATS, MAP, detect
 from tests.hardening.helpers import EXAMPLE_CC, EXAMPLE_SESSION, cli, snapshot
 
 FIXTURES = Path(__file__).parent / "fixtures"

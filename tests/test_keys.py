@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from redact.errors import KeyError_
-from redact.keys import Key, key_from_env, keygen, load_key_file, parse_key_text
+from redact.keys.material import Key, key_from_env, keygen, load_key_file, parse_key_text
 
 
 def test_keygen_writes_32_bytes_hex_with_mode_0600(tmp_path: Path) -> None:
@@ -71,7 +71,8 @@ def test_env_key_and_env_key_file(tmp_path: Path) -> None:
     path = tmp_path / "k"
     path.write_text(hexkey)
     os.chmod(path, 0o600)
-    assert key_from_env({"AGENTPLAY_REDACT_KEY_FILE": str(path)}) is not None
+    from_file = key_from_env({"AGENTPLAY_REDACT_KEY_FILE": str(path)})
+    assert from_file is not None and from_file.fingerprint() == Key(bytes.fromhex(hexkey), source="x").fingerprint()
     assert key_from_env({}) is None
 
 

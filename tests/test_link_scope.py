@@ -18,16 +18,16 @@ from typing import Any
 
 import orjson
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from redact.api import redact_bytes
 from redact.errors import PolicyError
-from redact.explain import explain_file
-from redact.keys import Key, load_signing_key, signing_keygen
+from redact.share.explain import explain_file
+from redact.keys.material import Key, load_signing_key, signing_keygen
 from redact.model.grammar import is_link_scope
 from redact.policy.load import load_policy
-from redact.receipt import verify_receipt, write_receipt
+from redact.share.receipt import verify_receipt, write_receipt
 from tests.formats.ccfix import Transcript, text, tool_use
 from tests.hardening.helpers import KEY_HEX, cli, write_key
 from tests.native.helpers import native
@@ -157,9 +157,25 @@ def test_scoped_keys_are_the_documented_hkdf_derivations() -> None:
     assert KEY.scoped("session", digest).fingerprint() == KEY.fingerprint()
 
 
-@given(st.text(alphabet=string.ascii_letters + string.digits + ":._-/ @", max_size=80))
+_NAME_CHARS = string.ascii_lowercase + string.digits
+#: Scopes drawn near the grammar, so valid ones are reached often (free text almost never is one):
+#: valid dataset names at and around the 64-character limit, near misses (a capital, a trailing `-`,
+#: a space, a missing `dataset:`), the two fixed scopes, and free text.
+SCOPES = st.one_of(
+    st.sampled_from(["global", "session", "Global", "session ", "dataset:", "dataset", "datasets:x"]),
+    st.builds(lambda first, middle, last: f"dataset:{first}{middle}{last}",
+              st.sampled_from(_NAME_CHARS), st.text(alphabet=_NAME_CHARS + "._-", max_size=64),
+              st.sampled_from(list(_NAME_CHARS) + ["", "-", ".", "A", " "])),
+    st.text(alphabet=string.ascii_letters + string.digits + ":._-/ @", max_size=80),
+)
+
+
+@given(SCOPES)
 def test_the_scope_grammar_is_closed(text_: str) -> None:
     ok = re.fullmatch(r"global|session|dataset:[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?", text_) is not None
+    event("valid scope" if ok else "invalid scope")
+    if text_.startswith("dataset:"):
+        event(f"dataset name of {'at most' if len(text_) <= 72 else 'over'} 64 characters")
     assert is_link_scope(text_) == ok
     if ok:
         assert load_policy("public", link_scope=text_).policy.tokens.link_scope == text_
@@ -178,7 +194,7 @@ def test_the_scope_is_recorded_never_the_key(tmp_path: Path) -> None:
     signing_keygen(priv, pub)
     receipt = write_receipt(result, load_signing_key(priv), tmp_path / "r.json")
     assert receipt["linkScope"] == "dataset:r1"
-    from redact.keys import load_verify_key
+    from redact.keys.material import load_verify_key
 
     check = verify_receipt(result.data, receipt, load_verify_key(pub))
     assert check.ok and "tokens link dataset:r1" in check.reason
@@ -243,7 +259,7 @@ def test_native_session_scope() -> None:
 
 
 def test_batch_output_names_follow_a_dataset_scope(tmp_path: Path) -> None:
-    from redact.batch_inputs import plan
+    from redact.batch.inputs import plan
 
     src = tmp_path / "acme-layoffs-notes.jsonl"
     src.write_bytes(A)

@@ -11,10 +11,10 @@ import pytest
 from redact import api, api_native
 from redact.cli import main
 from redact.errors import UsageError
-from redact.explain import explain_file
-from redact.keys import Key
+from redact.share.explain import explain_file
+from redact.keys.material import Key
 from redact.options import FOLDER, MANY, RunOptions
-from redact.recorder import TokenLog
+from redact.keys.recorder import TokenLog
 
 ROOT = Path(__file__).resolve().parents[1]
 LOG = ROOT / "examples" / "claude-code" / "5f3c2a10-7b4e-4d21-9c8a-2e6f1b0d4a77.jsonl"

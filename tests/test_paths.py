@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from redact.contract.detectors import rule_of, secret_rules
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.model.grammar import BUCKET_LABELS, has_invisible, is_dirs_only_path, is_hashed_path, path_in_mode
-from redact.pathguard import TOKEN_RE
-from redact.paths import apply_mode, clean_relative, dirs_only, locate, project_folder_to_path
+from redact.apply.pathguard import TOKEN_RE
+from redact.apply.paths import apply_mode, clean_relative, dirs_only, locate, project_folder_to_path
 
 KEY = Key(bytes(range(32)), source="test")
 

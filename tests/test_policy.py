@@ -70,7 +70,7 @@ def test_public_allowlist_patterns_keep_no_free_words() -> None:
     """Under `public`, allowlisted identifiers stay in clear. The MCP tool list was once a pattern
     (`get_` + any words) and hook matchers any letters: `get_acme_payroll_layoffs` and
     `PreToolUse:AcmeGlobexMerger` were kept in clear. Both are now closed lists."""
-    from redact.identifiers import _Matcher
+    from redact.apply.identifiers import _Matcher
     from redact.policy.load import shipped_allowlists
 
     lists = shipped_allowlists()

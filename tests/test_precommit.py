@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from redact import api
-from redact.keys import Key
+from redact.keys.material import Key
 from tests.maps import EXAMPLE
 
 ROOT = Path(__file__).resolve().parents[1]

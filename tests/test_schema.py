@@ -5,7 +5,7 @@ import json
 import jsonschema
 
 from redact.api import redact_bytes
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.model.schema import generate, shipped
 from tests.maps import example_map
 

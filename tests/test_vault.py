@@ -1,4 +1,4 @@
-"""The reveal vault (redact/recorder.py, redact/vault.py, redact/reveal.py, `reveal`): tokens recorded
+"""The reveal vault (redact/keys/recorder.py, redact/keys/vault.py, redact/share/reveal.py, `reveal`): tokens recorded
 where they are made, encrypted under the user's key, useless without it, never written by default."""
 from __future__ import annotations
 
@@ -12,16 +12,16 @@ from typing import Any
 import pytest
 
 from redact import api
-from redact.apply import redact_map
+from redact.apply.walk import redact_map
 from redact.cli import main
 from redact.errors import BadInput, UsageError
-from redact.identifiers import IdentScrubber
-from redact.keys import Key, load_key_file
+from redact.apply.identifiers import IdentScrubber
+from redact.keys.material import Key, load_key_file
 from redact.policy.load import load_policy
-from redact.recorder import TokenLog
+from redact.keys.recorder import TokenLog
 from redact.report import RedactionReport
-from redact.reveal import reveal_map
-from redact.vault import MAGIC, read_vault, vault_bytes, write_vault
+from redact.share.reveal import reveal_map
+from redact.keys.vault import MAGIC, read_vault, vault_bytes, write_vault
 from tests.maps import EXAMPLE
 
 KEY_HEX = "6a" * 32
@@ -139,7 +139,7 @@ def test_reveal_puts_the_originals_back(key: Key) -> None:
     out = redact_recording(canary_map(), key, log)
     text = json.dumps(out)
     assert all(c not in text for c in (REPO, DIR, FILE, SCRIPT))
-    from redact.vault import Vault
+    from redact.keys.vault import Vault
 
     revealed = reveal_map(out, Vault(key.fingerprint(), None, log.entries))
     shown = json.dumps(revealed.session_map)
@@ -196,8 +196,6 @@ def test_no_vault_is_written_by_default(tmp_path: Path, capsys: pytest.CaptureFi
             assert not fh.read().startswith(MAGIC)
 
 
-@pytest.mark.skipif("recorder" not in inspect.signature(api.redact_bytes).parameters,
-                    reason="redact --vault is not wired into redact/api.py yet")
 def test_redact_with_vault_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "in.json"
     src.write_text(json.dumps(canary_map()))

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from redact.canonical import canonical_json, content_hash, format_number
-from redact.keys import Key, parse_key_text
-from redact.paths import apply_mode, normalize
+from redact.model.canonical import canonical_json, content_hash, format_number
+from redact.keys.material import Key, parse_key_text
+from redact.apply.paths import apply_mode, normalize
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 ROW = re.compile(r"^\| `([^`]*)` \| `([^`]*)` \|(?: `([^`]*)` \|)?$")

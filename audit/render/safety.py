@@ -23,7 +23,7 @@ from redact.contract.secrets import find_secrets, is_exempt
 from redact.contract.secrets import mask as _mask
 from redact.contract.emails import has_email
 from redact.model.grammar import has_invisible
-from redact.names import is_shown
+from redact.tables.names import is_shown
 
 MAX_IDENT = 80
 MAX_NAME = 40
@@ -33,7 +33,7 @@ _SHAPE_EXCERPT = re.compile(r"<number>|<(?:object|list) of \d{1,9}>|true|false|n
 # A pointer segment audit.findings.safe_key already masked.
 _MASKED_KEY = re.compile(r"<key:[^\n\u2026]{0,4}\u2026\(\d{1,9} chars\)>")
 # A source-field pattern of a taint finding: `assistant:message.content[].text`, `<type>:<key>`;
-# each name in it must pass the shared rule (redact/names.py).
+# each name in it must pass the shared rule (redact/tables/names.py).
 _SOURCE_FIELD = re.compile(r"[A-Za-z0-9_.:*\[\]<>/-]{1,80}")
 _SOURCE_FIELD_PARTS = re.compile(r"[.:/]|\[\]")
 _SOURCE_PLACEHOLDERS = frozenset({"", "<key>", "<type>"})

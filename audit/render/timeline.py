@@ -15,7 +15,7 @@ from typing import Any
 
 from audit.render.safety import show_ident, show_name
 from redact.model.agentplay import EVENT_MODELS
-from redact.names import agent_label
+from redact.tables.names import agent_label
 
 # One colour per kind, by family: file blues, shell greens, model purple, user amber, errors red.
 KIND_COLOURS: dict[str, str] = {

@@ -1,7 +1,7 @@
 """The map builder: `SessionFacts` -> an agentplay/v1 map (a dict), for every raw format.
 
 The map it returns is *raw* in one sense only: identifiers (model, MCP server, host, repo...) are as
-the log spelled them, and `redact.apply.redact_map` scrubs them under the policy afterwards. It is
+the log spelled them, and `redact.apply.walk.redact_map` scrubs them under the policy afterwards. It is
 already safe in every other sense: no text (facts hold none), paths repo-relative or bucket labels
 (`pathMode` "relative"), shell commands reduced to verbs. Steps:
 

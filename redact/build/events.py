@@ -3,7 +3,7 @@
 `Ev` is the builder's working form of one map event: absolute time, a sort key, the kind, the lane,
 the output fields, and pointers to other events (resolved to seq numbers once the order is final).
 `EventMaker` walks a session's facts in order and produces them, pairing each tool call with its
-result. Paths are placed here, once, with `redact.paths.locate`; nothing but a repo-relative path or
+result. Paths are placed here, once, with `redact.apply.paths.locate`; nothing but a repo-relative path or
 a bucket label leaves this module.
 """
 from __future__ import annotations

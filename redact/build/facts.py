@@ -2,7 +2,7 @@
 
 A reader (one module per raw format under `redact/formats/`) turns records into these facts; the
 builder (`redact/build/`) turns facts into an agentplay/v1 map. Facts hold numbers, enums, raw paths
-(which the builder places with `redact.paths.locate`), identifiers (which the policy scrubs later),
+(which the builder places with `redact.apply.paths.locate`), identifiers (which the policy scrubs later),
 and at most one transient string that is never written anywhere: `ToolCall.command`, which only the
 verb engine reads. No fact holds prompt, reply, reasoning, tool input or tool output text.
 

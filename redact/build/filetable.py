@@ -1,8 +1,8 @@
 """The file table of one session: raw paths placed once, as a repository and a repo-relative path, or
-a bucket label (`redact.paths.locate`). Nothing but a repo-relative path or a bucket label leaves it."""
+a bucket label (`redact.apply.paths.locate`). Nothing but a repo-relative path or a bucket label leaves it."""
 from __future__ import annotations
 
-from redact.paths import Located, locate
+from redact.apply.paths import Located, locate
 
 
 class FileTable:

@@ -17,7 +17,7 @@ from rich.progress import Progress as RichProgress
 from rich.table import Table
 from rich.text import Text
 
-from redact.batch_inputs import BAD, BUG, LEAK, SKIPPED, WRITTEN, Outcome, Task
+from redact.batch.inputs import BAD, BUG, LEAK, SKIPPED, WRITTEN, Outcome, Task
 from redact.cli.common import printable
 
 _STYLE = {WRITTEN: "green", LEAK: "yellow", BAD: "red", BUG: "red", SKIPPED: "dim"}

@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from redact.detect import FORMATS
+from redact.formats.detect import FORMATS
+from redact.model.grammar import PATH_MODES
 
 if TYPE_CHECKING:
-    from redact.keys import Key
+    from redact.keys.material import Key
 
 PROG = "agentplay-redact"
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
@@ -45,9 +46,8 @@ def choices(name: str, values: tuple[str, ...]) -> type[Enum]:
     return Enum(name, [(v, v) for v in values], type=str)  # type: ignore[return-value]
 
 
-PATH_MODES = ("relative", "dirs_only", "hashed")
 Mode = choices("Mode", PATH_MODES)
-InputFormat = choices("InputFormat", tuple(FORMATS))  # redact.detect is light: orjson and the errors
+InputFormat = choices("InputFormat", tuple(FORMATS))  # redact.formats.detect is light: orjson and the errors
 
 
 def value(choice: Enum | str | None) -> str | None:
@@ -81,7 +81,7 @@ def err(line: str) -> None:
 
 
 def load_key(key_file: Path | None, unsafe: bool) -> Key | None:
-    from redact.keys import key_from_env, load_key_file
+    from redact.keys.material import key_from_env, load_key_file
 
     if unsafe:
         err("warning: --unsafe-key-permissions: accepting a key file others may read")

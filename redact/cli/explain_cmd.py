@@ -19,7 +19,7 @@ from redact.cli.common import InputFormat, Mode, app, input_format_of, load_key,
 from redact.errors import UsageError
 
 if TYPE_CHECKING:
-    from redact.explain import Explanation
+    from redact.share.explain import Explanation
 
 
 def _text(exp: Explanation, pointer: str | None) -> list[str]:
@@ -64,7 +64,7 @@ def explain(
         "--unsafe-key-permissions", help="Accept a key file readable by others (unsafe).")] = False,
 ) -> None:
     """Say, for each output field, which rule of which policy produced it (never a value)."""
-    from redact.explain import explain_file
+    from redact.share.explain import explain_file
 
     fmt = input_format_of(input_format, old_format)
     key = load_key(key_file, unsafe_key_permissions)

@@ -12,7 +12,7 @@ from redact.cli.common import app, err
 @app.command("keygen")
 def keygen_cmd(path: Annotated[Path, typer.Argument(help="Where to write the new key.")]) -> None:
     """Write a new random 32-byte key (hex, mode 0600); refuses to overwrite."""
-    from redact.keys import keygen
+    from redact.keys.material import keygen
 
     fingerprint = keygen(path)
     err(f"wrote key {path} (fingerprint {fingerprint})")

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from redact.cli.common import app, sub_app
-from redact.detect import FORMATS
+from redact.formats.detect import FORMATS
 
 policy_app = sub_app("List, show and check policies.")
 app.add_typer(policy_app, name="policy")

@@ -26,7 +26,7 @@ def receipt_keygen(
         "--public", help="Where to write the public key (default: PRIVATE.pub).")] = None,
 ) -> None:
     """Make an Ed25519 key pair for signing receipts; refuses to overwrite either file."""
-    from redact.keys import load_verify_key, signing_keygen
+    from redact.keys.material import load_verify_key, signing_keygen
 
     public = public if public is not None else private.with_name(private.name + ".pub")
     key_id = signing_keygen(private, public)
@@ -50,8 +50,8 @@ def receipt_sign(
         "--unsafe-key-permissions", help="Accept a signing key file others may read (unsafe).")] = False,
 ) -> None:
     """Scan MAP again and, when it is clean, write a signed receipt for it (exit 1 on findings)."""
-    from redact.keys import load_signing_key
-    from redact.receipt import summary, write_map_receipt
+    from redact.keys.material import load_signing_key
+    from redact.share.receipt import summary, write_map_receipt
 
     if output is None:
         if map_file == "-":
@@ -72,7 +72,7 @@ def receipt_verify(
                                                     "the 64 hex characters of its raw bytes.")],
 ) -> None:
     """Check RECEIPT against MAP and a trusted public key: exit 0 valid, 1 invalid, 2 bad input."""
-    from redact.receipt import verify_files
+    from redact.share.receipt import verify_files
 
     check = verify_files(map_file, receipt, pubkey)
     if not check.ok:

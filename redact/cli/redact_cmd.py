@@ -22,8 +22,8 @@ from redact.io.write import check_output_path
 from redact.options import FOLDER, MANY, ONE, RunOptions
 
 if TYPE_CHECKING:  # imported when a command runs: `--help` and the other commands need none of it
-    from redact import batch
-    from redact.keys import Key
+    from redact.batch import run as batch
+    from redact.keys.material import Key
     from redact.policy.load import EffectivePolicy
 
 To = choices("To", ("map", "native"))
@@ -101,7 +101,8 @@ def redact(
                         "upload it).")] = None,
 ) -> None:
     """Redact INPUT under a policy and write the map (the default command)."""
-    from redact import batch
+    from redact.batch import run as batch
+    from redact.apply.modes import check_mode
     from redact.policy.load import load_policy
 
     mode_name = value(mode)
@@ -116,7 +117,8 @@ def redact(
     RunOptions(to=to or "map", mode=mode_name, input_format=fmt, inputs=_inputs(inputs), output=output,
                out_dir=out_dir, report=report, level=level, chain_key=chain_key_file, receipt=receipt,
                signing_key=signing_key, vault=vault, keyed=key is not None)
-    eff = load_policy(policy, mode=mode_name, link_scope=link_scope)
+    eff = load_policy(policy, link_scope=link_scope)  # --mode travels as the option, not in the policy
+    check_mode(eff, mode_name)
     options = Options(eff, key, batch.KeySource.for_loaded(key, key_file,
                                                            allow_unsafe_permissions=unsafe_key_permissions),
                       mode_name, fmt, skip_bad_lines)
@@ -137,7 +139,7 @@ def _inputs(inputs: list[str]) -> str:
 
 
 def _is_batch(inputs: list[str]) -> bool:
-    from redact import batch
+    from redact.batch import run as batch
 
     return len(inputs) > 1 or (inputs[0] != "-" and (Path(inputs[0]).is_dir() or batch.is_pattern(inputs[0])
                                                      or len(batch.in_store(Path(inputs[0]))) > 1))
@@ -145,7 +147,7 @@ def _is_batch(inputs: list[str]) -> bool:
 
 def _one_store_of_many(inputs: list[str]) -> bool:
     """One input that is a session store holding several sessions (a batch of its own)."""
-    from redact import batch
+    from redact.batch import run as batch
 
     return len(inputs) == 1 and inputs[0] != "-" and len(batch.in_store(Path(inputs[0]))) > 1
 
@@ -164,51 +166,23 @@ class Extras:
 
 def _one(input: str, output: str, options: Options, report: Path | None,
          extras: Extras = Extras(None, None, None, False)) -> None:
-    from redact import api
+    from redact.share.outputs import Outputs, redact_with_outputs
 
-    if report is not None:  # the renderers load only when a report is asked for
-        from audit.render import format_for_path, write_report
-
-        format_for_path(report)  # an unsupported extension fails now, before anything is written
-        check_output_path(report, [input, output])
-    # Everything the side outputs need is loaded before redacting (the flags were checked by
-    # RunOptions): a bad key fails with nothing written.
-    signer = None
-    if extras.signing_key is not None:
-        from redact.keys import load_signing_key
-
-        assert extras.receipt is not None
-        check_output_path(extras.receipt, [input, output])
-        signer = load_signing_key(extras.signing_key, allow_unsafe_permissions=extras.unsafe)
-    recorder = None
-    if extras.vault is not None:
-        check_output_path(extras.vault, [input, output])
-        from redact.recorder import TokenLog
-        from redact.vault import check_vault_path
-
-        check_vault_path(extras.vault, [input, output])
-
-        recorder = TokenLog()
+    outputs = Outputs(report=report, receipt=extras.receipt, signing_key=extras.signing_key, vault=extras.vault,
+                      unsafe_key_permissions=extras.unsafe)
     try:
-        result = api.redact_file(input, output, recorder=recorder, **options.redact_kwargs())
+        done = redact_with_outputs(input, output, outputs, **options.redact_kwargs())
     except LeakFound as exc:
         _print_findings(exc)
         if report is not None and exc.report is not None:
-            write_report(exc.report, exc.session_map, report)
             err(f"wrote the report {report}")
         raise
-    if report is not None:
-        write_report(result.report, result.session_map, report)
-    if recorder is not None and extras.vault is not None and options.key is not None:
-        from redact.vault import write_vault
-
-        n = write_vault(recorder, options.key, extras.vault, content_hash=result.report.content_hash)
-        err(f"wrote vault {extras.vault} ({n} tokens, mode 0600; never upload it)")
-    if signer is not None and extras.receipt is not None:
-        from redact.receipt import write_receipt
-
-        write_receipt(result, signer, extras.receipt)
-        err(f"wrote receipt {extras.receipt}")
+    result = done.result
+    for what, where in done.wrote:
+        if what == "vault":
+            err(f"wrote vault {where} ({done.vault_tokens} tokens, mode 0600; never upload it)")
+        elif what == "receipt":
+            err(f"wrote receipt {where}")
     for warning in result.report.warnings:
         err(f"warning: {warning}")
     if result.report.fallbacks:
@@ -226,7 +200,7 @@ def _native(input: str, output: str, options: Options, report: Path | None, leve
     """`--to native`: the input's own format, every field handled by its class, scanned (by the API)."""
     from audit.render import format_for_path, write_report
     from redact import api_native
-    from redact.keys import load_key_file
+    from redact.keys.material import load_key_file
 
     if report is not None:
         format_for_path(report)
@@ -273,7 +247,7 @@ _FINDINGS_PER_INPUT = 5
 
 
 def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None:
-    from redact import batch
+    from redact.batch import run as batch
     from redact.cli import batch_view
 
     tasks, unusable = batch.plan(inputs, out_dir, options.key, options.policy.policy.tokens.link_scope)
@@ -306,7 +280,7 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None
 
 
 def _print_outcome(outcome: batch.Outcome) -> None:
-    from redact import batch
+    from redact.batch import run as batch
 
     name = Path(outcome.input).name
     for warning in outcome.warnings:

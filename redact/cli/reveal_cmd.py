@@ -30,8 +30,8 @@ def reveal(
 ) -> None:
     """Show the map with your own names back, from the encrypted vault (never upload the result)."""
     from redact.io.read import display_name, parse_json, read_input
-    from redact.reveal import reveal_map
-    from redact.vault import read_vault
+    from redact.share.reveal import reveal_map
+    from redact.keys.vault import read_vault
 
     if output not in (None, "-"):
         check_output_path(output, [map_file, vault], private=True)

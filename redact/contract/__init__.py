@@ -3,7 +3,7 @@
 The scanner (audit/) flags a value these detectors fire on; the redactor (redact/) asks the same
 detectors first, about every name it would keep in clear (a path segment under `relative` or
 `dirs_only`, a repo or host name, an identifier under a `keep` rule), and writes that class's
-fallback instead (redact/pathguard.py, redact/identifiers.py). So the two agree by construction, and
+fallback instead (redact/apply/pathguard.py, redact/apply/identifiers.py). So the two agree by construction, and
 the scanner still runs on the output, independently, as the proof.
 
 Layering: modules here import nothing from `audit` and nothing from the redactor's transforms

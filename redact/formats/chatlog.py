@@ -16,7 +16,7 @@ from typing import Any, BinaryIO
 from redact.build import outputs
 from redact.build.facts import SessionFacts, ToolCall, ToolResult
 from redact.formats import toolnames
-from redact.formats.common import byte_len, label
+from redact.formats.common import LATEST_MS, byte_len, label
 from redact.formats.ids import native_id, session_id
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.wording import error_class
@@ -76,17 +76,14 @@ def result(c: ToolCall, t: float, *, error: bool, output: object = None, exit_co
 
 def root_of(path: str | None, *, project: bool = False) -> tuple[str, ...]:
     """The repository roots of a session whose working directory is `path`: nothing when unknown, and
-    nothing unless there is evidence it is a repository (redact/roots.py). `project`: the agent itself
+    nothing unless there is evidence it is a repository (redact/formats/roots.py). `project`: the agent itself
     names `path` as the project (the folder holding its project-local store, the workspace the user
     opened), which is evidence; a home folder, or a folder named like its user, is never a root."""
-    from redact.roots import choose_roots
+    from redact.formats.roots import choose_roots
 
     if not (isinstance(path, str) and path.strip() and len(path) < 4096):
         return ()
     return choose_roots((path,), git=project)
-
-
-_LATEST = 7_258_118_400_000.0  # 2200-01-01 in ms
 
 
 def epoch_number(value: object) -> float | None:
@@ -99,7 +96,7 @@ def epoch_number(value: object) -> float | None:
         return None
     if number < 1e11:
         number *= 1000.0
-    return number if number < _LATEST else None
+    return number if number < LATEST_MS else None
 
 
 class StoreReader:
@@ -146,7 +143,7 @@ class StoreReader:
 
     def session_row(self, sid: object, folder: object, parent: object) -> None:
         """The session row: its id, the project folder (a repository only on evidence,
-        redact/roots.py) and the session it was spawned from (a subagent)."""
+        redact/formats/roots.py) and the session it was spawned from (a subagent)."""
         self.session_id = sid if isinstance(sid, str) and sid else None
         self.s.roots = root_of(folder if isinstance(folder, str) else None, project=True)
         self.s.cwd = self.s.roots[0] if self.s.roots else None

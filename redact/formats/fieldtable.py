@@ -1,9 +1,9 @@
 """A raw format's field table for people, from its one executable table (the native tree).
 
-    field_rows(fmt)  -> [Row(location, cls, use), ...]     (redact/native/doc.py)
+    field_rows(fmt)  -> [Row(location, cls, use), ...]     (redact/tables/doc.py)
     doc_block(fmt)   -> the Markdown between `<!-- <name>-tables:begin/end -->` in docs/formats.md
 
-A format folder provides `native_table.TABLE` with `use` texts on its nodes (redact/native/spec.py);
+A format folder provides `native_table.TABLE` with `use` texts on its nodes (redact/tables/spec.py);
 `table.markdown()`, when the folder defines it, renders only its name tables (record types, tools).
 Older folders that still keep a hand-written `table.FIELDS` (location, class, use) are read as they
 are: their `table.markdown()` renders the whole block, FIELDS included (scripts/gen_format_docs.py
@@ -15,7 +15,7 @@ from importlib import import_module
 from types import ModuleType
 
 from redact.formats.registry import Format
-from redact.native.doc import Row, markdown, rows
+from redact.tables.doc import Row, markdown, rows
 
 
 def _names(fmt: Format) -> ModuleType:

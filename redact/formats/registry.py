@@ -1,15 +1,15 @@
 """The one list of raw input formats, and the protocol each of them answers.
 
 A format is a folder `redact/formats/<name>/` whose `__init__.py` exposes `FORMAT`, and one line in
-`PACKAGES` below. Detection (`redact/detect.py`), the `formats` command, batch discovery
-(`redact/batch_inputs.py`), the API's reader and companion lookup (`redact/api.py`), `--to native`
-(`redact/native/`), the native tables and proof (`redact/native/tables/`, `audit/native.py`) and the
+`PACKAGES` below. Detection (`redact/formats/detect.py`), the `formats` command, batch discovery
+(`redact/batch/inputs.py`), the API's reader and companion lookup (`redact/api.py`), `--to native`
+(`redact/native/`), the native tables and proof (`redact/formats/tables.py`, `audit/native.py`) and the
 taint source reader (`audit/source_text.py`) all iterate `formats()`; none keeps its own list.
 
 The folder's modules, by convention (`FormatFolder` finds them there, imported on first use, so
 listing the formats costs nothing at start-up):
 
-    native_table.py  TABLE: the format's one table (redact/native/spec.py): every field with its
+    native_table.py  TABLE: the format's one table (redact/tables/spec.py): every field with its
                      class, and on each node the reader reads, `use` (what it keeps of it, via
                      `used(...)`); a record type the reader maps says so on its layout's node, and
                      name sets such as RECORD_TYPES are read off the tree (`handling(switch)`)
@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from redact.build.facts import SessionFacts
-    from redact.native.spec import Table
+    from redact.tables.spec import Table
     from redact.report import RedactionReport
 
 #: The format folders under redact/formats/, in the order their sniffers are asked.
@@ -77,7 +77,7 @@ class Format(Protocol):
     @property
     def package(self) -> str:
         """The folder's module (`redact.formats.claude_code`): its `table` module's name tables add to
-        the closed list of known names (redact/vocabulary.py), beside the names of its one table."""
+        the closed list of known names (redact/formats/vocabulary.py), beside the names of its one table."""
 
     @property
     def jsonl(self) -> bool:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from redact.native.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table, handling
+from redact.tables.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table, handling
 
 #: The node a switch's own key resolves to (its value selects a layout).
 SWITCH_KEY = Leaf("enum", frozenset({"<switch key>"}))
@@ -109,7 +109,7 @@ class Slots:
 
     def cases(self, *place: str) -> dict[str, str]:
         """The layouts of the switch at `place`: `mapped` for those the reader maps (their node says
-        what it keeps), `skipped` for the others (redact/native/spec.py `handling`)."""
+        what it keeps), `skipped` for the others (redact/tables/spec.py `handling`)."""
         found = self.node(*place) if place else self.table.resolve(self.root)
         while isinstance(found, Many | ByType | JsonText):
             found = self.table.resolve(_through(found)[0])

@@ -38,6 +38,10 @@ for _names, _kind, _op in (
     for _name in _names:
         KINDS[_name] = (_kind, _op)
 
+#: Claude Code's tool names that no plain spelling of the table above gives (`LS`, not `Ls`), which
+#: session-record streams, teaagent logs and Agent Replay traces reuse. A test keeps it equal to the
+#: names of Claude Code's own table that normalise to a name above (tests/formats/test_registry.py).
+HARNESS_SPELLINGS = ("LS", "MultiEdit", "NotebookEdit", "NotebookRead")
 PATH_KEYS = ("file_path", "path", "filepath", "filename", "notebook_path", "target_file", "file")
 COMMAND_KEYS = ("command", "cmd", "script")
 URL_KEYS = ("url", "uri")

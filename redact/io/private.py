@@ -1,5 +1,5 @@
 """Reading a secret file (a key, a signing key): a regular file that only its owner can read, in a
-folder nobody else can write. The bytes are handed to redact/keys.py, which alone parses them."""
+folder nobody else can write. The bytes are handed to redact/keys/material.py, which alone parses them."""
 from __future__ import annotations
 
 import os

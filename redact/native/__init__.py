@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from redact.errors import UsageError
 
 if TYPE_CHECKING:
-    from redact.keys import Key
+    from redact.keys.material import Key
     from redact.policy.load import EffectivePolicy
     from redact.report import RedactionReport
 
@@ -57,8 +57,8 @@ def scrub_unproven(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy,
     option the format does not take, BadInput for input the format's reader would refuse. Never
     write or return this output to a user without the scan: call `redact.api_native.scrub_native`.
     """
-    from redact.modes import resolve_mode
-    from redact.linkscope import scoped_key
+    from redact.apply.modes import resolve_mode
+    from redact.keys.linkscope import scoped_key
 
     scrub = _scrubber(fmt)
     accepted = inspect.signature(scrub).parameters
@@ -75,7 +75,7 @@ def scrub_unproven(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy,
     out: bytes = scrub(data, name=name, policy=policy, key=key, mode=out_mode, report=report,
                        skip_bad_lines=skip_bad_lines, **given)
     if not out.strip() and data.strip():
-        from redact.detect import check_forced
+        from redact.formats.detect import check_forced
 
         check_forced(data, fmt, name)  # another format's log: bad input, not an empty output
         report.warn(f"no {fmt} record of the input was kept: the output is empty (is this the right format?)")

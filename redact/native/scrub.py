@@ -1,7 +1,7 @@
 """The native scrubber's engine: one input value + its table node -> the output value, or nothing.
 
 Format modules (`redact/formats/<name>/native.py`) read their records and hand each one to
-`Scrubber.record`; this module applies the field classes (`redact/native/spec.py`) under the policy:
+`Scrubber.record`; this module applies the field classes (`redact/tables/spec.py`) under the policy:
 text to its shape, commands to verbs, paths by the path mode, identifiers by the policy's action, ids
 kept or hashed, and every field the table does not know dropped and counted in the report. It never
 passes a value through that its class does not allow.
@@ -17,13 +17,13 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from redact.identifiers import IdentScrubber
-from redact.keys import Key, sha256_hex
+from redact.apply.identifiers import IdentScrubber
+from redact.keys.material import Key, sha256_hex
 from redact.model.grammar import VERSION_RE
-from redact.names import shown
-from redact.native import grammar as ng
-from redact.native.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table
-from redact.paths import apply_mode, clean_relative, is_absolute, locate, normalize, resolve_abs
+from redact.tables.names import shown
+from redact.tables import grammar as ng
+from redact.tables.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table
+from redact.apply.paths import apply_mode, clean_relative, is_absolute, locate, normalize, resolve_abs
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 from redact.verbs import extract, extract_argv
@@ -73,7 +73,7 @@ class Scrubber:
         self.hash_ids = policy.policy.ids.action == "hash"
         self.hasher: Callable[[str], str] | None = None
         if key is not None and mode == "hashed":
-            self.hasher = lambda program: key.ident_digest("program", program, 10)
+            self.hasher = key.program_digest
         self._ids: dict[str, str] = {}
         self._paths: dict[tuple[str, str | None], str] = {}
         self._verbs: dict[str, str] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from redact.canonical import content_hash
+from redact.model.canonical import content_hash
 
 KINDS = ("user", "llm", "read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web",
          "tool", "error", "delay", "commit", "model_switch")

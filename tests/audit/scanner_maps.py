@@ -17,8 +17,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from redact.api import redact_bytes
-from redact.canonical import content_hash
-from redact.keys import Key
+from redact.model.canonical import content_hash
+from redact.keys.material import Key
 from redact.policy.load import load_policy
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "session-map.json"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from audit.findings import RULES, safe_key
 from audit.grammar import PATH, PROVEN, REJECTED, GrammarOptions, check_grammar, declared_mode
 from audit.scan import scan_map
-from redact.canonical import content_hash
+from redact.model.canonical import content_hash
 from redact.verbs import default_vocabulary, is_valid_verb
 from tests.audit.scanner_maps import hexstr, path_in, redacted_example, timestamp
 

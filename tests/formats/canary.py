@@ -6,7 +6,7 @@ import orjson
 from hypothesis import strategies as st
 
 from redact.api import redact_bytes
-from redact.keys import Key
+from redact.keys.material import Key
 
 KEY = Key(bytes(range(32)), source="t")
 POLICIES = (("default", None), ("internal", None), ("public", KEY))

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from redact.api import redact_file
-from redact.keys import Key
+from redact.keys.material import Key
 from tests.formats import legacy_fixture, make_example
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"

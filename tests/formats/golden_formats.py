@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from redact.api import redact_file
-from redact.keys import Key
+from redact.keys.material import Key
 from tests.formats import make_codex, make_seed_formats
 from tests.formats.golden_cc import GOLDEN, render
 

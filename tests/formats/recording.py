@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from redact.native.spec import ByType, JsonText, Leaf, Many, Obj, Spec, Switch, Table
+from redact.tables.spec import ByType, JsonText, Leaf, Many, Obj, Spec, Switch, Table
 
 _NOWHERE = Leaf("drop")  # the node of a value the table does not classify (reads inside it are logged)
 

@@ -11,9 +11,9 @@ import pytest
 
 from redact.api import redact_bytes, redact_file
 from redact.cli import main
-from redact.detect import detect
 from redact.errors import BadInput, UsageError
 from redact.formats.aider.table import runs
+from redact.formats.detect import detect
 from tests.formats.canary import KEY
 
 CALLS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool")

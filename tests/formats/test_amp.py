@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 
 from redact.api import redact_file
 from redact.cli import main
-from redact.detect import detect
+from redact.formats.detect import detect
 from redact.api_native import scrub_native
 from redact.policy.load import load_policy
 from redact.report import RedactionReport

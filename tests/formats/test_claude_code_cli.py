@@ -10,7 +10,7 @@ import pytest
 
 from redact.api import redact_bytes, redact_file
 from redact.cli import main
-from redact.detect import detect
+from redact.formats.detect import detect
 from redact.errors import BadInput
 from redact.formats.claude_code.files import find_sidechains, project_sessions
 from tests.formats import legacy_fixture, make_example

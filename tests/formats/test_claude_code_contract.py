@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from redact.api import redact_bytes
-from redact.keys import Key
+from redact.keys.material import Key
 from tests.formats.ccfix import Transcript, text, thinking, tool_use
 
 KEY = Key(bytes(range(1, 33)), source="test")

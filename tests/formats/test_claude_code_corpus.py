@@ -15,9 +15,9 @@ import pytest
 
 from audit.scan import scan_map
 from redact.api import Result, redact_bytes
-from redact.detect import detect
+from redact.formats.detect import detect
 from redact.formats.claude_code.table import RECORD_TYPES
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.model.agentplay import SessionMap
 from redact.model.schema import shipped
 from tests.conftest import corpus_case, corpus_dir, corpus_params

@@ -168,7 +168,7 @@ def test_legacy_by_hand(legacy: dict[str, Any]) -> None:
 
 def test_the_readme_command_on_the_example(tmp_path: Path) -> None:
     from redact.cli import main
-    from redact.keys import keygen
+    from redact.keys.material import keygen
 
     key = tmp_path / "key"
     keygen(key)

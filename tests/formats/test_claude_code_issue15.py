@@ -137,8 +137,8 @@ def test_a_uuid_named_subagent_is_a_plain_subagent() -> None:
 
 
 def test_helper_lanes_survive_the_public_policy_readably(tmp_path: Any) -> None:
-    from redact.apply import redact_map
-    from redact.keys import Key
+    from redact.apply.walk import redact_map
+    from redact.keys.material import Key
     from redact.policy import load_policy
 
     m = _helper_session(tmp_path, "acompact-9e1f00")
@@ -205,7 +205,7 @@ def test_no_ticket_without_a_confirmed_success() -> None:
 
 def test_mcp_ticket_id_follows_the_policy() -> None:
     from redact.api import redact_bytes
-    from redact.keys import Key
+    from redact.keys.material import Key
 
     data = _mcp_session("mcp__linear__save_issue", {"title": "x"}, LINEAR_ANSWER).bytes()
     default = redact_bytes(data, name="t.jsonl").session_map
@@ -283,7 +283,7 @@ def test_a_session_that_starts_at_home_takes_its_first_repository_later() -> Non
 
 def test_multi_repository_maps_survive_every_policy() -> None:
     from redact.api import redact_bytes
-    from redact.keys import Key
+    from redact.keys.material import Key
 
     data = _moving_session().bytes()
     for policy in ("default", "public"):

@@ -10,7 +10,7 @@ import pytest
 
 from redact.api import redact_bytes, redact_file
 from redact.build.facts import LlmResponse, ToolCall, ToolResult, UserTurn
-from redact.detect import detect
+from redact.formats.detect import detect
 from redact.errors import BadInput
 from redact.formats import patches
 from redact.formats.codex import tools as codex_tools

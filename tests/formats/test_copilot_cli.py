@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from redact import batch
+from redact.batch import run as batch
 from redact.api import redact_bytes, redact_file
-from redact.detect import detect
+from redact.formats.detect import detect
 from redact.policy.load import load_policy
 from tests.formats.canary import KEY, POLICIES, Canaries, canary_base, check
 from tests.native.copilotfix import SESSION_ID, events, records

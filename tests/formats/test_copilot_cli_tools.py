@@ -8,7 +8,7 @@ import pytest
 from redact.formats.copilot_cli import native_table
 from redact.formats.copilot_cli.native_table import TOOLS
 from redact.formats.copilot_cli.tools import make_call
-from redact.native.spec import Obj
+from redact.tables.spec import Obj
 
 
 @pytest.mark.parametrize("name", list(TOOLS))

@@ -10,7 +10,7 @@ import pytest
 
 from redact.api import redact_bytes
 from redact.cli import main
-from redact.detect import FORMATS, detect
+from redact.formats.detect import FORMATS, detect
 from redact.errors import BadInput
 from redact.formats.registry import raw_formats
 from tests.formats import make_codex, make_example

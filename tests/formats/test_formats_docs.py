@@ -1,6 +1,6 @@
 """docs/formats.md shows each raw format's tables exactly as its one table declares them.
 
-The field table of each format is rendered from its native table (redact/native/doc.py) with the
+The field table of each format is rendered from its native table (redact/tables/doc.py) with the
 `use` text of each node; scripts/gen_format_docs.py writes the blocks. Every format of the registry
 is checked, so a format added later must have its markers in the doc.
 """
@@ -12,7 +12,7 @@ import pytest
 
 from redact.formats.fieldtable import doc_block, field_rows, legacy_fields
 from redact.formats.registry import Format, formats
-from redact.native.spec import CLASSES
+from redact.tables.spec import CLASSES
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "formats.md"
 NAMES = [fmt.name for fmt in formats()]
@@ -78,6 +78,19 @@ def test_the_generator_leaves_the_doc_as_it_is() -> None:
     assert module.render(text) == text, "run: python scripts/gen_format_docs.py"
 
 
+def test_the_closed_list_of_names_is_what_the_tables_produce() -> None:
+    """redact/tables/vocabulary.txt is data the format tables produce (so the shared layer that reads
+    it imports no table): the committed file is exactly what they produce now, and the list the
+    reports ask is every plain name of it."""
+    from redact.formats.vocabulary import known_names, render
+    from redact.tables import names
+
+    committed = (DOC.parents[1] / "redact" / "tables" / "vocabulary.txt").read_text(encoding="utf-8")
+    assert committed == render(), "run: python scripts/gen_format_docs.py"
+    plain = {n for n in known_names() if names.is_plain_name(n)}
+    assert names.known_names() == plain and {"assistant", "tool_use", "sessionId"} <= plain
+
+
 def test_a_folder_in_the_older_shape_is_read_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
     """A format merged with a hand-written `table.FIELDS` and a `markdown()` that renders it keeps
     working: its rows are its FIELDS and its block is its markdown(); one in the new shape gets its
@@ -86,7 +99,7 @@ def test_a_folder_in_the_older_shape_is_read_as_it_is(monkeypatch: pytest.Monkey
     import types
 
     from redact.formats.registry import FormatFolder
-    from redact.native.spec import ID, Switch, Table, const, obj, used
+    from redact.tables.spec import ID, Switch, Table, const, obj, used
 
     old = types.ModuleType("redact.formats.old_shape.table")
     old.FIELDS = (("*.type", "enum", "record dispatch"), ("x.id", "id", "session.id"))  # type: ignore[attr-defined]

@@ -20,9 +20,9 @@ import orjson
 import pytest
 
 from audit.scan import scan_map
-from redact import batch
+from redact.batch import run as batch
 from redact.api import Result, redact_file
-from redact.detect import detect
+from redact.formats.detect import detect
 from redact.model.agentplay import SessionMap
 from redact.model.schema import shipped
 from tests.audit.scanner_maps import KEY

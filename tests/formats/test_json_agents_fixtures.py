@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from redact import batch
-from redact.detect import detect
+from redact.batch import run as batch
+from redact.formats.detect import detect
 from tests.formats.make_json_agents import FILES, FIXTURES
 
 

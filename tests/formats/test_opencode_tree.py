@@ -11,7 +11,7 @@ import pytest
 
 from redact.api import redact_bytes, redact_file
 from redact.cli import main
-from redact.detect import detect
+from redact.formats.detect import detect
 from tests.formats.canary import KEY
 
 ROOT = "/home/dana/src/shop"

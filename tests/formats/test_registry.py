@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from redact.build.facts import SessionFacts
-from redact.detect import FORMATS, detect
+from redact.formats.detect import FORMATS, detect
 from redact.formats import registry
 from redact.formats.registry import PACKAGES, Format, formats, raw_format, raw_formats
-from redact.native.spec import Table
+from redact.tables.spec import Table
 from redact.report import RedactionReport
 
 FOLDER = Path(registry.__file__).parent
@@ -36,7 +36,7 @@ def test_every_format_folder_is_registered_once() -> None:
 
 def test_listing_the_formats_imports_no_reader() -> None:
     """Start-up: the registry and the folders' __init__ import nothing heavy."""
-    code = ("import sys, redact.detect, audit.source_text; "
+    code = ("import sys, redact.formats.detect, audit.source_text; "
             "heavy = [m for m in sys.modules if m.startswith(('redact.build', 'redact.native')) "
             "or m.count('.') >= 3 and m.startswith('redact.formats.')]; print(heavy)")
     import subprocess
@@ -128,9 +128,9 @@ def fake_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_one_registry_line_reaches_every_consumer(fake_registered: None, tmp_path: Path) -> None:
-    from redact.batch_inputs import sessions_in
+    from redact.batch.inputs import sessions_in
     from redact.native import native_formats
-    from redact.native.tables import table
+    from redact.formats.tables import table
 
     assert isinstance(raw_format("fake-format"), _Fake)
     assert detect(b'{"fake_format": 1}\n{"fake_format": 1}\n', "x") == "fake-format"
@@ -143,3 +143,17 @@ def test_one_registry_line_reaches_every_consumer(fake_registered: None, tmp_pat
 def test_without_its_registry_line_a_format_is_unknown() -> None:
     assert raw_format("fake-format") is None
     assert "fake-format" not in raw_formats()
+
+
+def test_the_shared_tool_spellings_are_claude_codes_names() -> None:
+    """toolnames.HARNESS_SPELLINGS (the Claude Code names that session records and traces reuse,
+    kept at the shared level so no folder's table reaches into Claude Code's) is exactly the set of
+    Claude Code's tool names that normalise to a shared name but that no plain spelling gives."""
+    from redact.formats import toolnames, tooltable
+    from redact.formats.claude_code.native_table import TOOL_KINDS
+
+    plain = {spelled for norm in toolnames.KINDS
+             for spelled in (norm, norm.capitalize(), tooltable._camel(norm))}
+    derived = {name for name in TOOL_KINDS if toolnames.normalise(name) in toolnames.KINDS and name not in plain}
+    assert set(toolnames.HARNESS_SPELLINGS) == derived
+    assert tooltable.spellings()["MultiEdit"] == "edit"

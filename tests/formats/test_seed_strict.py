@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from redact.api import redact_bytes
-from redact.keys import Key
+from redact.keys.material import Key
 from tests.conftest import corpus_dir
 from tests.formats.corpus_cc import sessions
 from tests.formats.seed_strict import violations

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from audit.scan import scan_map
 from redact.api import redact_bytes, redact_file
-from redact.detect import detect
+from redact.formats.detect import detect
 from redact.model.schema import shipped
 from tests.formats import golden_formats
 from tests.formats import make_seed_formats as ms

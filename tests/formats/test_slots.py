@@ -19,7 +19,7 @@ import pytest
 
 from redact.formats.registry import formats
 from redact.formats.slots import SWITCH_KEY, SlotError, Slots
-from redact.native.spec import (
+from redact.tables.spec import (
     DROP, ID, NUMBER, PATH, SHAPE, ByType, JsonText, Many, Ref, Switch, Table, enum, obj, used,
 )
 

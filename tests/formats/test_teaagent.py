@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from audit.scan import scan_map
 from redact.api import redact_bytes, redact_file
-from redact.detect import detect
+from redact.formats.detect import detect
 from redact.formats.teaagent.chain import ChainCheck
 from redact.model.schema import shipped
 from redact.report import RedactionReport

@@ -87,7 +87,7 @@ def test_content_hash_matches_across_plain_and_gzip(tmp_path: Path, inputs: tupl
 def test_in_process_repeat_is_identical(inputs: tuple[list[Path], Path]) -> None:
     """Caches (verbs, identifiers, paths) must not make a second run in one process differ."""
     from redact.api import redact_file
-    from redact.keys import load_key_file
+    from redact.keys.material import load_key_file
 
     files, key_path = inputs
     key = load_key_file(key_path)

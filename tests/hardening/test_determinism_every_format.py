@@ -18,7 +18,7 @@ from redact.api import redact_bytes
 from redact.api_native import scrub_native
 from redact.errors import UsageError
 from redact.formats.registry import raw_format
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
 from tests.formats.table_inputs import GENERATED

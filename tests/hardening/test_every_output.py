@@ -9,11 +9,14 @@ test's own folder (root only), never /dev/null itself.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
 import stat
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,6 +101,8 @@ def state(folder: Path) -> dict[str, tuple[object, ...]]:
             out[rel] = ("file", st.st_mode, hashlib.sha256(path.read_bytes()).hexdigest())
         elif stat.S_ISCHR(st.st_mode):
             out[rel] = ("chr", st.st_mode, st.st_rdev)
+        elif stat.S_ISFIFO(st.st_mode):
+            out[rel] = ("fifo", st.st_mode)
         else:
             out[rel] = ("other", stat.S_IFMT(st.st_mode))
     return out
@@ -109,6 +114,8 @@ def _target(folder: Path, flag: Flag, kind: str) -> Path:
     target = folder / f"target{flag.ext}"
     if kind == "device":
         os.mknod(target, 0o666 | stat.S_IFCHR, os.makedev(1, 3))  # a null device, in this folder
+    elif kind == "fifo":
+        os.mkfifo(target)
     elif kind == "symlink":
         victim = folder / "victim.txt"
         victim.write_text("not yours to replace\n")
@@ -119,8 +126,38 @@ def _target(folder: Path, flag: Flag, kind: str) -> Path:
 
 
 # (--out-dir names a folder by design: its folder case is not a place it must not write)
-CASES = [(flag, kind) for flag in FLAGS for kind in ("device", "symlink", "folder", "input")
-         if not (kind == "folder" and flag.folder_ok)]
+@contextlib.contextmanager
+def _drained(fifo: Path | None) -> Iterator[None]:
+    """A reader on `fifo` while the command runs, so a command that wrongly writes into it finishes."""
+    if fifo is None:
+        yield
+        return
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    done = threading.Event()
+
+    def drain() -> None:
+        while not done.is_set():
+            try:
+                os.read(fd, 1 << 16)
+            except BlockingIOError:
+                pass
+            time.sleep(0.01)
+
+    thread = threading.Thread(target=drain, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        os.close(fd)
+
+
+# A FIFO is the device case that needs no root (CI or not): a private or exclusive file must refuse
+# it (writing a map into one would wait for a reader, so only those flags are tried with it).
+CASES = [(flag, kind) for flag in FLAGS for kind in ("device", "fifo", "symlink", "folder", "input")
+         if not (kind == "folder" and flag.folder_ok)
+         and not (kind == "fifo" and not (flag.private or flag.exclusive))]
 
 
 @pytest.mark.parametrize(("flag", "kind"), CASES, ids=[f"{f.name}-{k}" for f, k in CASES])
@@ -131,7 +168,8 @@ def test_every_output_flag_refuses_the_places_it_must_not_write(
     _setup(tmp_path)
     target = _target(tmp_path, flag, kind)
     before = state(tmp_path)
-    run = cli(capsys, *flag.argv(tmp_path, target))
+    with _drained(target if kind == "fifo" else None):  # a wrong write into the pipe fails, never hangs
+        run = cli(capsys, *flag.argv(tmp_path, target))
     after = state(tmp_path)
     assert "Traceback" not in run.err
     if kind == "device" and not (flag.private or flag.exclusive or flag.folder_ok):

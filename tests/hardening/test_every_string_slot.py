@@ -19,7 +19,7 @@ import pytest
 
 from redact.api import redact_bytes
 from redact.errors import RedactError
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.api_native import scrub_native
 from redact.policy.load import load_policy
 from redact.report import RedactionReport

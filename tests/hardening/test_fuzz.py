@@ -20,10 +20,10 @@ from audit.render import render
 from audit.report_of_map import report_of_map
 from audit.scan import check_map_shape, scan_map
 from redact.api import redact_bytes
-from redact.detect import FORMATS, MAP, detect
+from redact.formats.detect import FORMATS, MAP, detect
 from redact.errors import BadInput, RedactError
 from redact.io.read import Limits, _gunzip, duplicate_key, parse_json
-from redact.keys import Key
+from redact.keys.material import Key
 from tests.formats.test_claude_code_contract import STEPS, transcript
 from tests.hardening.fuzzlib import FUZZ, check_outcome, dumps, mutate, mutate_bytes
 from tests.maps import CANARY, maps

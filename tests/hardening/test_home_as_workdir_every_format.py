@@ -16,7 +16,7 @@ import pytest
 
 from redact.api import redact_bytes
 from redact.errors import RedactError
-from redact.keys import Key
+from redact.keys.material import Key
 from tests.formats.table_inputs import GENERATED
 
 KEY = Key(bytes(range(3, 35)), source="test")

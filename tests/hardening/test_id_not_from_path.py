@@ -23,7 +23,7 @@ from redact.api import redact_bytes
 from redact.errors import BadInput
 from redact.formats.common import fallback_id, session_id
 from redact.formats.registry import formats
-from redact.keys import Key
+from redact.keys.material import Key
 from tests.formats.table_inputs import GENERATED
 
 KEY = Key(bytes(range(32)), source="test")

@@ -2,7 +2,7 @@
 session-record `vcs.action` or `file_change.status`, or an unknown field name of an input map, was
 echoed in `skippedRecords` / `droppedFields` and by `explain`, because any name of a plain shape was
 shown. Now only names on the closed list this tool derives from its format tables are shown
-(redact/vocabulary.py); any other is counted under a placeholder. Each slot is checked in every report
+(redact/formats/vocabulary.py); any other is counted under a placeholder. Each slot is checked in every report
 format (json, markdown, html, terminal), in `explain` (text and JSON), and in `--to native`'s report.
 """
 from __future__ import annotations
@@ -21,10 +21,10 @@ from rich.console import Console
 from audit.render import render
 from audit.render.terminal import render_terminal
 from redact.api import redact_bytes
-from redact.explain import explain_map
-from redact.names import is_shown
+from redact.share.explain import explain_map
+from redact.tables.names import is_shown
 from redact.policy.load import load_policy
-from redact.vocabulary import known_names
+from redact.formats.vocabulary import known_names
 from tests.formats.ccfix import Transcript, text
 from tests.hardening.helpers import example_map
 from tests.native import codexfix, srfix

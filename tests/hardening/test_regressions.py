@@ -15,7 +15,7 @@ import orjson
 import pytest
 
 from redact.api import redact_bytes
-from redact.detect import detect
+from redact.formats.detect import detect
 from redact.errors import BadInput
 from redact.io.read import parse_json
 from tests.formats.ccfix import Transcript, tool_use

@@ -1,5 +1,5 @@
 """Names the input chooses (field names, record types, status tags) reach reports and errors under
-one rule (redact/names.py). Each surface is fed keys shaped like secrets and checked for them.
+one rule (redact/tables/names.py). Each surface is fed keys shaped like secrets and checked for them.
 
 Found by `test_fuzz_map_bytes`: a duplicate key `xZq7Canary` was named in full in the refusal line,
 because the duplicate-key check had its own, looser rule (letters and digits). Five other places had
@@ -25,8 +25,8 @@ from audit.report_of_map import report_of_map
 from redact.api import redact_bytes
 from redact.errors import RedactError
 from redact.model.grammar import LOCAL_ID_TOOLS, VERSION_RE, is_id
-from redact.names import MAX_SHOWN, is_shown
-from redact.receipt import _LAYERS
+from redact.tables.names import MAX_SHOWN, is_shown
+from redact.share.receipt import _LAYERS
 from tests.formats.ccfix import Transcript, text, tool_use
 from tests.hardening.helpers import EXAMPLE_MAP, cli, example_map
 from tests.native.helpers import native, report_text
@@ -144,10 +144,10 @@ def test_redaction_report_source_field_names_source_keys_by_the_rule(tmp_path: P
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     # The redactor now replaces a file name that holds the prompt's words (issue 14); to get a taint
     # finding into a redaction report, that fallback is switched off here, as a redactor bug would.
-    import redact.apply_leaves
-    import redact.paths
+    import redact.apply.leaves
+    import redact.apply.paths
 
-    for module in (redact.apply_leaves, redact.paths):
+    for module in (redact.apply.leaves, redact.apply.paths):
         monkeypatch.setattr(module, "guard_path", lambda path, *args, **kwargs: path)
     key = "zqCanary7secret"
     t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", "/work/repo")
@@ -320,7 +320,7 @@ def test_a_native_harness_id_never_keeps_its_body(prefix: str, body: str) -> Non
     """Property: under `default` a `<prefix>_<body>` id keeps its prefix; its body is a digest, so no
     word or key can ride in it; the same id always gives the same digest (pairs still match)."""
     from redact.native.scrub import Scrubber
-    from redact.native.tables import table
+    from redact.formats.tables import table
     from redact.policy.load import load_policy
     from redact.report import RedactionReport
 

@@ -5,7 +5,7 @@ from typing import Any
 
 import orjson
 
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.api_native import scrub_native
 from redact.policy.load import load_policy
 from redact.report import RedactionReport

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = {"redact.native.spec", "redact.native.grammar", "redact.native.tables"}
+SHARED = {"redact.tables.spec", "redact.tables.grammar", "redact.formats.tables"}
 
 
 def test_the_scan_imports_no_scrubber() -> None:
@@ -22,4 +22,4 @@ def test_tables_import_no_scrubber() -> None:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("redact.native"):
-                assert node.module in SHARED or node.module.startswith("redact.native.tables"), (path.name, node.module)
+                assert node.module in SHARED or node.module.startswith("redact.formats.tables"), (path.name, node.module)

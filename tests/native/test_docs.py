@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from redact.native.tables import table
+from redact.formats.tables import table
 from tests.native.helpers import lines, native
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "formats.md"

@@ -63,8 +63,8 @@ CLASSES = ("shape", "mask", "verb", "path", "drop")
 
 def _has(fmt: str, cls: str) -> bool:
     """Whether the format's table has a leaf of class `cls` (else there is nothing to break)."""
-    from redact.native.spec import walk_leaves
-    from redact.native.tables import table
+    from redact.tables.spec import walk_leaves
+    from redact.formats.tables import table
 
     found = table(format_of(fmt))
     assert found is not None

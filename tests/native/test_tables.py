@@ -12,8 +12,8 @@ import pytest
 from redact.errors import UsageError
 from redact.api_native import scrub_native
 from redact.native import native_formats
-from redact.native.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table, walk_leaves
-from redact.native.tables import formats, table
+from redact.tables.spec import ByType, JsonText, Leaf, Many, Obj, Ref, Spec, Switch, Table, walk_leaves
+from redact.formats.tables import formats, table
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
 

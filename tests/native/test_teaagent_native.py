@@ -14,7 +14,7 @@ from redact.api import redact_bytes
 from redact.errors import UsageError
 from redact.formats.teaagent.reader import read_session
 from redact.formats.teaagent.chain import ChainCheck
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.formats.teaagent.native import canonical
 from redact.report import RedactionReport
 from tests.native.helpers import KEY, lines, native, report_text

@@ -16,7 +16,7 @@ from redact.formats.agent_replay.native_table import DOCUMENT, RUN, STEP, TABLE
 from redact.formats.agent_replay.table import sniff_doc
 from redact.formats.common import label
 from redact.formats.jsonl import rewrite_lines
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport

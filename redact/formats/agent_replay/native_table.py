@@ -1,7 +1,7 @@
 """Agent Replay traces (seed 004) under `--to native`: a Run and its Steps.
 
 The format's one table (its step types and usage keys are here; `table.py` has the sniffers), built
-on the shared tool table for `tool_call` steps (`redact/native/tables/tools.py`). A step's
+on the shared tool table for `tool_call` steps (`redact/formats/tooltable.py`). A step's
 `input`, `output`, `state_before` and `state_after` are reduced to their shape (`{"chars": N}`, the
 length of the value's text or JSON text); the input of a `tool_call` step that is an object keeps
 only what the shared tool table reads (paths in the path mode, commands as verbs, URL hosts).
@@ -10,11 +10,11 @@ Every layout the reader reads is covered: `{"run", "steps"}`, a Run with its `st
 """
 from __future__ import annotations
 
-from redact.native.spec import (
+from redact.tables.spec import (
     DROP, ID, NUMBER, SHAPE, TIMESTAMP, VERSION, ByType, Many, Obj, Spec, Switch, Table, const, enum,
     handling, ident, obj, tool, used,
 )
-from redact.native.tables.tools import inputs_of, spellings
+from redact.formats.tooltable import inputs_of, spellings
 
 FORMAT = "agent-replay"
 

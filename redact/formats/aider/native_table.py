@@ -1,6 +1,6 @@
 """Aider has no native output (`native.py`): its table drops every record."""
 from __future__ import annotations
 
-from redact.native.spec import DROP, Table
+from redact.tables.spec import DROP, Table
 
 TABLE = Table("aider", DROP)

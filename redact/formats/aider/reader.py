@@ -71,7 +71,7 @@ class AiderReader:
         self.where = where
         self.root = root
         # the folder holding the history is the project Aider ran in, but never a home folder or one
-        # named after its user (redact/roots.py); the stand-in root of a history read from elsewhere stays
+        # named after its user (redact/formats/roots.py); the stand-in root of a history read from elsewhere stays
         roots = (root,) if root == STAND_IN else chatlog.root_of(root, project=True)
         self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="", roots=roots, cwd=root)
         self.t: float | None = None

@@ -7,7 +7,7 @@ import orjson
 from redact.formats.amp.native_table import TABLE, THREAD
 from redact.formats.amp.reader import root_of
 from redact.formats.common import json_doc
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport

@@ -8,11 +8,11 @@ host); usage numbers and models stay; the environment keeps the client's version
 from __future__ import annotations
 
 from redact.formats.toolnames import kind_of
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, DROP, ID, NUMBER, SHAPE, TIMESTAMP, VERSION, Many, Obj, Spec, Switch, Table, const, enum, ident,
     tagged, tool, used,
 )
-from redact.native.tables.tools import inputs_of
+from redact.formats.tooltable import inputs_of
 
 FORMAT = "amp"
 #: Amp's tool names -> the shared tool table's spelling
@@ -47,7 +47,7 @@ def _kind(name: str) -> str:
 TOOL_USE = Switch("name", {name: _tool_use(const(name), inputs_of(_kind(name))) for name in ALIASES},
                   default=_tool_use(_TOOL, {}))
 #: Content block types: a layout whose node says what the reader keeps is read for facts (`mapped`);
-#: any other type is counted by name in the report, never read (redact/native/spec.py `handling`).
+#: any other type is counted by name in the report, never read (redact/tables/spec.py `handling`).
 BLOCK = tagged("type", {
     "text": used("length only (a prompt's, a reply's)", Obj({"text": used("length only", SHAPE)})),
     "thinking": used("presence only (thinking)", Obj({"thinking": used("presence only (thinking)", SHAPE),

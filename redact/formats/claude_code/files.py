@@ -24,8 +24,8 @@ from redact.formats.claude_code.keys import SESSION_ID
 from redact.formats.claude_code.reader import ClaudeCodeReader
 from redact.formats.ids import session_id, native_id
 from redact.io.read import read_input
-from redact.paths import resolve_abs
-from redact.roots import choose_roots, repo_name, settle
+from redact.apply.paths import resolve_abs
+from redact.formats.roots import choose_roots, repo_name, settle
 from redact.report import RedactionReport
 
 _AGENT_FILE = re.compile(r"^agent-(.{1,200})\.jsonl$")
@@ -97,7 +97,7 @@ def project_sessions(folder: Path) -> list[Path]:
 def roots_of(cwd: str | None, original_cwd: str | None, *, git: bool = False) -> tuple[str, ...]:
     """Repository roots: the working directory (and the original one) on evidence, never a home
     folder or scratch space; a `.claude/worktrees/<name>` worktree adds its main checkout
-    (`redact.roots.choose_roots`)."""
+    (`redact.formats.roots.choose_roots`)."""
     return choose_roots((cwd, original_cwd), git=git)
 
 
@@ -113,7 +113,7 @@ def settle_session(reader: ClaudeCodeReader, data: bytes | BinaryIO, stem: str |
     else:
         s.native_id = session_id(sid, data, stem)
     s.cwd = reader.cwd
-    # the first repository on evidence (redact.roots), then one per later repository the session
+    # the first repository on evidence (redact.formats.roots), then one per later repository the session
     # moved into
     settle(s, (reader.cwd, reader.original_cwd), git=reader.git_branch)
     repos = repositories(s.roots, list(reader.cwds), git=reader.git_branch)

@@ -17,9 +17,9 @@ from redact.formats.claude_code.keys import CWD, GIT_BRANCH, IS_SIDECHAIN, ORIGI
 from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
 from redact.formats.wording import EXIT_CODE
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import Scrubber
-from redact.native.spec import Switch
+from redact.tables.spec import Switch
 from redact.formats.claude_code.native_table import TABLE
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport

@@ -4,7 +4,7 @@ The format's one table. The tool table (with its path inputs) and the hook table
 tree is built from them, so a tool the reader learns to read as a path is scrubbed as a path here
 too; the record types and system subtypes the reader maps (`RECORD_TYPES`, `SYSTEM_SUBTYPES`) are
 read off the tree (a layout is mapped when its node says what the reader reads of it). The scrubber and the native scan both walk
-this tree (`redact/native/spec.py` explains the nodes).
+this tree (`redact/tables/spec.py` explains the nodes).
 
 Kept so a transcript viewer still works: every record in its order, the `uuid`/`parentUuid` chain,
 `type`, `role`, timestamps, content blocks with their `type`, `tool_use` ids and names, tool_result
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, BRANCH, CWD, DROP, ID, NUMBER, PATH, RESULT, SHAPE, TIMESTAMP, TOOL, URL_HOST, VERB, VERSION,
     ByType, Leaf, Many, Obj, Ref, Spec, Switch, Table, const, enum, fields_of, ident, obj, handling, shape,
     used,

@@ -15,11 +15,11 @@ from redact.formats.cline.reader import _CWD
 from redact.formats.cline.keys import ASK_CASES, KINDS, REQUEST, SAY, SAY_CASES, TEXT, TYPE
 from redact.formats.cline.table import sniff_doc
 from redact.formats.common import label, parse_json_string
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
-from redact.roots import choose_roots
+from redact.formats.roots import choose_roots
 
 
 def _cwd(messages: list[Any]) -> str | None:

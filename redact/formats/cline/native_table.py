@@ -8,7 +8,7 @@ the table does not know is dropped and counted.
 """
 from __future__ import annotations
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, DROP, ID, NUMBER, PATH, SHAPE, VERB, ByType, JsonText, Many, Obj, Spec, Switch, Table, const, enum,
     ident, obj, tool, used,
 )

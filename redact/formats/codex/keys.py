@@ -14,7 +14,7 @@ from __future__ import annotations
 from redact.formats.codex.native_table import DOCUMENT, TABLE
 from redact.formats.codex.tool_table import PATCH_TOOL, TOOLS
 from redact.formats.slots import Slots
-from redact.native.spec import Obj
+from redact.tables.spec import Obj
 
 S = Slots(TABLE)
 D = Slots(TABLE, root=DOCUMENT)  # the single-JSON rollout (`TABLE.document`)

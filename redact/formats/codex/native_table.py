@@ -18,7 +18,7 @@ from __future__ import annotations
 from redact.formats.codex.tool_table import (
     CALL_ENVELOPE, CUSTOM_TOOL_CALL, OUTPUT_FIELD, PAIRS, PLAN, SHELL_VERB, STATUS, function_call, reads,
 )
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, BRANCH, CWD, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, URL_HOST, VERB, VERSION,
     ByType, Many, Obj, Spec, Switch, Table, const, enum, handling, ident, obj, used,
 )

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from redact.native.spec import Spec
+    from redact.tables.spec import Spec
 
 #: The record, response item and event types, and whether the reader maps each, are read off the
 #: native table (`native_table.py`, the format's one table); importable from here by their old names.

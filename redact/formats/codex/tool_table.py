@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, CWD, DROP, ID, NUMBER, PATH, RESULT, SHAPE, TOOL, VERB, ByType, JsonText, Many, Obj, Spec, Switch, const, enum, ident, lines, obj, used,
 )
 

@@ -6,7 +6,7 @@ import orjson
 from redact.formats.common import json_doc
 from redact.formats.continue_dev.native_table import SESSION, TABLE
 from redact.formats.continue_dev.reader import root_of
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport

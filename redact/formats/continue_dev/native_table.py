@@ -7,7 +7,7 @@ usage numbers and models stay; ids are kept or hashed; anything unknown is dropp
 """
 from __future__ import annotations
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, DROP, ID, NUMBER, PATH, SHAPE, URL_HOST, VERB, Many, Obj, Table, const, enum, ident, tool, used,
 )
 

@@ -12,11 +12,11 @@ from redact.formats.copilot_cli.native_table import DATA as EVENTS
 from redact.formats.copilot_cli.native_table import TABLE
 from redact.formats.copilot_cli.reader import _name
 from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
-from redact.roots import choose_roots
+from redact.formats.roots import choose_roots
 
 
 def _root(data: bytes, name: str) -> tuple[str | None, str | None]:

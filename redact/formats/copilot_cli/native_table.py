@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, BRANCH, CWD, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, URL_HOST, VERB, VERSION, Many, Obj, Spec,
     Switch, Table, const, enum, ident, obj, tool, used,
 )

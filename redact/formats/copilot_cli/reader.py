@@ -37,7 +37,7 @@ from redact.formats.ids import lane_id
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.wording import api_error_class
 from redact.report import RedactionReport
-from redact.roots import settle
+from redact.formats.roots import settle
 
 AGENT_TOOL = "copilot"
 _REPO = re.compile(r"[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}")
@@ -239,7 +239,7 @@ class CopilotReader:
         s = self.s
         s.native_id = session_id(self.native, data, fallback)
         s.cwd = self.cwd or workspace_cwd
-        # a repository only on evidence (redact/roots.py): the git root the log names is evidence
+        # a repository only on evidence (redact/formats/roots.py): the git root the log names is evidence
         settle(s, (self.git_root or s.cwd,), git=self.git_root is not None)
         self.stats.warn_skipped(self.report)
         return s

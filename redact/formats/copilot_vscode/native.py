@@ -15,9 +15,9 @@ from redact.formats.copilot_vscode.keys import ENTRY_KIND, PART_KIND, REQUESTS, 
 from redact.formats.copilot_vscode.native_table import DOCUMENT, PART, TABLE
 from redact.formats.copilot_vscode.reader import edit_log
 from redact.formats.copilot_vscode.table import sniff_doc
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import DROP, Scrubber
-from redact.native.spec import Switch
+from redact.tables.spec import Switch
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 

@@ -10,7 +10,7 @@ Code itself compacts the log.
 """
 from __future__ import annotations
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, DROP, ID, NUMBER, PATH, SHAPE, VERB, VERSION, Many, Obj, Spec, Switch, Table, const, enum, ident,
     obj, tool, used,
 )
@@ -66,7 +66,7 @@ _ARGS_READ = (f"paths ({', '.join(PATH_ARGS)}), the terminal command ({', '.join
 RESULT_CONTENT, RESULT_TEXT = "content", "value"
 #: The names the reader reads inside a request's `variableData` (a shape in the tree): the images
 #: among its `variables` (`kind` image, or `isImage`). The set keeps them in the vocabulary
-#: (redact/vocabulary.py reads table.py's sets, which imports it).
+#: (redact/formats/vocabulary.py reads table.py's sets, which imports it).
 VARIABLES, VARIABLE_KIND, IS_IMAGE = "variables", "kind", "isImage"
 VARIABLE_KEYS = frozenset({VARIABLES, VARIABLE_KIND, IS_IMAGE})
 

@@ -32,6 +32,7 @@ from redact.build.facts import (
     MAIN, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats.common import (
+    LATEST_MS,
     as_float, byte_len, count_urls, session_id, host_of, is_model_name, json_doc, parse_json_string, positive_int,
 )
 from redact.formats.copilot_vscode.keys import (
@@ -50,10 +51,9 @@ from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.patches import patch_targets
 from redact.formats.wording import api_error_class, error_class
 from redact.report import RedactionReport
-from redact.roots import settle
+from redact.formats.roots import settle
 
 AGENT_TOOL = "copilot-vscode"
-_LATEST = 7_258_118_400_000.0
 #: workspace.json's key for the workspace's folder (a companion file: not in the session's table)
 WORKSPACE_FOLDER = "folder"
 _PATCH, _PATCH_ALT = PATCH_ARGS
@@ -65,7 +65,7 @@ _ERROR_CODES = {"rateLimited": "rate_limit", "quotaExceeded": "usage_limit", "ca
 
 def _ms(value: object) -> float | None:
     found = as_float(value)
-    return found if found is not None and 0 <= found < _LATEST else None
+    return found if found is not None and 0 <= found < LATEST_MS else None
 
 
 def _model(value: object) -> str | None:
@@ -300,7 +300,7 @@ class VscodeReader:
         s.native_id = session_id(self.native, data, fallback)
         if self.base:
             s.cwd = self.base
-            settle(s, (self.base,), git=True)  # the workspace the user opened; never a home (redact/roots.py)
+            settle(s, (self.base,), git=True)  # the workspace the user opened; never a home (redact/formats/roots.py)
         return s
 
 

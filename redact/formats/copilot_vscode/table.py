@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-# the tool table and the names read inside `variableData`, importable from here (redact/vocabulary.py reads them)
+# the tool table and the names read inside `variableData`, importable from here (redact/formats/vocabulary.py reads them)
 from redact.formats.copilot_vscode.native_table import CREATES as CREATES
 from redact.formats.copilot_vscode.native_table import PATCHES as PATCHES
 from redact.formats.copilot_vscode.native_table import TOOLS as TOOLS

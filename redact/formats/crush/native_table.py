@@ -7,7 +7,7 @@ session tables, never copied. The table classifies every field the reader reads
 """
 from __future__ import annotations
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, Many, Switch, Table, enum, ident, obj, tagged, used,
 )
 
@@ -29,7 +29,7 @@ SESSION = obj(
 
 _IMAGE = used("images counted", SHAPE)
 #: Part types: a layout whose node says what the reader keeps is read for facts (`mapped`); any other
-#: type is counted by name in the report, never read (redact/native/spec.py `handling`).
+#: type is counted by name in the report, never read (redact/tables/spec.py `handling`).
 PART = tagged("type", {
     "text": used("length only", obj(data=obj(text=used("length only", SHAPE)))),
     "reasoning": used("presence only (thinking)", obj(data=obj(thinking=used("presence only (thinking)", SHAPE),

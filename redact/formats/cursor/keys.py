@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from redact.formats.cursor.native_table import TABLE
 from redact.formats.slots import Slots
-from redact.native.spec import Obj
+from redact.tables.spec import Obj
 
 S = Slots(TABLE)
 

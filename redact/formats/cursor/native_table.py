@@ -9,7 +9,7 @@ the reader reads (tests/formats/test_tables.py) and renders the field table of d
 """
 from __future__ import annotations
 
-from redact.native.spec import (
+from redact.tables.spec import (
     DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, VERSION, ByType, Many, Ref, Switch, Table, enum, ident, obj,
     used,
 )

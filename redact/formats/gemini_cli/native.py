@@ -16,11 +16,11 @@ from redact.formats.gemini_cli.keys import DIRECTORIES, MESSAGE_KINDS, MESSAGE_T
 from redact.formats.gemini_cli.native_table import DOCUMENT, TABLE
 from redact.formats.gemini_cli.reader import document_of
 from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
-from redact.roots import choose_roots
+from redact.formats.roots import choose_roots
 
 
 def _dirs(record: dict[str, Any]) -> str | None:

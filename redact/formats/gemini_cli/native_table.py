@@ -8,7 +8,7 @@ mode, the shell command as its verb, line numbers and flags); everything else a 
 """
 from __future__ import annotations
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, CWD, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, VERB, ByType, Many, Obj, Ref, Spec, Switch, Table,
     const, enum, ident, obj, shape, tool, used,
 )

@@ -53,8 +53,8 @@ from redact.formats.gemini_cli.table import MCP_NAME, WAITS_ON_USER, sniff_doc
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.wording import api_error_class, error_class
 from redact.report import RedactionReport
-from redact.paths import is_absolute, normalize
-from redact.roots import hashed_folder, settle, touched_project
+from redact.apply.paths import is_absolute, normalize
+from redact.formats.roots import hashed_folder, settle, touched_project
 
 AGENT_TOOL = "gemini-cli"
 _EXIT = re.compile(r"^Exit Code: (-?\d{1,5})[ \t]*$", re.MULTILINE)

@@ -8,7 +8,7 @@ store's session tables, never copied. The table classifies every field the reade
 """
 from __future__ import annotations
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, VERSION, Obj, Spec, Switch, Table, enum, ident, obj,
     tagged, used,
 )
@@ -61,7 +61,7 @@ _STATE = obj(
 _TEXT: dict[str, Spec] = {"text": SHAPE, "synthetic": BOOL, "ignored": BOOL, "time": DROP,
                           "id": ID, "sessionID": ID, "messageID": ID}
 #: Part types: a layout whose node says what the reader keeps is read for facts (`mapped`); any other
-#: type is counted by name in the report, never read (redact/native/spec.py `handling`). Every part
+#: type is counted by name in the report, never read (redact/tables/spec.py `handling`). Every part
 #: file of the pre-1.x tree is read for its `id` (`tree.py`), whatever its type.
 PART_DATA = tagged("type", {
     "text": used("a prompt's chars, a reply's textChars", Obj({

@@ -11,7 +11,7 @@ from redact.formats.common import json_doc, label
 from redact.formats.openhands.keys import KIND
 from redact.formats.openhands.native_table import EVENT, TABLE
 from redact.formats.openhands.reader import root_of
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport

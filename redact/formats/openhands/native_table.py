@@ -10,7 +10,7 @@ The format's one table: the event kinds the reader maps are the layouts whose no
 """
 from __future__ import annotations
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, CWD, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, VERB, Many, Obj, Spec, Switch, Table, const, enum,
     handling, tool, used,
 )

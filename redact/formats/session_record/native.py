@@ -12,9 +12,9 @@ from typing import Any
 
 from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
-from redact.keys import Key
+from redact.keys.material import Key
 from redact.native.scrub import Scrubber
-from redact.native.spec import Switch
+from redact.tables.spec import Switch
 from redact.formats.session_record.keys import (
     CONTENT_LEVEL, LOSSY, PRODUCER, ROOT_PATH, ROOT_VCS, ROOTS, TYPE, WORKSPACE,
 )
@@ -23,7 +23,7 @@ from redact.formats.session_record.native_table import (
 )
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
-from redact.roots import choose_roots
+from redact.formats.roots import choose_roots
 
 
 def _roots(data: bytes, name: str) -> tuple[str, ...]:

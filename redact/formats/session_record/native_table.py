@@ -12,11 +12,11 @@ removed (`LOSSY_ADDED`).
 """
 from __future__ import annotations
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, CWD, DROP, ID, NUMBER, PATH, SHAPE, TIMESTAMP, VERB, VERSION, ByType, Many, Obj, Spec, Switch,
     Table, const, enum, handling, ident, Leaf, obj, tool, used,
 )
-from redact.native.tables.tools import inputs_of, spellings
+from redact.formats.tooltable import inputs_of, spellings
 
 FORMAT = "session-record"
 

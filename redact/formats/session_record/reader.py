@@ -35,7 +35,7 @@ from redact.formats.session_record.keys import (
 from redact.formats.session_record.native_table import RECORD_TYPES
 from redact.formats.session_record.records import RecordReader
 from redact.report import RedactionReport
-from redact.roots import choose_roots, evidence_in, repo_name
+from redact.formats.roots import choose_roots, evidence_in, repo_name
 
 FORMAT = "session-record"
 #: The policy allowlist of agent tools kept in clear (not a key of the stream).
@@ -127,7 +127,7 @@ class SessionRecordReader(RecordReader):
         self.first_remote = first_remote
 
     def settle_roots(self) -> None:
-        """The header's roots that are repositories on evidence (`redact.roots`): a root's `vcs`,
+        """The header's roots that are repositories on evidence (`redact.formats.roots`): a root's `vcs`,
         or what the session's facts show."""
         git_roots = evidence_in(self.s)
         kept: list[str] = []

@@ -20,9 +20,9 @@ from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.teaagent.keys import CHAIN_HMAC, EVENT_TYPE, HASH, PAYLOAD, PREV_HASH
 from redact.formats.teaagent.reader import WORKSPACE
-from redact.keys import Key, sha256_hex
+from redact.keys.material import Key, sha256_hex
 from redact.native.scrub import Scrubber
-from redact.native.spec import Switch
+from redact.tables.spec import Switch
 from redact.formats.teaagent.native_table import DEFAULT_LEVEL, L1_PAYLOAD, LEVELS, RECORD, TABLE
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport

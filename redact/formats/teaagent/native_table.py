@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from redact.native.spec import (
+from redact.tables.spec import (
     BOOL, ID, NUMBER, TIMESTAMP, Obj, Spec, Switch, Table, const, enum, handling, Leaf, ident, mask, obj,
     tool, used,
 )
-from redact.native.tables.tools import inputs_of, spellings
+from redact.formats.tooltable import inputs_of, spellings
 
 FORMAT = "teaagent"
 PLACEHOLDER = "[REDACTED]"
