@@ -99,12 +99,15 @@ def sessions_in(folder: Path) -> list[Path]:
 
 
 def in_store(path: Path) -> list[Path]:
-    """The sessions of a SQLite store, one `STORE#SESSION` address each; any other file is itself."""
+    """The sessions of a SQLite store, one `STORE#SESSION` address each, and the runs of a log of
+    several (Aider's history, redact/formats/runs.py), one `FILE#RUN` each; any other file is itself."""
+    from redact.formats import runs
     from redact.formats.stores import sessions_of
     from redact.io.store import is_sqlite, ref
 
     if not is_sqlite(path):
-        return [path]
+        found = runs.runs_of(path)
+        return [runs.ref(path, rid) for rid, _ in found] if len(found) > 1 else [path]
     ids = sessions_of(path)
     return [ref(path, session) for session in ids] if ids else [path]
 
@@ -232,9 +235,10 @@ _HARNESS_NAME = re.compile(
 
 def output_name(path: Path, key: Key | None = None, *, hash_names: bool = False) -> str:
     """The map file name of the input at `path` (module doc); `hash_names`: always the digest."""
+    from redact.formats.runs import split_run
     from redact.io.store import split_ref
 
-    session = split_ref(path)[1]
+    session = split_ref(path)[1] or split_run(path)[1]
     name = session if session is not None else path.name
     if name in ("events.jsonl", "events.json", "ui_messages.json", "wire.jsonl") and _HARNESS_NAME.fullmatch(path.parent.name):
         name = path.parent.name  # a session folder's log (Copilot CLI, OpenHands, Cline, Kimi CLI): named after its folder

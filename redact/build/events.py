@@ -8,6 +8,7 @@ a bucket label leaves this module.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -97,6 +98,13 @@ class EventMaker:
                 found = extract(command, hasher=self.hasher, vocab=self.vocab)
             self._verbs[command] = found
         return found
+
+    def identity(self, command: str | tuple[str, ...]) -> str:
+        """A digest of the unknown programs a line runs ("" when it runs none)."""
+        from redact.verbs.engine import unknown_programs
+
+        names = unknown_programs(command, vocab=self.vocab)
+        return hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest() if names else ""
 
     def operands(self, command: str | tuple[str, ...]) -> tuple[tuple[str, str], ...]:
         from redact.verbs import operands
@@ -209,7 +217,9 @@ class EventMaker:
                 self._shell_targets(ev, self.operands(command), call.cwd)
             if res.vcs:
                 vcs = dict(res.vcs)
-            ev.sig = (call.name, res.verb)
+            # the program's identity before the verb reduced it: two different scripts are both
+            # `<script>`, and one is no retry of the other (a digest, in memory only)
+            ev.sig = (call.name, res.verb, self.identity(command))
         elif kind in ("read", "search", "edit"):
             f["tool"] = call.name
             f["cat"] = "file"

@@ -205,3 +205,8 @@ class SessionFacts:
         """A time the log shows that does not move the start (a log whose first record starts it)."""
         if self.last_seen is None or t > self.last_seen:
             self.last_seen = t
+
+    def ends(self, t: float) -> None:
+        """A time the log shows that the session lasted until, though no event stands there (a
+        log's closing notice): the same latest time as `saw_late`."""
+        self.saw_late(t)

@@ -128,8 +128,9 @@ def redact(
         raise UsageError("give an INPUT (a file, - for stdin, a folder, a pattern), or --all with --out-dir")
     to = value(to) if isinstance(to, Enum) else to
     if out_dir is None and _one_store_of_many(inputs):
-        raise UsageError("INPUT is a session store holding several sessions: give --out-dir DIR for the "
-                         "maps (one per session), or name one as STORE#SESSION", where=inputs[0])
+        raise UsageError("INPUT holds several sessions (a session store, or a log of several runs such as "
+                         "Aider's history): give --out-dir DIR for the maps (one per session), or name one "
+                         "as STORE#SESSION (a run: FILE#N)", where=inputs[0])
     key = load_key(key_file, unsafe_key_permissions)
     # every flag rule is the library's (redact/options.py): the API refuses the same combinations
     RunOptions(to=to or "map", mode=mode_name, input_format=fmt, inputs=_inputs(inputs), output=output,

@@ -151,7 +151,9 @@ def message_switch(model: str, tools: Mapping[str, str], args: Mapping[str, Mapp
 META: dict[str, Spec] = {
     # projectHash is a sha256 of the project's path in older clients: a guessed path can be tested
     # against it, so it is dropped (never an id kept as written)
-    "sessionId": used("session.id", ID), "projectHash": DROP,
+    "sessionId": used("session.id", ID),
+    "projectHash": used("when no directories are named: the folder above the touched paths whose sha256 it is "
+                        "is the working directory (redact/formats/roots.py); never written", DROP),
     "startTime": used("session start (when no message is older)", TIMESTAMP),
     "lastUpdated": used("session start (when no message is older)", TIMESTAMP),
     "kind": used("`subagent`: session.role", enum("main", "subagent")),

@@ -20,6 +20,7 @@ from redact.errors import BadInput, UsageError
 from redact.formats.auxiliary import reason
 from redact.formats.detect import FORMATS, MAP, detect
 from redact.formats.registry import formats, raw_format
+from redact.formats.runs import run_bytes, split_run
 from redact.formats.stores import export
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, read_input
 from redact.io.store import SQLITE_HEADER, ref, side_files, split_ref, store_of_side
@@ -76,9 +77,17 @@ def open_path(path: str | Path, *, input_format: str | None = None, companions: 
         return open_bytes(read_input(path), name, input_format=input_format, companions=companions,
                           file_stem=file_stem)
     store_path, session = split_ref(path)
+    log_path, run = split_run(path) if session is None else (store_path, None)
+    if run is not None:  # one run of a log of several (Aider's history, FILE#N): a session of its own
+        store_path = log_path
     skipped = reason(store_path)
     if skipped is not None:  # never opened: not even to detect its format
         raise BadInput(f"not a session: {skipped}; never read as a session", where=name)
+    if run is not None:
+        opened = open_bytes(run_bytes(log_path, run, where=name), name, input_format=input_format,
+                            companions=[], file_stem=None)
+        opened.reads = [log_path]
+        return opened
     side = store_of_side(store_path)
     if side is not None:  # a store's -wal (-shm, -journal) given: the store is read, with it
         store_path, path = side, side if session is None else ref(side, session)

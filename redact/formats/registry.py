@@ -172,6 +172,9 @@ class FormatFolder:
     # `list_sessions`. Home-wide discovery (`agentplay-redact ~`, redact/formats/discover.py)
     # searches each that exists; `agentplay-redact formats` and docs/formats.md list them.
     homes: tuple[str, ...] = ()
+    # "module:function" splitting a log that holds one session per run of the agent into its runs,
+    # [(run id, bytes)] (redact/formats/runs.py); None: a log is one session
+    runs: str | None = None
 
     @property
     def has_sessions(self) -> bool:

@@ -9,11 +9,19 @@ repository root only on evidence, and never when it is a home folder or a folder
 - depth below a known home folder (`~/code/proj`; not `~` itself nor `~/Documents`).
 A folder named like the user whose home it is in (`~/code/alice` of alice) is never a root.
 
+- for a log that names no working directory at all (Gemini CLI's older chats): the folder whose
+  sha256 is the log's project hash (Gemini CLI's `projectHash`), found among the folders above the
+  paths the session touched, is its working directory; that folder is the candidate root, or, when
+  it is a home, the folder right below it holding every touched path; with no hash found, the
+  deepest folder holding them all (`touched_project`). Each still only under the rule above (below a
+  home folder, never one).
+
 Without evidence there is no root: every path of the session goes to a bucket label, and the map
 has no `repos[]` entry, so no word of the working directory's path is ever written as a name.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterable
 
@@ -133,6 +141,71 @@ def evidence_in(session: SessionFacts) -> tuple[str, ...]:
     return tuple(found)
 
 
+def hashed_folder(paths: Iterable[str], digest: str) -> str | None:
+    """The folder, among those holding the absolute `paths` (each path's folder and the ones above
+    it), whose sha256 (of its path as written, `/`-separated) is `digest`; None when none is."""
+    want = digest.lower()
+    for raw in paths:
+        where = _resolved(raw)
+        while where and where.rstrip("/"):
+            if hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest() == want:
+                return where
+            head = where.rsplit("/", 1)[0]
+            if head == where:
+                break
+            where = head
+    return None
+
+
+def touched_root(paths: Iterable[str], files: Iterable[str] = (), cwd: str | None = None) -> str | None:
+    """The deepest folder holding every path a session touched (`paths`: absolute, or relative to
+    `cwd` when it is known; `files`: those of them that are files, whose own folder counts), or None.
+    A root only on the evidence `choose_roots` asks for (below a home folder, never one)."""
+    is_file = set(files)
+    folders: list[list[str]] = []
+    for raw in paths:
+        norm = normalize(raw)
+        if not is_absolute(norm):
+            if cwd is None:
+                continue
+            norm = normalize(cwd.rstrip("/") + "/" + norm)
+        where = _resolved(norm)
+        if where is None:
+            continue
+        segs = where.rstrip("/").split("/")
+        folders.append(segs[:-1] if raw in is_file else segs)
+    if not folders:
+        return None
+    common = folders[0]
+    for segs in folders[1:]:
+        n = 0
+        fold = common[:1] and common[0][1:2] == ":"
+        while n < min(len(common), len(segs)) and (
+                common[n] == segs[n] or (fold and common[n].lower() == segs[n].lower())):
+            n += 1
+        common = common[:n]
+    found = "/".join(common)
+    return found if found and found.rstrip("/") and not found.endswith(":") else None
+
+
+def touched_project(paths: Iterable[str], files: Iterable[str] = (), cwd: str | None = None) -> str | None:
+    """The candidate root of a session whose log names no folder: its working directory `cwd` (the
+    folder its project hash names) when that may be a repository; when it is a home, the folder right
+    below it that holds every touched path (`~/shop` for `shop/src/app.py`); without `cwd`, the
+    deepest folder holding them all (`touched_root`)."""
+    paths, files = list(paths), list(files)
+    if cwd is None:
+        return touched_root(paths, files)
+    if choose_roots((cwd,)):
+        return cwd
+    deep = touched_root(paths, files, cwd)
+    base = _resolved(cwd)
+    if deep is None or base is None or not _inside(deep, base) or len(deep) <= len(base.rstrip("/")):
+        return None
+    first = deep[len(base.rstrip("/")) + 1:].split("/", 1)[0]
+    return base.rstrip("/") + "/" + first if first else None
+
+
 def settle(session: SessionFacts, candidates: Iterable[str | None], *, git: bool = False) -> None:
     """Set a session's repository roots and name from its working directories and the evidence
     (the reader's own git flag, then what its facts show)."""
@@ -142,4 +215,5 @@ def settle(session: SessionFacts, candidates: Iterable[str | None], *, git: bool
         session.remote = None  # a remote names the repository of a root; without one it goes
 
 
-__all__ = ["choose_roots", "evidence_in", "git_root_of", "hide_user_names", "names_its_user", "repo_name", "settle"]
+__all__ = ["choose_roots", "evidence_in", "git_root_of", "hashed_folder", "hide_user_names", "names_its_user",
+           "repo_name", "settle", "touched_project", "touched_root"]

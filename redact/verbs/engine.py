@@ -281,6 +281,21 @@ def operands(command: str | Sequence[str], *, vocab: Vocabulary | None = None
     return found.files
 
 
+def unknown_programs(command: str | Sequence[str], *, vocab: Vocabulary | None = None) -> tuple[str, ...]:
+    """The programs of a line that are outside the vocabulary, as the line names them (each one's
+    normalised name, before it becomes `<script>`): what tells two different scripts apart, for the
+    builder's retry signature only (never written). () when every program is known."""
+    voc = vocab if vocab is not None else default_vocabulary()
+    if isinstance(command, str):
+        found = _cached(command, voc) if len(command) <= CACHE_MAX_CHARS else _safe(command, voc)
+    else:
+        words = tuple(command)
+        if not all(isinstance(word, str) for word in words) or sum(len(w) for w in words) > CACHE_MAX_CHARS:
+            return ()
+        found = _cached_argv(words, voc)
+    return tuple(name for verb, name in zip(found.verbs, found.names) if verb is None and name is not None)
+
+
 def is_valid_verb(verb: object, *, vocab: Vocabulary | None = None) -> bool:
     return (vocab if vocab is not None else default_vocabulary()).is_valid_verb(verb)
 

@@ -4,8 +4,10 @@
 Only exact ASCII spellings are ever matched: no Unicode folding, no NFKC, no stripping of invisible
 characters, so a homoglyph, a zero-width character or a control character can never turn a private
 name into a vocabulary word. Lower-casing happens only for ASCII names and only where the program is
-known case-insensitively (a Windows spelling with an extension or a backslash path, or inside a
-cmd.exe / PowerShell string).
+known case-insensitively (a Windows spelling with an extension or a backslash path, inside a
+cmd.exe / PowerShell string, or a PowerShell cmdlet's `Verb-Noun` spelling: `Get-ChildItem` run
+bare, in a log that does not say its shell was PowerShell, is still the `get-childitem` of the
+vocabulary's closed cmdlet list, data/plain.txt; a name outside that list stays unknown).
 """
 from __future__ import annotations
 
@@ -17,6 +19,11 @@ _WIN_EXTS = (".exe", ".cmd", ".bat", ".ps1", ".com")
 _VERSIONED = re.compile(r"(python|pip|pypy|pydoc|idle|ruby|gem|perl|php|node|lua|luajit|clang|gcc|g\+\+|"
                         r"clang\+\+|llvm-config|clang-format|clang-tidy|lldb|go|java|tclsh|wish)"
                         r"-?\d+(\.\d+)*")
+#: a cmdlet's spelling: one of PowerShell's approved verbs, a hyphen, a noun (ASCII only)
+_CMDLET = re.compile(r"(?:Add|Clear|Compare|Compress|ConvertFrom|ConvertTo|Copy|Disable|Enable|Expand|Export|"
+                     r"ForEach|Format|Get|Group|Import|Install|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|"
+                     r"Receive|Remove|Rename|Resolve|Restart|Select|Set|Sort|Split|Start|Stop|Tee|Test|Update|"
+                     r"Wait|Where|Write)-[A-Za-z][A-Za-z0-9]{0,40}", re.IGNORECASE)
 
 
 def basename(word: str) -> str:
@@ -62,7 +69,7 @@ def program_key(word: str, vocab: Vocabulary, windows: bool = False) -> str | No
     found = lookup(name, vocab)
     if found is not None:
         return found
-    if (had_ext or windows or "\\" in word) and name.isascii():
+    if (had_ext or windows or "\\" in word or _CMDLET.fullmatch(name)) and name.isascii():
         low = name.lower()
         if low != name:
             return lookup(low, vocab)

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from redact.api import redact_bytes, redact_file
 from redact.cli import main
+from redact.errors import BadInput, UsageError
+from redact.formats.aider.table import runs
 from redact.formats.detect import detect
-from redact.errors import BadInput
 from tests.formats.canary import KEY
 
 CALLS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool")
@@ -79,12 +81,20 @@ src/app.py
 WANT = {"user": 2, "llm": 2, "edits": 1, "shell": 3, "read": 1, "in": 9900 + 1200, "out": 682 + 45}
 
 
+def _both_runs(path: Path) -> dict[str, Any]:
+    """The maps of the history's two runs (`FILE#1`, `FILE#2`), as one map of their events."""
+    first, second = (redact_file(f"{path}#{n}").session_map for n in (1, 2))
+    assert first["session"]["id"] != second["session"]["id"]
+    return {"session": {"models": first["session"]["models"] + second["session"]["models"],
+                        "agentTool": first["session"]["agentTool"]},
+            "events": first["events"] + second["events"], "files": first["files"] + second["files"]}
+
+
 def test_the_structured_lines_become_a_map(tmp_path: Path) -> None:
     path = tmp_path / ".aider.chat.history.md"
     path.write_text(history())
     assert detect(path.read_bytes(), "x") == "aider"
-    result = redact_file(path)
-    m = result.session_map
+    m = _both_runs(path)
     kinds = Counter(e["kind"] for e in m["events"])
     assert m["session"]["agentTool"] == "aider"
     assert set(m["session"]["models"]) == {"gpt-4o", "claude-3-5-sonnet-20240620"}
@@ -110,10 +120,11 @@ def test_no_text_reaches_the_map(policy: str) -> None:
         seen.append(value.split()[0])
         return value
 
-    result = redact_bytes(history(text).encode(), name="h.md", policy=policy,
-                          key=KEY if policy == "public" else None)
-    out = result.data.decode() + str(result.report.as_dict())
-    assert not [c for c in seen if c in out]
+    out = ""
+    for _, run in runs(history(text).encode()):
+        result = redact_bytes(run, name="h.md", policy=policy, key=KEY if policy == "public" else None)
+        out += result.data.decode() + str(result.report.as_dict())
+    assert seen and not [c for c in seen if c in out]
 
 
 @pytest.mark.parametrize("name", [".aider.input.history", ".aider.llm.history", "auth.json",
@@ -130,7 +141,7 @@ def test_auxiliary_and_credential_files_are_never_read(tmp_path: Path, name: str
     assert main([str(tmp_path), "--out-dir", str(out)]) == 0
     err = capsys.readouterr().err
     assert f"{name}: skipped" in err and "sk-planted" not in err
-    assert len(list(out.glob("*.json.gz"))) == 1
+    assert len(list(out.glob("*.json.gz"))) == 2  # the history's two runs, one map each
     path.chmod(0o600)
 
 
@@ -153,3 +164,93 @@ def test_reader_matches_only_the_grammars_of_its_table() -> None:
             assert id(value) in grammars, f"the reader matches table.{name}, which no row of LINES holds"
     assert "re.compile" not in source and "import re" not in source
     assert table.FIELDS == tuple((line.shown, line.cls, line.use) for line in table.LINES)
+
+
+# -- issue 25: one failure of two lines, architect hand-offs, each launch a session ------------------
+RATE = """
+# aider chat started at 2025-05-04 17:02:36
+
+> Aider v0.82.2  
+> Main model: gemini/gemini-2.0-pro-exp with diff-fenced edit format  
+
+#### make it faster  
+
+> litellm.RateLimitError: litellm.RateLimitError: VertexAIException - b'{"error": {"code": 429}}'  
+> The API provider has rate limited you. Try again later or check your quotas.  
+> Retrying in 0.2 seconds...  
+
+> litellm.RateLimitError: litellm.RateLimitError: VertexAIException - b'{"error": {"code": 429}}'  
+> The API provider has rate limited you. Try again later or check your quotas.  
+
+> litellm.APIConnectionError: connection reset  
+"""
+
+ARCHITECT = """
+# aider chat started at 2025-05-23 16:51:58
+
+> Aider v0.83.1  
+> Main model: gemini-2.5-pro with architect edit format  
+
+#### /architect start block two  
+
+#### start block two  
+
+Okay, let's proceed with **Block 2**.
+
+Instruct your editor engineer to change `app.py`.
+
+> Tokens: 12k sent, 1.5k received. Cost: $0.03 message, $0.20 session.  
+
+#### Okay, let's proceed with **Block 2**.  
+####   
+#### Instruct your editor engineer to change `app.py`.  
+
+app.py
+```python
+<<<<<<< SEARCH
+old
+=======
+new
+>>>>>>> REPLACE
+```
+
+> Tokens: 2k sent, 100 received. Cost: $0.01 message, $0.21 session.  
+> Applied edit to app.py  
+
+#### thanks, now the tests  
+"""
+
+
+def test_the_lines_of_one_failure_are_one_error() -> None:
+    m = redact_bytes(RATE.encode(), name="h.md").session_map
+    errors = [e["errClass"] for e in m["events"] if e["kind"] == "error"]
+    assert errors == ["rate_limit", "rate_limit", "api_error"] and m["totals"]["errors"] == 3
+
+
+def test_an_architect_hand_off_is_no_user_turn() -> None:
+    m = redact_bytes(ARCHITECT.encode(), name="h.md").session_map
+    users = [e for e in m["events"] if e["kind"] == "user"]
+    assert [u["chars"] for u in users] == [len("start block two"), len("thanks, now the tests")]
+    assert m["totals"]["userTurns"] == 2 and m["totals"]["promptChars"] == sum(u["chars"] for u in users)
+    assert m["totals"]["requests"] == 2 and sum(1 for e in m["events"] if e["kind"] == "edit") == 1
+
+
+def test_each_launch_is_a_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A history of three launches: three maps under --out-dir, FILE#N names one, and a single
+    output (-o, stdin, the API on the whole history) is a usage error saying how to choose."""
+    path = tmp_path / ".aider.chat.history.md"
+    path.write_text(RATE + ARCHITECT + RATE.replace("17:02:36", "18:00:00"))
+    out = tmp_path / "out"
+    assert main([str(path), "--out-dir", str(out)]) == 0
+    maps = sorted(out.iterdir())
+    assert len(maps) == 3
+    starts = sorted(redact_file(f"{path}#{n}").session_map["session"]["startedAt"] for n in (1, 2, 3))
+    assert starts == ["2025-05-04T17:02:36.000Z", "2025-05-04T18:00:00.000Z", "2025-05-23T16:51:58.000Z"]
+    second = redact_file(f"{path}#2").session_map
+    assert second["totals"]["userTurns"] == 2 and second["files"][0]["path"] == "app.py"  # root kept for #N
+    assert main([str(path), "-o", str(tmp_path / "one.json")]) == 2
+    assert "--out-dir" in capsys.readouterr().err and not (tmp_path / "one.json").exists()
+    with pytest.raises(UsageError, match="several runs"):
+        redact_bytes(path.read_bytes(), name="h.md")
+    with pytest.raises(BadInput, match="no such run"):
+        redact_file(f"{path}#4")

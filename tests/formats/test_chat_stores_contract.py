@@ -11,6 +11,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 
 from redact.api import redact_bytes
+from redact.formats.aider.table import runs
 from tests.formats import goosefix, storefix, zedfix
 from tests.formats.canary import POLICIES, Canaries, canary_base, check, check_file
 from tests.formats.test_aider import history
@@ -45,6 +46,9 @@ def test_no_canary_from_any_store(base: str) -> None:
 def test_no_canary_from_an_aider_history(base: str) -> None:
     canaries = Canaries(base)
     data = history(_planter(canaries)).encode()
-    for policy, key in POLICIES:
-        check(data, canaries, policy, key, name=".aider.chat.history.md", input_format="aider")
-    assert redact_bytes(data, name="h.md").session_map["totals"]["calls"] > 0
+    launches = [run for _, run in runs(data)]  # each launch of Aider is a session of its own
+    assert len(launches) == 2
+    for run in launches:
+        for policy, key in POLICIES:
+            check(run, canaries, policy, key, name=".aider.chat.history.md", input_format="aider")
+    assert sum(redact_bytes(run, name="h.md").session_map["totals"]["calls"] for run in launches) > 0

@@ -72,6 +72,8 @@ def _units() -> list[str]:
             continue  # a file of an OpenHands V0 conversation folder: the conversation is one unit
         if _is_db(path):
             out.extend(f"{path}#{sid}" for sid in _sessions(path))
+        elif path.name.endswith(".aider.chat.history.md"):  # each launch of Aider is a session: FILE#N
+            out.extend(f"{path}#{n}" for n in range(1, len(_aider_runs(path)) + 1))
         else:
             out.append(str(path))
     return out
@@ -149,8 +151,18 @@ def _count_cursor(db: sqlite3.Connection, sid: str) -> dict[str, int]:
 _K = {"k": 1000, "m": 1_000_000, "": 1}
 
 
-def _count_aider(path: Path) -> dict[str, int]:
-    lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+def _aider_runs(path: Path) -> list[list[str]]:
+    """The lines of each `# aider chat started at` run of a history (split here, not by the reader)."""
+    runs: list[list[str]] = []
+    for ln in path.read_text(encoding="utf-8", errors="replace").split("\n"):
+        if ln.startswith("# aider chat started at ") or not runs:
+            runs.append([])
+        runs[-1].append(ln)
+    return [run for run in runs if run and run[0].startswith("# aider chat started at ")]
+
+
+def _count_aider(path: Path, n: int) -> dict[str, int]:
+    lines = _aider_runs(path)[n - 1]
     edits = sum(1 for ln in lines if ln.startswith("> Applied edit to ")
                 and re.fullmatch(r"[^\s*`'\"<>|]+", ln[len("> Applied edit to "):].strip()))
     shell = 0
@@ -235,8 +247,8 @@ def _independent(unit: str) -> dict[str, int]:
     folder = _v0_folder(p)
     if folder is not None:
         return _count_openhands_v0(folder)
-    if not sid:
-        return _count_aider(p)
+    if p.name.endswith(".aider.chat.history.md"):
+        return _count_aider(p, int(sid))
     with closing(_ro(p)) as db:
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if "part" in names:

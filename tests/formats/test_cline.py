@@ -3,6 +3,7 @@ events by kind, native scrubbing, batch discovery from globalStorage, and canari
 never surviving any policy."""
 from __future__ import annotations
 
+import gzip
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,7 @@ def test_tools_commands_and_errors() -> None:
     assert m["repos"][0]["name"] == "shop" and {f["path"] for f in m["files"]} == {"src/app.py", "src/util.py"}
     assert [e["sha"] for e in ev if e["kind"] == "commit"] == ["1a2b3c4"]
     test = next(e for e in ev if e["kind"] == "verify")
-    assert test["verb"] == "npm test" and test["errClass"] == "no_result"  # awaiting approval: no outcome
+    assert test["verb"] == "npm test" and "err" not in test  # approved: the next request carried its result
     assert next(e for e in ev if e["kind"] == "mcp")["server"] == "github"
     assert all("dur" not in e for e in ev if e["kind"] in CALL_KINDS)  # no tool time is recorded
     errors = [(e["source"], e["errClass"]) for e in ev if e["kind"] == "error"]
@@ -117,3 +118,134 @@ def test_batch_finds_tasks_and_skips_the_rest(tmp_path: Path, extension: str) ->
     assert session["id"].endswith(TASK_ID)
     assert session["agentTool"] == {"saoudrizwan.claude-dev": "cline", "rooveterinaryinc.roo-cline": "roo-code",
                                     "kilocode.kilo-code": "kilo-code"}[extension]
+
+
+# -- issue 25: approvals, the older task record, one failure counted once, two more tools -------------
+T = 1_770_577_372_307
+
+
+def _log(*entries: tuple[str, str, Any]) -> bytes:
+    """A ui_messages.json of (type, subtype, text) entries, one second apart (text JSON when not str)."""
+    out = []
+    for i, (kind, sub, text) in enumerate(entries):
+        m: dict[str, Any] = {"ts": T + 1000 * i, "type": kind, kind: sub}
+        if text is not None:
+            m["text"] = text if isinstance(text, str) else orjson.dumps(text).decode()
+        out.append(m)
+    return orjson.dumps(out)
+
+
+def _req(request: str = "", **more: Any) -> tuple[str, str, Any]:
+    return ("say", "api_req_started", {"request": request, "tokensIn": 1, "tokensOut": 2, **more})
+
+
+def _calls(m: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e for e in m["events"] if e["kind"] in CALL_KINDS]
+
+
+def test_a_call_that_waited_for_approval_gets_the_next_requests_result() -> None:
+    m = _map(_log(("say", "task", "go"), _req(),
+                  ("ask", "tool", {"tool": "readFile", "path": "/w/a.py"}),
+                  _req("[read_file for '/w/a.py'] Result: ..."),
+                  ("ask", "command", "rm -rf build"),
+                  _req("[execute_command for 'rm -rf build'] The user denied this operation."),
+                  ("ask", "tool", {"tool": "readFile", "path": "/w/b.py"})))
+    calls = _calls(m)
+    assert len(calls) == 3 and "err" not in calls[0]  # approved: the next request carried its result
+    assert calls[1]["err"] is True and calls[1]["errClass"] == "permission_denied"
+    assert calls[2]["errClass"] == "no_result"  # nothing after it: the log shows no outcome
+    assert m["totals"]["errors"] == 2
+
+
+def test_an_older_versions_task_text_is_the_first_prompt() -> None:
+    m = _map(_log(("say", "text", "analyse this thread"), ("say", "checkpoint_created", None), _req(),
+                  ("say", "text", "an answer")))
+    users = [e for e in m["events"] if e["kind"] == "user"]
+    assert m["totals"]["userTurns"] == 1 and users[0]["chars"] == len("analyse this thread")
+    assert m["events"][0]["kind"] == "user" and m["session"]["startedAt"].startswith("2026-02-08T19:02:52")
+    assert next(e for e in m["events"] if e["kind"] == "llm")["textChars"] == len("an answer")
+
+
+def test_a_failed_attempt_is_one_error() -> None:
+    """A failed request (cancelReason), its retries (error_retry), the last attempt's failure and the
+    ask after it: four attempts failed, so four errors, not the seven records that speak of them."""
+    m = _map(_log(("say", "task", "go"), _req(cancelReason="streaming_failed"),
+                  ("say", "error_retry", {"attempt": 1, "maxAttempts": 3, "delaySeconds": 2}),
+                  ("say", "api_req_retried", None),
+                  ("say", "error_retry", {"attempt": 2, "maxAttempts": 3, "delaySeconds": 4}),
+                  ("say", "api_req_retried", None),
+                  ("say", "error_retry", {"attempt": 3, "maxAttempts": 3, "delaySeconds": 8}),
+                  ("say", "api_req_retried", None),
+                  ("say", "error_retry", {"attempt": 3, "maxAttempts": 3, "delaySeconds": 0, "failed": True}),
+                  ("ask", "api_req_failed", "Failed to create stream"),
+                  ("say", "api_req_retried", None),
+                  ("say", "error_retry", {"attempt": 1, "maxAttempts": 3, "delaySeconds": 2}),
+                  ("ask", "api_req_failed", "Failed to create stream")))
+    errors = [e for e in m["events"] if e["kind"] == "error"]
+    assert len(errors) == m["totals"]["errors"] == 6  # 4 in the first chain, 1 retry, 1 failure of its own
+    assert all(e["source"] == "llm" for e in errors)
+
+
+def test_mcp_documentation_and_plan_mode_responses_are_calls() -> None:
+    m = _map(_log(("say", "task", "plan it"), _req(), ("say", "load_mcp_documentation", ""),
+                  _req(), ("ask", "plan_mode_respond", {"response": "the plan", "options": []})))
+    assert m["totals"]["calls"] == 2 and len(_calls(m)) == 2
+
+
+def test_the_task_lasts_until_its_last_message() -> None:
+    """The closing completion_result is no event, but the task went on until it (6 s after the start)."""
+    m = _map(_log(("say", "task", "go"), _req(), ("say", "text", "done"), ("say", "checkpoint_created", None),
+                  ("say", "completion_result", "done"), ("ask", "completion_result", None),
+                  ("ask", "resume_completed_task", None)))
+    assert m["session"]["durationMs"] == 6000
+
+
+# -- issue 25: a task folder with only api_conversation_history.json is read, not refused -------------
+def _history(secret: str) -> list[dict[str, Any]]:
+    """The messages Cline sent to the model (Anthropic messages; XML tool calls in the text, or
+    tool_use blocks), as a task folder keeps them in api_conversation_history.json."""
+    return [
+        {"role": "user", "content": [
+            {"type": "text", "text": f"<task>\nfix the login bug {secret}\n</task>"},
+            {"type": "text", "text": "<environment_details>\n# Current Working Directory (/home/mele/src/shop) "
+                                     f"Files\napp.py\n{secret}\n</environment_details>"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": f"<thinking>{secret}</thinking>\n"
+                                                                   "<read_file>\n<path>src/app.py</path>\n</read_file>"}]},
+        {"role": "user", "content": [{"type": "text", "text": "[read_file for 'src/app.py'] Result:"},
+                                     {"type": "text", "text": secret}]},
+        {"role": "assistant", "content": [{"type": "text", "text": f"<execute_command>\n<command>npm test {secret}"
+                                                                   "</command>\n</execute_command>"}]},
+        {"role": "user", "content": [
+            {"type": "text", "text": f"[execute_command for 'npm test {secret}'] The user denied this operation."},
+            {"type": "text", "text": f"<feedback>\nno tests now {secret}\n</feedback>"}]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_01", "name": "replace_in_file",
+                                           "input": {"path": "src/app.py", "diff": secret}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01", "content": secret}]},
+    ]
+
+
+def test_a_task_folder_with_only_its_api_history_is_read(tmp_path: Path) -> None:
+    from redact.cli import main
+
+    task = tmp_path / "globalStorage" / "saoudrizwan.claude-dev" / "tasks" / TASK_ID
+    task.mkdir(parents=True)
+    secret = "zqhistorycanaryqz"
+    (task / "api_conversation_history.json").write_bytes(orjson.dumps(_history(secret)))
+    out = tmp_path / "out"
+    assert main([str(task), "--out-dir", str(out)]) == 0  # a folder of one task: a map, not a refusal
+    written = list(out.iterdir())
+    assert len(written) == 1 and secret not in gzip.decompress(written[0].read_bytes()).decode()
+    for policy in ("default", "internal", "public"):
+        result = redact_file(task / "api_conversation_history.json", policy=policy,
+                             key=KEY if policy == "public" else None)
+        assert secret not in result.data.decode() + str(result.report.as_dict())
+    m = redact_file(task / "api_conversation_history.json", policy="internal").session_map
+    assert m["totals"]["userTurns"] == 2 and m["totals"]["requests"] == 3 and m["totals"]["calls"] == 3
+    calls = _calls(m)
+    assert [e["kind"] for e in calls] == ["read", "verify", "edit"]
+    assert "err" not in calls[0] and calls[1]["errClass"] == "permission_denied" and "err" not in calls[2]
+    assert [f["path"] for f in m["files"]] == ["src/app.py"]
+    # no time in the history: every event takes the task's own time (its id), and the report says so
+    assert m["session"]["startedAt"] == "2026-02-08T19:02:52.307Z"
+    assert "history:<no time: the task's start>" in str(redact_file(task / "api_conversation_history.json")
+                                                          .report.as_dict())

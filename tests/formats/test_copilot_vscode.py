@@ -133,3 +133,44 @@ def test_native_keeps_what_the_table_allows() -> None:
     terminal = doc["requests"][1]["response"][1]["toolSpecificData"]
     assert terminal["commandLine"]["original"] == "npm test"
     assert redact_bytes(out, name="n", input_format="copilot-vscode").session_map["totals"]["calls"] == 7
+
+
+# -- issue 25: one call, two spellings; the request's own duration -----------------------------------
+def _spelled_twice(rounds_names: list[str], tool_ids: list[str], elapsed: int | None = 7_500) -> bytes:
+    """A request whose rounds name each tool as the model calls it (`read_file`) while the response's
+    invocation parts carry VS Code's own id (`copilot_readFile`), as real chatSessions files do."""
+    calls = [{"name": n, "arguments": orjson.dumps({"filePath": f"/w/p/f{i}.py", "command": "ls"}).decode(),
+              "id": f"call_{i}"} for i, n in enumerate(rounds_names)]
+    parts = [{"kind": "toolInvocationSerialized", "toolId": tid, "toolCallId": f"uuid-{i}", "isComplete": True,
+              "source": {"type": "internal", "label": "built-in"}, "resultDetails": {"isError": i == 0}}
+             for i, tid in enumerate(tool_ids)]
+    result: dict[str, Any] = {"metadata": {"toolCallRounds": [{"response": "r", "toolCalls": calls},
+                                                              {"response": "done", "toolCalls": []}]}}
+    if elapsed is not None:
+        result["timings"] = {"firstProgress": 800, "totalElapsed": elapsed}
+    doc = {"version": 3, "sessionId": SESSION_ID, "creationDate": 1_759_343_988_000, "requests": [
+        {"requestId": "request_1", "timestamp": 1_759_343_988_690, "modelId": "copilot/gpt-4.1",
+         "message": {"text": "fix it"}, "response": parts, "result": result}]}
+    return orjson.dumps(doc)
+
+
+def test_a_call_spelled_two_ways_is_one_call() -> None:
+    names = ["read_file", "run_in_terminal", "replace_string_in_file"]
+    m = _map(_spelled_twice(names, ["copilot_readFile", "copilot_runInTerminal", "copilot_replaceString"]))
+    calls = [e for e in m["events"] if e["kind"] in CALL_KINDS]
+    assert m["totals"]["calls"] == len(calls) == 3
+    assert [e["kind"] for e in calls] == ["read", "search", "edit"]  # `ls` in the terminal is a search
+    assert calls[0].get("err") is True and not calls[1].get("err")  # the invocation's isError reached its call
+
+
+def test_unequal_lists_pair_by_either_spelling() -> None:
+    """One more invocation than round calls: each call takes its own tool's part, the rest is a call."""
+    m = _map(_spelled_twice(["read_file"], ["copilot_runInTerminal", "copilot_readFile"]))
+    calls = [e for e in m["events"] if e["kind"] in CALL_KINDS]
+    assert [e["kind"] for e in calls] == ["read", "exec"]
+    assert "err" not in calls[0] and calls[1]["err"] is True  # each got its own part, not the first one
+
+
+def test_the_request_lasts_its_total_elapsed() -> None:
+    assert _map(_spelled_twice(["read_file"], ["copilot_readFile"]))["session"]["durationMs"] == 7_500
+    assert _map(_spelled_twice(["read_file"], ["copilot_readFile"], None))["session"]["durationMs"] == 0

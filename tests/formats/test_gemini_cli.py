@@ -192,3 +192,63 @@ def test_the_cli_says_what_it_skipped_and_exits_0(tmp_path: Path, capsys: pytest
     assert "wrote 2 map(s)" in err and "skipped 5 file(s) that are not sessions" in err
     assert main([str(gemini / "oauth_creds.json"), "-o", str(tmp_path / "x.json")]) == 2
     assert "never read as a session" in capsys.readouterr().err
+
+
+# -- issue 25: a repository from the touched paths and the project hash; write_file of a new file -----
+def _older_chat(project: str, calls: list[tuple[str, dict[str, Any], str]]) -> bytes:
+    """An older single-JSON chat: no `directories`, the project folder named only by its sha256."""
+    import hashlib
+
+    tool_calls = [{"id": f"c{i}", "name": name, "args": args, "status": "success",
+                   "timestamp": "2025-11-07T00:08:00.000Z",
+                   "result": [{"functionResponse": {"id": f"c{i}", "name": name, "response": {"output": out}}}]}
+                  for i, (name, args, out) in enumerate(calls)]
+    return orjson.dumps({
+        "sessionId": SESSION_ID, "projectHash": hashlib.sha256(project.encode()).hexdigest(),
+        "startTime": "2025-11-07T00:07:53.626Z", "lastUpdated": "2025-11-07T00:46:37.409Z",
+        "messages": [{"id": "m1", "timestamp": "2025-11-07T00:07:53.626Z", "type": "user", "content": "fix it"},
+                     {"id": "m2", "timestamp": "2025-11-07T00:07:59.000Z", "type": "gemini", "content": "ok",
+                      "toolCalls": tool_calls, "model": "gemini-2.5-pro"}]})
+
+
+def _targets(m: dict[str, Any]) -> list[dict[str, Any]]:
+    return [t for e in m["events"] for t in e.get("targets", ())]
+
+
+def test_the_touched_paths_and_the_project_hash_give_the_repository() -> None:
+    root = "/home/mele/src/shop"
+    m = _map(_older_chat(root, [
+        ("read_file", {"absolute_path": f"{root}/src/app.py"}, "x = 1"),
+        ("replace", {"file_path": "src/app.py", "old_string": "1", "new_string": "2"},
+         f"Successfully modified file: {root}/src/app.py (1 replacements)."),
+        ("write_file", {"file_path": f"{root}/src/new.py", "content": "y"},
+         f"Successfully created and wrote to new file: {root}/src/new.py."),
+        ("write_file", {"file_path": f"{root}/README.md", "content": "z"},
+         f"Successfully overwrote file: {root}/README.md.")]), policy="internal")
+    assert [r.get("name") for r in m["repos"]] == ["shop"]
+    assert sorted(f["path"] for f in m["files"]) == ["README.md", "src/app.py", "src/new.py"]
+    assert not [t for t in _targets(m) if "label" in t]  # no bucket: read then edited is one file
+    app = next(f["id"] for f in m["files"] if f["path"] == "src/app.py")
+    assert {t["touch"] for t in _targets(m) if t.get("file") == app} == {"read", "edit"}
+    ops = {f["path"]: t.get("op") for t in _targets(m) if t["touch"] == "edit"
+           for f in m["files"] if f["id"] == t["file"]}
+    assert ops == {"src/app.py": "modify", "src/new.py": "create", "README.md": None}
+    assert m["totals"]["filesCreated"] == 1
+
+
+def test_relative_paths_under_a_home_hash_find_their_project() -> None:
+    """The hash names the home (Gemini started there): no root, but the folder the relative paths
+    share below it is one; a write's output confirms where the relative path lay."""
+    m = _map(_older_chat("/home/mele", [
+        ("read_file", {"file_path": "shop/src/app.py"}, "x"),
+        ("write_file", {"file_path": "shop/src/new.py", "content": "y"},
+         "Successfully created and wrote to new file: /home/mele/shop/src/new.py.")]), policy="internal")
+    assert [r.get("name") for r in m["repos"]] == ["shop"]
+    assert sorted(f["path"] for f in m["files"]) == ["src/app.py", "src/new.py"]
+
+
+def test_paths_that_only_share_the_home_stay_in_buckets() -> None:
+    m = _map(_older_chat("/home/mele", [
+        ("read_file", {"absolute_path": "/home/mele/notes.txt"}, "x"),
+        ("read_file", {"absolute_path": "/home/mele/Documents/plan.md"}, "y")]), policy="internal")
+    assert not m.get("repos") and not m["files"] and len([t for t in _targets(m) if "label" in t]) == 2

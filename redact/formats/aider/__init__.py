@@ -13,4 +13,5 @@ FORMAT = FormatFolder(
     text=True,
     native=False,
     homes=(PROJECT,),
+    runs="table:runs",
 )

@@ -1,7 +1,10 @@
 """An Aider chat history (`.aider.chat.history.md`) -> facts: its structured lines only (table.py).
 
-One history file is one map; each `# aider chat started at` run follows the one before. Aider writes
-a time only when a run starts, so every event of a run carries that time. What becomes what:
+Each `# aider chat started at` line starts a launch of Aider: a session of its own (one map per run,
+redact/formats/runs.py: `FILE#N` names the Nth, `--out-dir` writes them all); a reader given a
+history of several runs at once (stdin, the API) refuses it with a usage error that says how to
+choose, rather than merging the launches. Aider writes a time only when a run starts, so every
+event of a run carries that time. What becomes what:
 
 - `#### ` lines are the user's input: a prompt (its length), or a command: `/run`, `/test` and `!`
   run a shell command (exec or verify, through the verb engine), `/add` adds files (a read event with
@@ -13,13 +16,16 @@ a time only when a run starts, so every event of a run carries that time. What b
 - `> Applied edit to F` is an edit of F; `> Commit <sha>` a commit (a `git commit` exec event whose
   result confirms it); commands quoted before `> Run shell command? y` ran in the shell; Aider
   records no exit status, so a shell command's result is not an error and has no exit code;
-- rate-limit and edit-format failures are llm error events.
+- rate-limit and edit-format failures are llm error events; the lines of one failure written one after
+  another (`> litellm.RateLimitError: ...` then `> The API provider has rate limited you...`) are
+  one error.
 
 Paths are placed under the folder holding the history (the project root) when the file has Aider's
 name; otherwise relative paths are placed under a stand-in root, never written.
 """
 from __future__ import annotations
 
+import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -30,6 +36,7 @@ from redact.build.facts import (
 from redact.formats import chatlog
 from redact.formats.aider import table as T
 from redact.formats.common import fallback_id, is_model_name, label
+from redact.errors import UsageError
 from redact.report import RedactionReport
 
 AGENT_TOOL = "aider"
@@ -44,6 +51,11 @@ def _lines(data: bytes | BinaryIO) -> Any:
         yield from data
 
 
+def _digest(line: str) -> bytes:
+    """A digest of a line, to tell a repeated reply from a prompt without keeping either."""
+    return hashlib.sha256(line.encode("utf-8", "surrogateescape")).digest()
+
+
 def _count(number: str, scale: str | None) -> int:
     try:
         value = float(number.replace(",", ""))
@@ -54,8 +66,9 @@ def _count(number: str, scale: str | None) -> int:
 
 
 class AiderReader:
-    def __init__(self, report: RedactionReport, root: str) -> None:
+    def __init__(self, report: RedactionReport, root: str, where: str = "<input>") -> None:
         self.report = report
+        self.where = where
         self.root = root
         # the folder holding the history is the project Aider ran in, but never a home folder or one
         # named after its user (redact/formats/roots.py); the stand-in root of a history read from elsewhere stays
@@ -69,6 +82,9 @@ class AiderReader:
         self.quoted: list[str] = []
         self.n = 0
         self.runs = 0
+        self.failure: ErrorFact | None = None  # the error the previous line wrote
+        self.reply_head: bytes | None = None  # a digest of the last reply's first line, never kept
+        self.handoff = False  # in a #### block that repeats the reply (architect to editor)
 
     def skip(self, name: str) -> None:
         self.report.skipped_records[name] += 1
@@ -98,6 +114,7 @@ class AiderReader:
     def line(self, raw: bytes) -> None:
         text = raw.decode("utf-8", "replace").rstrip("\r\n")
         stripped = text.rstrip()
+        failure, self.failure = self.failure, None
         start = T.START.match(stripped)
         if start:
             self.run(start.group(1))
@@ -112,14 +129,16 @@ class AiderReader:
         if not stripped:  # Aider writes a blank line after each input line: the prompt goes on
             return
         self.prompt = None
+        self.handoff = False
         if text.startswith(">"):
-            self.status(stripped)
+            self.status(stripped, failure)
             return
         self.quoted = []
         self.add = None
         if self.reply is None:
             self.reply = LlmResponse(self.t, MAIN, self.model)
             self.s.facts.append(self.reply)
+            self.reply_head = _digest(stripped)
         self.reply.text_chars += len(text) + 1
         if stripped == T.SEARCH:
             self.reply.tool_calls += 1
@@ -130,6 +149,9 @@ class AiderReader:
         except ValueError:
             self.skip("run:<bad time>")
             return
+        if self.runs:
+            raise UsageError("the Aider history holds several runs (each launch of Aider is a session): "
+                             "give --out-dir DIR for one map each, or name one as FILE#N", where=self.where)
         self.t = t
         if self.s.first_seen is None:
             self.s.first_seen = t
@@ -140,8 +162,14 @@ class AiderReader:
     def user(self, body: str) -> None:
         assert self.t is not None
         self.reply, self.add, self.quoted = None, None, []
+        if self.handoff:  # the rest of the architect's answer handed to the editor
+            return
         if self.prompt is not None:  # a prompt of several lines
             self.prompt.chars += len(body) + 1
+            return
+        if self.reply_head is not None and _digest(body.strip()) == self.reply_head:
+            self.handoff = True  # the reply just given, repeated as the editor model's input
+            self.skip("architect:<handed to the editor>")
             return
         if body.startswith(("/", "!")):
             word = "!" if body.startswith("!") else body.split(maxsplit=1)[0]
@@ -160,8 +188,9 @@ class AiderReader:
             return
         self.prompt = UserTurn(self.t, MAIN, len(body))
         self.s.facts.append(self.prompt)
+        self.reply_head = None
 
-    def status(self, line: str) -> None:
+    def status(self, line: str, failure: ErrorFact | None = None) -> None:
         assert self.t is not None
         if T.VERSION.match(line):
             self.quoted = []
@@ -210,7 +239,12 @@ class AiderReader:
             return
         if T.ERROR.match(line):
             cls = "rate_limit" if "rate" in line.lower() else "api_error"
-            self.s.facts.append(ErrorFact(self.t, MAIN, "llm", cls))
+            if failure is not None:  # the next line of the same failure
+                failure.err_class = cls if cls == "rate_limit" else failure.err_class
+                self.failure = failure
+            else:
+                self.failure = ErrorFact(self.t, MAIN, "llm", cls)
+                self.s.facts.append(self.failure)
             self.quoted = []
             return
         body = line[1:].strip()
@@ -250,8 +284,10 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  companions: list[Any] | None = None, skip_bad_lines: bool = False,
                  file_stem: str | None = None) -> SessionFacts:
     name = Path(where)
+    if "#" in where and not name.is_file():  # one run of the history (FILE#N, redact/formats/runs.py)
+        name = Path(where.rpartition("#")[0])
     root = str(name.resolve().parent) if name.name == T.HISTORY and name.is_file() else STAND_IN
-    reader = AiderReader(report, root)
+    reader = AiderReader(report, root, where)
     for raw in _lines(data):
         reader.line(raw)
     return reader.finish(where, data)

@@ -9,6 +9,7 @@ SEARCH/REPLACE blocks are counted, never their content or file names).
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,6 +82,21 @@ def sniff_bytes(head: bytes) -> bool:
     """An Aider chat history: its first non-blank line starts a run."""
     text = head[:4096].lstrip(b"\xef\xbb\xbf").lstrip()
     return text.startswith(b"# aider chat started at ")
+
+
+_RUN_START = re.compile(rb"^# aider chat started at ", re.MULTILINE)
+
+
+def runs(data: bytes) -> list[tuple[str, bytes]]:
+    """The runs of a history, `[(run id, bytes)]`: each `# aider chat started at` line starts one
+    launch of Aider, a session of its own (redact/formats/runs.py). Anything before the first run
+    goes with it (the reader counts it as skipped). The id is a digest of the run's bytes."""
+    starts = [m.start() for m in _RUN_START.finditer(data)]
+    if not starts:
+        return []
+    starts[0] = 0
+    bounds = zip(starts, [*starts[1:], len(data)])
+    return [(hashlib.sha256(data[a:b]).hexdigest()[:16], data[a:b]) for a, b in bounds]
 
 
 def sniff(records: list[dict[str, Any]]) -> bool:

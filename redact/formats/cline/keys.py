@@ -8,7 +8,8 @@ from redact.formats.slots import Slots
 
 S = Slots(TABLE)
 # a message: `type` says or asks; the subtype is under the key of that name
-TYPE, TS, TEXT = S.key("type"), S.key("ts"), S.key("text")
+TYPE = S.key("type")
+TS, TEXT = S.key("say", "task", "ts"), S.key("say", "task", "text")  # every say and ask has both
 SAY, ASK = S.key("say", "say"), S.key("ask", "ask")
 KINDS = tuple(S.cases())  # the values of `type`: say, ask
 SAY_CASES, ASK_CASES = S.cases(SAY), S.cases(ASK)  # subtype -> mapped / skipped
@@ -27,3 +28,12 @@ MCP_SERVER, MCP_TOOL, MCP_URI = (S.key("ask", "use_mcp_server", "text", name)
                                  for name in ("serverName", "toolName", "uri"))
 # the JSON in an `error_retry` text
 RETRY_ERROR = S.key("say", "error_retry", "text", "errorMessage")
+RETRY_FAILED = S.key("say", "error_retry", "text", "failed")
+# a message of api_conversation_history.json (the switch's default layout) and its content blocks
+ROLE, CONTENT, HISTORY_TS = S.key("role"), S.key("content"), S.key("ts")
+HISTORY_MODEL, HISTORY_MODEL_ID = S.key("modelInfo"), S.key("modelInfo", "modelId")
+BLOCK_TYPE = S.key("content", "type")
+BLOCK_TEXT = S.key("content", "text", "text")
+USE_ID, USE_NAME = S.key("content", "tool_use", "id"), S.key("content", "tool_use", "name")
+USE_INPUT = S.blob("content", "tool_use", "input")
+RESULT_ID, RESULT_ERROR = S.key("content", "tool_result", "tool_use_id"), S.key("content", "tool_result", "is_error")

@@ -9,8 +9,8 @@ the table does not know is dropped and counted.
 from __future__ import annotations
 
 from redact.tables.spec import (
-    BOOL, ID, NUMBER, PATH, SHAPE, VERB, JsonText, Many, Obj, Spec, Switch, Table, const, enum, ident, obj,
-    tool, used,
+    BOOL, DROP, ID, NUMBER, PATH, SHAPE, VERB, ByType, JsonText, Many, Obj, Spec, Switch, Table, const, enum,
+    ident, obj, tool, used,
 )
 
 FORMAT = "cline"
@@ -27,7 +27,7 @@ SAYS: dict[str, str] = {
     "command": "mapped (a shell command: verb)",
     "command_output": "mapped (the command's output size, commits and PRs it confirms)",
     "mcp_server_response": "mapped (the MCP call's output size)",
-    "error_retry": "mapped (an error event, llm, retried)",
+    "error_retry": "mapped (an error event, llm, retried: one per failed attempt; the failed request's cancelReason and the api_req_failed after the last attempt are the same failure)",
     "error": "mapped (an error event, orchestration)",
     "completion_result": "skipped",
     "checkpoint_created": "skipped",
@@ -40,6 +40,7 @@ SAYS: dict[str, str] = {
     "browser_action": "skipped",
     "browser_action_result": "skipped",
     "browser_action_launch": "mapped (a tool call: browser_action)",
+    "load_mcp_documentation": "mapped (a tool call: load_mcp_documentation)",
     "diff_error": "skipped",
     "clineignore_error": "skipped",
     "info": "skipped",
@@ -48,18 +49,18 @@ SAYS: dict[str, str] = {
 }
 #: `ask` subtype -> handling
 ASKS: dict[str, str] = {
-    "tool": "mapped (a tool call awaiting approval: no result is recorded)",
+    "tool": "mapped (a tool call awaiting approval: the next request carries its result, or the user's refusal)",
     "command": "mapped (a shell command awaiting approval)",
     "command_output": "mapped (the command's output size)",
     "use_mcp_server": "mapped (an MCP call: serverName, toolName)",
     "followup": "mapped (a tool call: ask_followup_question, waits on the user)",
-    "api_req_failed": "mapped (an error event, llm)",
+    "api_req_failed": "mapped (an error event, llm, unless it follows the last failed attempt's error_retry)",
     "mistake_limit_reached": "mapped (an error event, orchestration)",
     "browser_action_launch": "mapped (a tool call: browser_action)",
     "completion_result": "skipped",
     "resume_task": "skipped",
     "resume_completed_task": "skipped",
-    "plan_mode_respond": "skipped",
+    "plan_mode_respond": "mapped (a tool call: plan_mode_respond, waits on the user)",
     "auto_approval_max_req_reached": "skipped",
     "new_task": "skipped",
     "condense": "skipped",
@@ -99,6 +100,7 @@ TOOL = JsonText(obj(tool=used("event kind (see the tool table)", tool(*TOOLS)), 
 MCP = JsonText(obj(type=enum("use_mcp_tool", "access_mcp_resource"),
                    serverName=used("mcp server", ident("mcp_server")), toolName=used("mcp tool", ident("mcp_tool")), arguments=SHAPE, uri=SHAPE, response=SHAPE), text=SHAPE)
 RETRY = JsonText(obj(attempt=NUMBER, maxAttempts=NUMBER, delaySeconds=NUMBER,
+                     failed=used("the last attempt (an api_req_failed after it repeats it)", BOOL),
                      errorMessage=used("errClass from the wording", SHAPE)), text=SHAPE)
 #: the class of `text` by subtype (any other subtype: its shape)
 _VERB = used("verb (verb engine); a trailing REQ_APP marker dropped", VERB)
@@ -136,7 +138,38 @@ SAY = used("dispatch (see the message tables)", Switch("say", {sub: _case("say",
                                                                for sub, how in SAYS.items()}))
 ASK = used("dispatch (see the message tables)", Switch("ask", {sub: _case("ask", sub, how, TEXT_ASK)
                                                                for sub, how in ASKS.items()}))
-MESSAGE = used("dispatch: say or ask", Switch("type", {"say": SAY, "ask": ASK}))
+#: a message of `api_conversation_history.json` (what was sent to the model: Anthropic messages),
+#: read when a task folder has no ui_messages.json: a message with no `type` (it has a `role`)
+_BLOCK = Switch("type", {
+    "text": Obj({"type": const("text"), "text": used("a prompt (<task>, <feedback>, <answer>), a tool's result, or "
+                                                   "the model's text: length; the model's XML tool calls "
+                                                   "(tool, path, command, MCP server and tool)", SHAPE)}),
+    "image": Obj({"type": const("image"), "source": DROP}),
+    "tool_use": Obj({"type": const("tool_use"), "id": used("call id", ID),
+                     "name": used("a tool call (see the history's tools)", ident("tool")),
+                     "input": used("the path, command, MCP server and tool", SHAPE)}),
+    "tool_result": Obj({"type": const("tool_result"), "tool_use_id": used("the call's result", ID),
+                        "content": SHAPE, "is_error": used("err", BOOL)}),
+})
+HISTORY_MESSAGE = used("a task folder's api_conversation_history.json, when it has no ui_messages.json",
+                       obj(role=used("a prompt and tool results (user), an llm event (assistant)",
+                                     enum("user", "assistant")),
+                           content=used("text, or a list of blocks", ByType(text=SHAPE, items=Many(_BLOCK))),
+                           ts=used("event times (epoch ms), when present", NUMBER),
+                           modelInfo=obj(providerId=SHAPE, modelId=used("llm model", ident("model")), mode=SHAPE)))
+#: the tools Cline's model calls as XML tags in its text (the history's tools) -> event kind
+HISTORY_TOOLS: dict[str, str] = {
+    "read_file": "read", "write_to_file": "edit", "replace_in_file": "edit", "execute_command": "exec",
+    "search_files": "search", "list_files": "search", "list_code_definition_names": "search",
+    "use_mcp_tool": "mcp", "access_mcp_resource": "mcp", "web_fetch": "web", "browser_action": "tool",
+    "ask_followup_question": "tool", "plan_mode_respond": "tool", "load_mcp_documentation": "tool",
+    "new_task": "subagent",
+}
+#: the parameters the reader reads of a history tool call (an XML tag's children, a tool_use's input)
+H_PATH, H_COMMAND, H_SERVER, H_TOOL, H_URI = "path", "command", "server_name", "tool_name", "uri"
+HISTORY_PARAMS = (H_PATH, H_COMMAND, H_SERVER, H_TOOL, H_URI)
+MESSAGE = used("dispatch: say or ask (no type: an API history message)",
+               Switch("type", {"say": SAY, "ask": ASK}, default=HISTORY_MESSAGE))
 DOCUMENT = Many(MESSAGE)
 
 TABLE = Table(FORMAT, DOCUMENT, {}, jsonl=False)

@@ -24,7 +24,8 @@ from redact.formats.cline.native_table import ASKS as ASKS  # the message and to
 from redact.formats.cline.native_table import SAYS as SAYS
 from redact.formats.cline.native_table import TOOLS as TOOLS
 
-REQ_APP = "REQ_APP"  # the marker Cline appends to a command that asked for approval
+REQ_APP = "REQ_APP"
+HISTORY = "api_conversation_history.json"  # the marker Cline appends to a command that asked for approval
 
 _TASK_FILES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"api_conversation_history\.json"),
@@ -41,18 +42,41 @@ def _message_like(value: Any) -> bool:
         value.get(TYPE) in KINDS and isinstance(value.get(value[TYPE]), str)
 
 
+def history_like(doc: Any) -> bool:
+    """A task's api_conversation_history.json: Anthropic messages whose first is the user's, holding
+    Cline's `<task>` wrapper (Cline sends the task as `<task>...</task>`)."""
+    from redact.formats.cline.keys import BLOCK_TEXT, CONTENT, ROLE, TYPE
+
+    if not isinstance(doc, list) or not doc or not isinstance(doc[0], dict) or TYPE in doc[0] \
+            or doc[0].get(ROLE) != "user":
+        return False
+    if not all(isinstance(m, dict) and m.get(ROLE) in ("user", "assistant") and CONTENT in m for m in doc[:20]):
+        return False
+    content = doc[0][CONTENT]
+    texts = [content] if isinstance(content, str) else [
+        b.get(BLOCK_TEXT) for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+    return any(isinstance(x, str) and "<task>" in x[:200_000] for x in texts)
+
+
 def sniff(records: list[dict[str, Any]]) -> bool:
     return False
 
 
 def sniff_doc(doc: Any) -> bool:
-    """A ui_messages.json: a list of `{ts, type: say|ask, say|ask: ...}` messages."""
-    return isinstance(doc, list) and bool(doc) and all(_message_like(m) for m in doc[:20])
+    """A ui_messages.json: a list of `{ts, type: say|ask, say|ask: ...}` messages; or, for a task
+    folder without one, its api_conversation_history.json (`history_like`)."""
+    return isinstance(doc, list) and bool(doc) and (all(_message_like(m) for m in doc[:20]) or history_like(doc))
 
 
 def list_sessions(folder: Path) -> list[Path]:
-    """The tasks under a Cline (or Roo Code, Kilo Code) folder: `tasks/<id>/ui_messages.json`."""
-    return sorted(p for p in folder.rglob("ui_messages.json") if p.is_file() and p.parent.parent.name == "tasks")
+    """The tasks under a Cline (or Roo Code, Kilo Code) folder: `tasks/<id>/ui_messages.json`, or the
+    task's api_conversation_history.json when it has no ui_messages.json (the folder itself may be
+    the task's)."""
+    found = [p for p in folder.rglob("ui_messages.json") if p.is_file() and p.parent.parent.name == "tasks"]
+    have = {p.parent for p in found}
+    found += [p for p in folder.rglob(HISTORY) if p.is_file() and p.parent.parent.name == "tasks"
+              and p.parent not in have]
+    return sorted(found)
 
 
 def auxiliary(folder: Path) -> list[tuple[Path, str]]:
@@ -60,7 +84,7 @@ def auxiliary(folder: Path) -> list[tuple[Path, str]]:
     out: list[tuple[Path, str]] = []
     for log in list_sessions(folder):
         for path in sorted(log.parent.rglob("*")):
-            if not path.is_file() or path == log:
+            if not path.is_file() or path == log or path.name == log.name:
                 continue
             why = next((w for p, w in _TASK_FILES if p.fullmatch(path.name)),
                        "a file of a Cline task folder, not a session log")

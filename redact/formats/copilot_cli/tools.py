@@ -50,6 +50,8 @@ def make_call(found: object, arguments: object, call_id: str, t: float, agent: s
     elif kind == "exec":
         command = args.get(COMMAND)
         call.command = command if isinstance(command, str) else ""
+        if name == "powershell":  # the session's shell decides the grammar: this tool runs PowerShell
+            call.shell = "powershell"
     elif kind == "web":
         call.host = host_of(args.get(URL))
     elif kind == "subagent":

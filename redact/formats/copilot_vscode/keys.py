@@ -37,10 +37,13 @@ SOURCE_TYPE, SOURCE_LABEL = (S.key("v", "requests", "response", "toolInvocationS
 IS_ERROR = S.key("v", "requests", "response", "toolInvocationSerialized", "resultDetails", "isError")
 RAW_INPUT = S.blob("v", "requests", "response", "toolInvocationSerialized", "toolSpecificData", "rawInput")
 COMMAND_LINE = S.key("v", "requests", "response", "toolInvocationSerialized", "toolSpecificData", "commandLine")
+TERMINAL_LANGUAGE = S.key("v", "requests", "response", "toolInvocationSerialized", "toolSpecificData", "language")
 ORIGINAL = S.key("v", "requests", "response", "toolInvocationSerialized", "toolSpecificData", "commandLine",
                  "original")
 # the request's result
 ERROR, METADATA = S.key("v", "requests", "result", "errorDetails"), S.key("v", "requests", "result", "metadata")
+TIMINGS = S.key("v", "requests", "result", "timings")
+ELAPSED = S.key("v", "requests", "result", "timings", "totalElapsed")
 ERROR_CODE, ERROR_MESSAGE = (S.key("v", "requests", "result", "errorDetails", name) for name in ("code", "message"))
 META_SESSION_ID, ROUNDS, PROMPT_TOKENS, OUTPUT_TOKENS = (
     S.key("v", "requests", "result", "metadata", name)

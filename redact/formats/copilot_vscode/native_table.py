@@ -36,6 +36,20 @@ TOOLS: dict[str, str] = {
                      "copilot_createDirectory", "create_directory", "copilot_think", "think",
                      "vscode_askQuestions", "copilot_askQuestions"), "tool"),
 }
+#: VS Code's own id of a built-in tool (a `toolInvocationSerialized` part's `toolId`) -> the name the
+#: model calls it by (a round's `toolCalls[].name`): the two records of one call spell it differently
+SAME_TOOL: dict[str, str] = {
+    "copilot_readFile": "read_file", "copilot_replaceString": "replace_string_in_file",
+    "copilot_multiReplaceString": "multi_replace_string_in_file", "copilot_insertEdit": "insert_edit_into_file",
+    "copilot_createFile": "create_file", "copilot_applyPatch": "apply_patch", "copilot_editNotebook": "edit_notebook_file",
+    "copilot_findFiles": "file_search", "copilot_findTextInFiles": "grep_search", "copilot_listDirectory": "list_dir",
+    "copilot_searchCodebase": "semantic_search", "copilot_listCodeUsages": "list_code_usages",
+    "copilot_getChangedFiles": "get_changed_files", "copilot_runInTerminal": "run_in_terminal",
+    "copilot_fetchWebPage": "fetch_webpage", "vscode_fetchWebPage_internal": "fetch_webpage",
+    "copilot_runSubagent": "runSubagent", "copilot_getErrors": "get_errors", "copilot_runTests": "runTests",
+    "copilot_getTerminalOutput": "get_terminal_output", "copilot_createDirectory": "create_directory",
+    "copilot_think": "think", "copilot_askQuestions": "vscode_askQuestions",
+}
 CREATES = frozenset({"copilot_createFile", "create_file", "copilot_createNewJupyterNotebook"})
 PATCHES = frozenset({"copilot_applyPatch", "apply_patch"})
 #: The names the reader reads inside a tool's JSON input (a round's `arguments`, an invocation's
@@ -68,7 +82,8 @@ URI = Obj({"$mid": NUMBER, "fsPath": PATH, "path": PATH, "scheme": enum("file", 
 #: what a tool invocation shows of its input: a terminal's command line (its verb), else its shape
 TOOL_DATA = obj(kind=enum("terminal", "input", "todoList", "extensions", "pullRequest"),
                 commandLine=obj(original=VERB, toolEdited=VERB, userEdited=VERB),
-                language=enum("sh", "bash", "zsh", "pwsh", "powershell", "cmd", "fish"),
+                language=used("the terminal's shell: pwsh / powershell read the command line as PowerShell",
+                              enum("sh", "bash", "zsh", "pwsh", "powershell", "cmd", "fish")),
                 rawInput=used(f"the input of a call no round lists: {_ARGS_READ}", SHAPE), terminalCommandId=DROP, terminalToolSessionId=DROP, confirmation=DROP,
                 todoList=SHAPE)
 
@@ -108,7 +123,7 @@ ROUND = used("one llm event per round", obj(
                        arguments=used(f"JSON in a string: {_ARGS_READ}", SHAPE),
                        id=used("call id", ID)))))
 RESULT = obj(
-    timings=obj(firstProgress=NUMBER, totalElapsed=NUMBER),
+    timings=obj(firstProgress=NUMBER, totalElapsed=used("the request's end (its last llm event's latency)", NUMBER)),
     errorDetails=used("an error event (llm); class from the code and wording", obj(code=enum("failed", "rateLimited", "quotaExceeded", "canceled", "offTopic", "filtered",
                                "responseFiltered", "unknown"),
                      message=SHAPE, responseIsIncomplete=BOOL, responseIsFiltered=BOOL, confirmationButtons=DROP,

@@ -1,7 +1,9 @@
 """VS Code Copilot Chat sessions (`chatSessions/<uuid>.json`, and exported chats) -> facts.
 
 The tables are in `table.py`. What the reader derives, and how (every event of a request takes the
-request's `timestamp`: rounds and tool calls carry no time of their own, so durations are unknown):
+request's `timestamp`: rounds and tool calls carry no time of their own; the request's
+`result.timings.totalElapsed` is its last llm event's latency, so the session ends where its last
+request did):
 
 - **Prompts**: each request's `message.text` (length, URL count; image variables counted).
 - **Model responses**: each round of `result.metadata.toolCallRounds` is one llm event (its
@@ -10,8 +12,9 @@ request's `timestamp`: rounds and tool calls carry no time of their own, so dura
   tokens stay absent (`result.metadata.promptTokens`/`outputTokens` are read when present).
 - **Tool calls**: the rounds' `toolCalls` (name, JSON arguments), with the byte count of
   `toolCallResults`; the `toolInvocationSerialized` parts of the response give `isError` and the MCP
-  server, paired in order with the calls of the same tool; an invocation no round lists is a call of
-  its own (its `toolSpecificData` input read).
+  server, paired in order with the rounds' calls (one to one when the lists are as long, else by
+  tool, either spelling: VS Code's `copilot_readFile` is the model's `read_file`); an invocation no
+  round call takes is a call of its own (its `toolSpecificData` input read).
 - **Errors**: `result.errorDetails` is an llm error; `isCanceled` an interruption.
 """
 from __future__ import annotations
@@ -33,14 +36,14 @@ from redact.formats.common import (
     as_float, byte_len, count_urls, session_id, host_of, is_model_name, json_doc, parse_json_string, positive_int,
 )
 from redact.formats.copilot_vscode.keys import (
-    CALL_ARGS, CALL_ID, CALL_NAME, CANCELED, COMMAND_LINE, COMPLETE, CREATED, ERROR, ERROR_CODE,
+    CALL_ARGS, CALL_ID, CALL_NAME, CANCELED, COMMAND_LINE, COMPLETE, CREATED, ELAPSED, ERROR, ERROR_CODE,
     ERROR_MESSAGE, IS_ERROR, MARKDOWN_CONTENT, MARKDOWN_VALUE, MESSAGE, MESSAGE_TEXT, META_SESSION_ID,
     METADATA, MODEL_ID, ORIGINAL, OUTPUT_TOKENS, PART_KIND, PROMPT_TOKENS, RAW_INPUT, REQUESTS, RESPONSE,
     RESULT, RESULT_DETAILS, ROUND_CALL_ID, ROUND_CALLS, ROUND_RESPONSE, ROUND_THINKING, ROUNDS, SESSION_ID,
-    SOURCE, SOURCE_LABEL, SOURCE_TYPE, TIMESTAMP, TOOL_DATA, TOOL_ID, TOOL_RESULTS, VARIABLE_DATA,
+    SOURCE, SOURCE_LABEL, SOURCE_TYPE, TERMINAL_LANGUAGE, TIMESTAMP, TIMINGS, TOOL_DATA, TOOL_ID, TOOL_RESULTS, VARIABLE_DATA,
 )
 from redact.formats.copilot_vscode.native_table import (
-    COMMAND_ARGS, CREATES, IS_IMAGE, PATCH_ARGS, PATCHES, PATH_ARGS, RESULT_CONTENT, RESULT_TEXT, TOOLS,
+    COMMAND_ARGS, CREATES, IS_IMAGE, PATCH_ARGS, PATCHES, PATH_ARGS, RESULT_CONTENT, RESULT_TEXT, SAME_TOOL, TOOLS,
     URL_ARGS, VARIABLE_KIND, VARIABLES,
 )
 from redact.formats.copilot_vscode.table import replay, sniff, sniff_doc
@@ -55,6 +58,7 @@ AGENT_TOOL = "copilot-vscode"
 WORKSPACE_FOLDER = "folder"
 _PATCH, _PATCH_ALT = PATCH_ARGS
 _URLS, _URL = URL_ARGS
+_POWERSHELL = ("pwsh", "powershell")
 _ERROR_CODES = {"rateLimited": "rate_limit", "quotaExceeded": "usage_limit", "canceled": "interrupted",
                 "offTopic": "refusal_fallback", "filtered": "refusal_fallback", "responseFiltered": "refusal_fallback"}
 
@@ -118,6 +122,32 @@ def make_call(name: str, args: dict[str, Any], call_id: str, t: float, base: str
     return call
 
 
+def same_tool(name: str) -> str:
+    """The name the model calls a tool by, from either spelling: VS Code's own id
+    (`copilot_readFile`) and the model's name (`read_file`) are one tool."""
+    return SAME_TOOL.get(name, name)
+
+
+def pair_invocations(names: list[str], invocations: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
+    """The invocation part of each of a request's round calls (`names`, in order), or None.
+
+    Both lists follow the order the calls ran in, so when they are as long as each other they pair
+    one to one, whatever each spells the tool as. Otherwise each call takes the first invocation left
+    of the same tool (either spelling, `same_tool`): a call is never paired with another tool's part.
+    """
+    if len(names) == len(invocations):
+        return list(invocations)
+    taken = [False] * len(invocations)
+    out: list[dict[str, Any] | None] = []
+    for name in names:
+        want = same_tool(name)
+        found = next((i for i, p in enumerate(invocations) if not taken[i] and same_tool(p[TOOL_ID]) == want), None)
+        if found is not None:
+            taken[found] = True
+        out.append(invocations[found] if found is not None else None)
+    return out
+
+
 class VscodeReader:
     def __init__(self, report: RedactionReport) -> None:
         self.report = report
@@ -167,31 +197,34 @@ class VscodeReader:
             self.native = meta[META_SESSION_ID]
         model = _model(r.get(MODEL_ID))
         parts = [p for p in r.get(RESPONSE) or [] if isinstance(p, dict)] if isinstance(r.get(RESPONSE), list) else []
-        invocations: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for p in parts:
-            if p.get(PART_KIND) == "toolInvocationSerialized" and isinstance(p.get(TOOL_ID), str):
-                invocations[p[TOOL_ID]].append(p)
+        invocations = [p for p in parts if p.get(PART_KIND) == "toolInvocationSerialized" and isinstance(p.get(TOOL_ID), str)]
         rounds = [x for x in meta.get(ROUNDS) or [] if isinstance(x, dict)] \
             if isinstance(meta.get(ROUNDS), list) else []
         results: dict[str, Any] = meta[TOOL_RESULTS] if isinstance(meta.get(TOOL_RESULTS), dict) else {}
+        round_calls = [[c for c in rnd.get(ROUND_CALLS) or [] if isinstance(c, dict)]
+                       if isinstance(rnd.get(ROUND_CALLS), list) else [] for rnd in rounds]
+        names = [c[CALL_NAME] if isinstance(c.get(CALL_NAME), str) and c[CALL_NAME] else "unknown"
+                 for calls in round_calls for c in calls]
+        pairs = iter(pair_invocations(names, invocations))
+        paired: set[int] = set()
         used: dict[str, int] = defaultdict(int)
         responses: list[LlmResponse] = []
-        for rnd in rounds:
-            calls = [c for c in rnd.get(ROUND_CALLS) or [] if isinstance(c, dict)] \
-                if isinstance(rnd.get(ROUND_CALLS), list) else []
+        for rnd, calls in zip(rounds, round_calls):
             resp = LlmResponse(t, MAIN, model, text_chars=len(_text(rnd.get(ROUND_RESPONSE))),
                                thinking=bool(rnd.get(ROUND_THINKING)), stop="tool_use" if calls else "end_turn")
             self.add(resp)
             responses.append(resp)
             for c in calls:
                 name: str = c[CALL_NAME] if isinstance(c.get(CALL_NAME), str) and c[CALL_NAME] else "unknown"
-                pair = invocations[name][used[name]] if used[name] < len(invocations[name]) else None
+                pair = next(pairs)
+                if pair is not None:
+                    paired.add(id(pair))
                 used[name] += 1
                 args = parse_json_string(c.get(CALL_ARGS))
                 call_id: str = c[ROUND_CALL_ID] if isinstance(c.get(ROUND_CALL_ID), str) and c[ROUND_CALL_ID] else f"{t}-{name}-{used[name]}"
                 if self.call(name, args if isinstance(args, dict) else {}, call_id, t, pair, results.get(call_id)):
                     resp.tool_calls += 1
-        extra = [p for name, ps in invocations.items() for p in ps[used[name]:]]
+        extra = [p for p in invocations if id(p) not in paired]
         if not rounds and (extra or any(_text(p.get(MARKDOWN_CONTENT) if p.get(PART_KIND) == "markdownContent" else p)
                                         for p in parts if p.get(PART_KIND) in (None, "markdownContent"))):
             chars = sum(len(_text(p.get(MARKDOWN_CONTENT) if p.get(PART_KIND) == "markdownContent" else p))
@@ -208,6 +241,10 @@ class VscodeReader:
             extra_id: str = p[CALL_ID] if isinstance(p.get(CALL_ID), str) else f"{t}-{p[TOOL_ID]}"
             if self.call(p[TOOL_ID], given, extra_id, t, p, None) and responses:
                 responses[-1].tool_calls += 1
+        timings = result.get(TIMINGS)
+        elapsed = _ms(timings.get(ELAPSED)) if isinstance(timings, dict) else None
+        if responses and elapsed:
+            responses[-1].latency = elapsed  # the request ran from its timestamp for totalElapsed ms
         tokens_in, tokens_out = positive_int(meta.get(PROMPT_TOKENS)), positive_int(meta.get(OUTPUT_TOKENS))
         if responses and (tokens_in or tokens_out):
             responses[-1].inp, responses[-1].out = tokens_in, tokens_out  # the request's usage, once
@@ -231,6 +268,9 @@ class VscodeReader:
         source = invocation.get(SOURCE) if invocation is not None else None
         server = source.get(SOURCE_LABEL) if isinstance(source, dict) and source.get(SOURCE_TYPE) == "mcp" else None
         call = make_call(name, args, call_id, t, self.base, server if isinstance(server, str) else None)
+        data = invocation.get(TOOL_DATA) if invocation is not None else None
+        if call.kind == "exec" and isinstance(data, dict) and data.get(TERMINAL_LANGUAGE) in _POWERSHELL:
+            call.shell = "powershell"  # the terminal ran PowerShell: its grammar reads the line
         self.add(call)
         details = invocation.get(RESULT_DETAILS) if invocation is not None else None
         failed = isinstance(details, dict) and details.get(IS_ERROR) is True
