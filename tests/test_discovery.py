@@ -72,7 +72,7 @@ def make_home(home: Path) -> dict[str, int]:
     placed["crush"] += len(sessions_of(project / ".crush" / "crush.db"))
     (project / ".aider.chat.history.md").write_text(history())
     (project / ".aider.input.history").write_text("typed words\n")  # auxiliary: skipped by name
-    placed["aider"] += 1
+    placed["aider"] += 2  # the history holds two launches, a session each (redact/formats/runs.py)
     _copy(FIX / "copilot-vscode" / "chatSessions" / "a622273b-64af-41b3-b181-debba92c0202.json",
           home / ".config" / "Code" / "User" / "workspaceStorage" / "eb1d13" / "chatSessions" /
           "a622273b-64af-41b3-b181-debba92c0202.json")

@@ -21,6 +21,8 @@ searched for inputs.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import glob
 import hashlib
 import os
@@ -190,6 +192,9 @@ def survey(inputs: Sequence[str], exclude: Sequence[Path] = (), *, home: bool | 
         path = Path(arg)
         if path.is_dir():
             found = discover(path, home=home, exclude=exclude)
+            # a log of several runs (Aider's history) is a session per run, in the counts too
+            found.sessions = [session if one == session.path else dataclasses.replace(session, path=one)
+                              for session in found.sessions for one in in_store(session.path)]
             out.folders.append((arg, found))
             for session in found.sessions:
                 add(session.path, session.agent)

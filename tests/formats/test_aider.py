@@ -242,7 +242,7 @@ def test_each_launch_is_a_session(tmp_path: Path, capsys: pytest.CaptureFixture[
     path.write_text(RATE + ARCHITECT + RATE.replace("17:02:36", "18:00:00"))
     out = tmp_path / "out"
     assert main([str(path), "--out-dir", str(out)]) == 0
-    maps = sorted(out.iterdir())
+    maps = sorted(out.glob("*.json.gz"))  # index.json, the manifest, sits beside them
     assert len(maps) == 3
     starts = sorted(redact_file(f"{path}#{n}").session_map["session"]["startedAt"] for n in (1, 2, 3))
     assert starts == ["2025-05-04T17:02:36.000Z", "2025-05-04T18:00:00.000Z", "2025-05-23T16:51:58.000Z"]
