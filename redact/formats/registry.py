@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 #: only what neither writes).
 PACKAGES: tuple[str, ...] = ("qwen_code", "claude_code", "codex", "session_record", "teaagent", "agent_replay",
                              "opencode", "crush", "cursor", "aider", "openhands", "amp",
-                             "continue_dev", "gemini_cli", "copilot_cli", "copilot_vscode", "cline", "pi", "kimi")
+                             "continue_dev", "gemini_cli", "copilot_cli", "copilot_vscode", "cline", "pi", "kimi", "hermes")
 
 
 @runtime_checkable

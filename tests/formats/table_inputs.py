@@ -174,13 +174,20 @@ def _kimi() -> Inputs:
     return [(Path("wire.jsonl"), kimifix.wire(_word))]
 
 
+def _hermes() -> Inputs:
+    from tests.native import hermesfix
+
+    return [(Path(f"session_{hermesfix.SESSION_ID}.json"), hermesfix.document(_word)),
+            (Path("20260512_112801_93b631d4.jsonl"), hermesfix.log(_word))]
+
+
 #: Format name -> the builder of its generated inputs. One line per registered format.
 GENERATED: dict[str, Callable[[], Inputs]] = {
     "claude-code": _claude_code, "codex": _codex, "session-record": _session_record, "teaagent": _teaagent,
     "agent-replay": _agent_replay, "gemini-cli": _gemini_cli, "copilot-cli": _copilot_cli,
     "copilot-vscode": _copilot_vscode, "cline": _cline, "opencode": _opencode, "crush": _crush,
     "cursor": _cursor, "aider": _aider, "openhands": _openhands, "amp": _amp, "continue-dev": _continue,
-    "pi": _pi, "qwen-code": _qwen_code, "kimi": _kimi,
+    "pi": _pi, "qwen-code": _qwen_code, "kimi": _kimi, "hermes": _hermes,
 }
 
 #: Format name -> its folder in ../shared/corpus (see its README.md); a format absent here has none.
@@ -188,5 +195,5 @@ CORPUS_FOLDERS: dict[str, str] = {
     "claude-code": "claude-code", "codex": "codex", "gemini-cli": "gemini-cli", "copilot-cli": "copilot-cli",
     "copilot-vscode": "copilot-vscode", "cline": "cline", "opencode": "opencode", "crush": "crush",
     "cursor": "cursor", "aider": "aider", "openhands": "openhands", "amp": "amp", "continue-dev": "continue",
-    "pi": "pi", "qwen-code": "qwen-code", "kimi": "kimi",
+    "pi": "pi", "qwen-code": "qwen-code", "kimi": "kimi", "hermes": "hermes",
 }

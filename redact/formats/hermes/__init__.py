@@ -1,0 +1,14 @@
+"""Hermes Agent sessions: table.py, reader.py, native_table.py, native.py."""
+from __future__ import annotations
+
+from redact.formats.registry import FormatFolder
+
+FORMAT = FormatFolder(
+    name="hermes",
+    description="Hermes Agent session (~/.hermes/sessions/session_<time>_<hex>.json documents and "
+                "<time>_<hex>.jsonl logs; versions seen: spring 2026)",
+    package=__name__,
+    document=True,
+    sessions="table:list_sessions",
+    homes=("~/.hermes/sessions",),
+)
