@@ -17,7 +17,8 @@ from typing import Any, Protocol
 
 from redact.model.canonical import content_hash
 from redact.contract.emails import has_email
-from redact.contract.shapes import COMMAND_RE, has_home
+from redact.contract.identshape import CATEGORIES as SENTENCE_CATEGORIES, sentence_rule
+from redact.contract.shapes import COMMAND_RE, has_home, has_opaque
 from redact.model import grammar as g
 from redact.model.fieldclass import Kind
 from redact.verbs.classify import is_vcs_action
@@ -180,7 +181,25 @@ def path_verdict(value: str, mode: str, proven: Any) -> Any:
     rules = extra_rules(value)
     if COMMAND_RE.search(value):
         rules += ("grammar.command-in-path",)
+    if _sentence_segment(value, dirs_only=mode == "dirs_only"):
+        rules += ("grammar.path-sentence",)
     return (REJECTED, rules) if rules else (PATH, ())
+
+
+def _sentence_segment(path: str, *, dirs_only: bool) -> bool:
+    """Whether a shown name of a path is a sentence in identifier clothing (a file name also
+    without its extension)."""
+    segs = path.split("/")
+    shown = segs[:-1] if dirs_only else segs
+    for i, seg in enumerate(shown):
+        if seg.startswith("\u2022"):
+            continue  # a digest token
+        if sentence_rule(seg) is not None:
+            return True
+        stem, dot, _ = seg.rpartition(".")
+        if i == len(segs) - 1 and dot and stem and sentence_rule(stem) is not None:
+            return True
+    return False
 
 
 def ident_verdict(category: str, value: str, kept: Any, proven: Any) -> Any:
@@ -190,6 +209,10 @@ def ident_verdict(category: str, value: str, kept: Any, proven: Any) -> Any:
     if not g.IDENT_RE.fullmatch(value):
         return _reject(value, "grammar.identifier")
     rules = url_rules(value) + extra_rules(value)
+    if has_opaque(value):
+        rules += ("grammar.identifier-opaque",)
+    if category in SENTENCE_CATEGORIES and sentence_rule(value) is not None:
+        rules += ("grammar.identifier-sentence",)
     if kept is not None and value not in kept.get(category, ()):
         rules += ("grammar.identifier-undeclared",)
     return (REJECTED, rules) if rules else (IDENT + category, ())

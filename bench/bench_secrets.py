@@ -48,7 +48,39 @@ from redact.contract.secrets import find_secrets  # noqa: E402 - importable once
 SHARED = ROOT.parent / "shared"
 DATA = SHARED / "benchmarks" / "secrets" / "labeled.jsonl"
 CORPUS = SHARED / "corpus"
-SOURCES = ("gitleaks", "detect-secrets", "secretlint", "trufflehog")
+SOURCES = ("gitleaks", "detect-secrets", "secretlint", "trufflehog", "documented")
+HEX = "0123456789abcdef"
+ALNUM = string.ascii_letters + string.digits
+
+# Key formats as each provider documents them (issue 23, item 4); the bodies are drawn at random
+# here, so no real key is ever written. rule -> a maker of one key.
+DOCUMENTED: dict[str, Callable[[random.Random], str]] = {
+    "openrouter-api-key": lambda r: "sk-" + "or-v1-" + "".join(r.choice(HEX) for _ in range(64)),
+    "mailgun-api-key": lambda r: "ke" + "y-" + "".join(r.choice(HEX) for _ in range(32)),
+    "circleci-token": lambda r: "CCI" + r.choice(["PAT", "PRJ"]) + "_" + "".join(r.choice(ALNUM) for _ in range(22))
+    + "_" + "".join(r.choice(HEX) for _ in range(40)),
+    "langsmith-api-key": lambda r: "lsv2_" + r.choice(["pt", "sk"]) + "_" + "".join(r.choice(HEX) for _ in range(32))
+    + "_" + "".join(r.choice(HEX) for _ in range(10)),
+    "supabase-token": lambda r: "sb_" + "secret_" + "".join(r.choice(ALNUM + "-_") for _ in range(31)),
+}
+# Where a kept name slot holds a key: a file name, an MCP tool, a repository, a host label.
+_SLOTS = ("{k}", "config/{k}.env", "mcp__acme__call-{k}", "{k}-dotfiles", "{k}.example.com")
+
+
+def documented_rows(per_rule: int = 40, seed: int = 23) -> list[dict[str, Any]]:
+    """Labeled rows for the documented formats: each key in each slot (`secret`), and near misses
+    (`benign`, `near_miss`: the prefix with a body too short or of the wrong alphabet)."""
+    rng = random.Random(seed)
+    rows: list[dict[str, Any]] = []
+    for rule, make in DOCUMENTED.items():
+        for n in range(per_rule):
+            key = make(rng)
+            rows.append({"source": "documented", "rule": rule, "label": "secret", "synthesized": True,
+                         "text": _SLOTS[n % len(_SLOTS)].format(k=key)})
+            short = key[: len(key) // 2]
+            rows.append({"source": "documented", "rule": rule, "label": "benign", "benign_kind": "near_miss",
+                         "synthesized": True, "text": short})
+    return rows
 
 
 @contextmanager
@@ -233,6 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"skipped: {args.data} is not present")
         return 0
     rows = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows += documented_rows()
     texts = [row["text"] for row in rows]
     lines = sum(text.count("\n") + 1 for text in texts)
     megabytes = sum(len(text.encode()) for text in texts) / 1e6

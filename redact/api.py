@@ -38,6 +38,7 @@ from redact.build import build_map
 from redact.errors import BadInput, LeakFound, RedactError
 from redact.formats.detect import MAP, check_forced
 from redact.formats.opened import Opened, open_bytes, open_path
+from redact.formats.roots import hide_user_names
 from redact.formats.registry import raw_format
 from redact.io.read import parse_json
 from redact.io.write import check_output_path, encode_output, write_atomic
@@ -114,15 +115,16 @@ def build_raw(data: bytes | BinaryIO, fmt: str, *, name: str, options: Options, 
     out_mode = resolve_mode(policy, key, "relative", options.mode, report)
     hasher: Callable[[str], str] | None = None
     if key is not None and out_mode == "hashed":
-        def by_key(program: str) -> str:
-            return key.ident_digest("program", program, 10)
-        hasher = by_key
+        hasher = key.program_digest
         if options.recorder is not None:
             from redact.keys.recorder import recording_hasher
 
             hasher = recording_hasher(hasher, options.recorder)
     session = raw.read(data, name, report=report, companions=companions, skip_bad_lines=options.skip_bad_lines,
                        file_stem=file_stem)
+    hidden = hide_user_names(session, lambda name: key.ident_token("repo", name) if key else None)
+    if hidden:
+        report.fallbacks["identifier:repo/home"] += hidden
     return build_map(session, hasher=hasher, vocab=policy.vocabulary)
 
 

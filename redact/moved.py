@@ -11,7 +11,6 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
-import sys
 import warnings
 from types import ModuleType
 from typing import Any
@@ -55,14 +54,8 @@ def _warn(old: str, new: str) -> None:
                   stacklevel=3)
 
 
-class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds an old module name and hands out the module now at its new place (asked last, so it
-    never shadows a real module)."""
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in MOVED:
-            return None
-        return importlib.machinery.ModuleSpec(fullname, self)
+class _Alias(importlib.abc.Loader):
+    """Hands out the module now at an old name's new place."""
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         _warn(spec.name, MOVED[spec.name])
@@ -72,10 +65,11 @@ class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
 
-def install() -> None:
-    """Put the alias finder last on `sys.meta_path` (once)."""
-    if not any(isinstance(finder, _Alias) for finder in sys.meta_path):
-        sys.meta_path.append(_Alias())
+def find_spec(fullname: str) -> importlib.machinery.ModuleSpec | None:
+    """The spec of an old module name (the package's finder, asked last, calls this), else None."""
+    if fullname not in MOVED:
+        return None
+    return importlib.machinery.ModuleSpec(fullname, _Alias())
 
 
 def forward(package: str, name: str) -> Any:

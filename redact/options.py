@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from redact.errors import UsageError
+from redact.model.grammar import PATH_MODES
 
-MODES = ("relative", "dirs_only", "hashed")
+MODES = PATH_MODES  # the one list (redact/model/grammar.py)
 TARGETS = ("map", "native")
 #: How many inputs a run names: one file (or `-`), one folder of sessions, or several inputs / a glob.
 ONE, FOLDER, MANY = "one", "folder", "many"

@@ -297,7 +297,7 @@ def test_the_graph_sees_every_kind_of_import() -> None:
     assert "redact.formats.codex.state" in GRAPH["redact.formats.codex.calls"]  # under TYPE_CHECKING
     assert "redact.api" in GRAPH["redact.batch.run"]  # inside a function
     assert "audit.scan" in GRAPH["redact.api"]
-    assert package_diagram()["redact.cli"] >= {"redact.api", "audit.render"}
+    assert package_diagram()["redact.cli"] >= {"redact.share", "redact.api_native", "audit.render"}
 
 
 def test_the_scanner_takes_the_shared_detectors_from_the_contract_layer() -> None:

@@ -254,3 +254,24 @@ def test_a_codex_rollout_patching_a_notes_repository_is_written_without_its_name
     assert not [w for w in notesfix.words() if w.lower() in out]
     assert len(result.session_map["files"]) == len(notesfix.NOTES)
     assert sum(result.report.fallbacks.values()) == len(notesfix.NOTES) - 1
+
+
+# -- issue 23, item 9: an overlong name is replaced, never the whole map refused ---------------------
+@pytest.mark.parametrize("policy", ["default", "internal", "public"])
+def test_an_overlong_file_name_is_replaced_and_the_map_written(policy: str) -> None:
+    from redact.api import redact_bytes
+    from redact.keys.material import Key
+    from tests.formats.ccfix import Transcript, text, tool_use
+
+    t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", "/home/zqdev/code/shop", branch="main")
+    t.user("go")
+    for rel in ["src/zq" + "a" * 5000 + ".py", "/".join(["d"] * 3000) + "/zqdeep.py", "src/ok.py"]:
+        tid = t.tool_id()
+        t.assistant([tool_use(tid, "Read", {"file_path": "/home/zqdev/code/shop/" + rel})])
+        t.result(tid, "x")
+    t.assistant([text("done")], stop="end_turn")
+    result = redact_bytes(t.bytes(), name="s.jsonl", policy=policy, key=Key(bytes(range(32)), source="test"))
+    paths = [f["path"] for f in result.session_map["files"]]
+    assert len(paths) == 3 and all(len(p) <= 4096 for p in paths)
+    assert b"zqa" not in result.data and b"zqdeep" not in result.data
+    assert result.report.fallbacks["path/long-name"] >= 1

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -42,7 +44,7 @@ def test_private_hosts(host: str) -> None:
     assert is_private_host(host)
 
 
-@pytest.mark.parametrize("host", ["github.com", "docs.python.org", "8.8.8.8", "search"])
+@pytest.mark.parametrize("host", ["github.com", "docs.python.org", "search"])  # an IP literal is not (issue 23)
 def test_public_hosts(host: str) -> None:
     assert not is_private_host(host)
 
@@ -108,3 +110,173 @@ def test_no_canary_survives_under_public(category: str, secret: str, shape: str)
 def test_local_paths_are_never_kept_in_clear(value: str) -> None:
     out = scrubber("internal").scrub("remote", value)
     assert isinstance(out, str) and out.startswith("h:")
+
+
+# -- issue 23, item 4: provider keys and opaque values in kept name slots -------------------------
+def _hex(n: int, seed: int) -> str:
+    import hashlib
+
+    return hashlib.sha256(str(seed).encode()).hexdigest()[:n] if n <= 64 else _hex(64, seed) + _hex(n - 64, seed + 1)
+
+
+NEW_KEYS = {
+    "openrouter": "sk-" + "or-v1-" + _hex(64, 1),
+    "mailgun": "ke" + "y-" + _hex(32, 2),
+    "circleci": "CCI" + "PAT_" + "Zq4Rt7Yu1Io3Pa5Sd8Fg0H" + "_" + _hex(40, 3),
+    "langsmith": "lsv2" + "_pt_" + _hex(32, 4) + "_" + _hex(10, 5),
+    "supabase": "sb_" + "secret_" + "Zq4Rt7Yu1I-o3Pa5Sd8_Fg0Hj2Kl",
+}
+
+
+@pytest.mark.parametrize("policy", ["default", "internal"])
+@pytest.mark.parametrize("category", ["repo", "mcp_server", "mcp_tool", "skill", "model", "host"])
+@pytest.mark.parametrize("provider", sorted(NEW_KEYS))
+def test_a_new_provider_key_is_never_kept_in_a_name_slot(policy: str, category: str, provider: str) -> None:
+    token = NEW_KEYS[provider]
+    value = f"x-{token}" if category != "host" else f"{token}.example.com"
+    out = scrubber(policy).scrub(category, value)
+    assert out is None or token.lower() not in str(out).lower()
+
+
+@pytest.mark.parametrize("value", [
+    "tool-" + _hex(32, 7), _hex(40, 8), "srv_" + _hex(8, 9) + "-" + _hex(4, 10) + "-" + _hex(4, 11) + "-"
+    + _hex(4, 12) + "-" + _hex(12, 13),
+])
+@pytest.mark.parametrize("category", ["mcp_server", "mcp_tool", "skill", "repo"])
+def test_a_long_bare_hex_or_uuid_in_an_identifier_is_hashed(value: str, category: str) -> None:
+    out = scrubber("default").scrub(category, value)
+    assert isinstance(out, str) and out.startswith("h:")
+
+
+def test_a_host_label_is_checked_for_secrets_before_lower_casing() -> None:
+    """`AKIA...` lower-cased is no AWS key shape: the check runs on the value as written."""
+    key_id = "AK" + "IA" + "ZQ4RT7YU1IO3PA5S"
+    out = scrubber("default").scrub("host", f"{key_id}.example.com")
+    assert out is None or key_id.lower() not in str(out).lower()
+
+
+def test_the_scanner_rejects_an_opaque_identifier() -> None:
+    from audit.values import ident_verdict
+
+    verdict = ident_verdict("mcp_tool", "tool-" + _hex(32, 7), None, "ok")
+    assert "grammar.identifier-opaque" in verdict[1]
+    assert ident_verdict("mcp_tool", "list_issues", None, "ok") == ("ident:mcp_tool", ())
+
+
+def test_a_new_provider_key_in_a_file_name_and_an_mcp_tool_never_reaches_the_map() -> None:
+    from redact.api import redact_bytes
+    from tests.formats.ccfix import Transcript, text, tool_use
+
+    t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", "/home/zqdev/code/shop", branch="main")
+    t.user("go")
+    for n, token in enumerate(NEW_KEYS.values()):
+        tid = t.tool_id()
+        t.assistant([tool_use(tid, "Read", {"file_path": f"/home/zqdev/code/shop/cfg/{token}.env"})])
+        t.result(tid, "x")
+        tid = t.tool_id()
+        t.assistant([tool_use(tid, f"mcp__srv{n}__call-{token}", {})])
+        t.result(tid, "x")
+    t.assistant([text("done")], stop="end_turn")
+    result = redact_bytes(t.bytes(), name="s.jsonl", policy="default")
+    assert result.session_map["files"] and result.session_map["events"]
+    for token in NEW_KEYS.values():
+        assert token.encode() not in result.data
+
+
+# -- issue 23, item 7: an allowlist matches whole names only ---------------------------------------
+@settings(max_examples=200, deadline=None)
+@given(suffix=st.from_regex(r"[-_.:/][a-z0-9]{1,12}", fullmatch=True),
+       category=st.sampled_from(["mcp_tool", "mcp_server", "model", "tool", "hook", "subagent_type"]))
+def test_an_allowlisted_start_does_not_keep_a_longer_name(suffix: str, category: str) -> None:
+    """`list_teams-<word>`: a listed value or a pattern that matches only the start keeps nothing."""
+    from redact.policy.load import load_policy as load
+
+    allow = load("public").allowlists[category]
+    starts = [*allow.values[:20], "claude-sonnet-4-5", "PreToolUse:Bash"]
+    s = scrubber("public")
+    for start in starts:
+        name = start + suffix
+        if name in allow.values or any(re.fullmatch(p, name) for p in allow.patterns):
+            continue  # the longer name is itself listed: nothing to prove
+        out = s.scrub(category, name)
+        assert out is None or (isinstance(out, str) and out.startswith("h:")), (category, name)
+
+
+def test_an_mcp_tool_with_a_listed_start_is_hashed_end_to_end() -> None:
+    from redact.api import redact_bytes
+    from tests.formats.ccfix import Transcript, text, tool_use
+
+    t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", "/home/zqdev/code/shop", branch="main")
+    t.user("go")
+    tid = t.tool_id()
+    t.assistant([tool_use(tid, "mcp__linear__list_teams-zqpayroll", {})])
+    t.result(tid, "x")
+    tid = t.tool_id()
+    t.assistant([tool_use(tid, "mcp__linear__list_teams", {})])
+    t.result(tid, "x")
+    t.assistant([text("done")], stop="end_turn")
+    result = redact_bytes(t.bytes(), name="s.jsonl", policy="public", key=KEY)
+    assert result.session_map["events"]
+    assert b"zqpayroll" not in result.data and b"list_teams" in result.data
+
+
+# -- issue 23, item 5: sentences in identifier clothing ------------------------------------------
+SENTENCE = "we-moved-the-payroll-export-to-the-new-bucket-on-friday-after-the-globex-audit-finished"
+
+
+@pytest.mark.parametrize("policy", ["default", "internal"])
+@pytest.mark.parametrize("category", ["mcp_tool", "mcp_server", "model", "skill", "repo", "subagent_type"])
+@pytest.mark.parametrize("value", [SENTENCE, "acme-quarterly-payroll-export-for-globex", "x" * 65])
+def test_a_sentence_in_identifier_clothing_is_hashed_and_counted(policy: str, category: str, value: str) -> None:
+    s = scrubber(policy)
+    out = s.scrub(category, value)
+    assert isinstance(out, str) and out.startswith("h:")
+    assert sum(n for k, n in s.fallbacks.items() if k.startswith(f"identifier:{category}/")) == 1
+
+
+@pytest.mark.parametrize("value", ["orders-api", "claude-sonnet-4-5-20250929", "get_pull_request_comments",
+                                   "list_directory_with_sizes", "PostToolUseFailure:NotebookEdit"])
+def test_ordinary_names_stay(value: str) -> None:
+    assert scrubber("default").scrub("mcp_tool", value) == value
+
+
+def test_a_sentence_file_name_becomes_a_token_and_the_map_is_written() -> None:
+    from redact.api import redact_bytes
+    from tests.formats.ccfix import Transcript, text, tool_use
+
+    t = Transcript("0b6f7a52-8d2e-4c41-9a0e-3c5d7f1e2a90", "/home/zqdev/code/shop", branch="main")
+    t.user("go")
+    for name in (f"notes/{SENTENCE}.md", f"{SENTENCE}/a.py", "src/ok.py"):
+        tid = t.tool_id()
+        t.assistant([tool_use(tid, "Read", {"file_path": f"/home/zqdev/code/shop/{name}"})])
+        t.result(tid, "x")
+    tid = t.tool_id()
+    t.assistant([tool_use(tid, f"mcp__srv__{SENTENCE}", {})])
+    t.result(tid, "x")
+    t.assistant([text("done")], stop="end_turn")
+    result = redact_bytes(t.bytes(), name="s.jsonl", policy="default")
+    assert len(result.session_map["files"]) == 3 and b"payroll" not in result.data
+    assert any(k.endswith("sentence-identifier") or k.endswith("long-identifier")
+               for k in result.report.fallbacks)
+
+
+def test_the_scanner_flags_a_sentence_identifier_and_path() -> None:
+    from audit.values import ident_verdict, path_verdict
+
+    assert "grammar.identifier-sentence" in ident_verdict("mcp_tool", SENTENCE, None, "ok")[1]
+    assert "grammar.path-sentence" in path_verdict(f"docs/{SENTENCE}.md", "relative", "ok")[1]
+    assert path_verdict("docs/how-to-install.md", "relative", "ok") == ("path", ())
+
+
+# -- issue 23, item 6: hosts that name a person, under generalize ----------------------------------
+@pytest.mark.parametrize("host", ["8.8.4.4", "203.0.113.9", "2001:4860:4860::8888", "zqalice.github.io",
+                                  "zqalice.gitlab.io", "zqshop.netlify.app", "zqhome.duckdns.org",
+                                  "zq-4f2a.ngrok-free.app", "zqlaptop.tail1234.ts.net", "zq.trycloudflare.com"])
+def test_a_host_that_names_a_person_is_hashed_under_generalize(host: str) -> None:
+    out = scrubber("default").scrub("host", host)
+    assert isinstance(out, str) and out.startswith("h:")
+
+
+@pytest.mark.parametrize("host", ["github.com", "api.openai.com", "pypi.org", "docs.python.org", "github.io"])
+def test_public_hosts_stay_under_generalize(host: str) -> None:
+    assert scrubber("default").scrub("host", host) == host

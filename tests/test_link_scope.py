@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from redact.api import redact_bytes
@@ -157,9 +157,25 @@ def test_scoped_keys_are_the_documented_hkdf_derivations() -> None:
     assert KEY.scoped("session", digest).fingerprint() == KEY.fingerprint()
 
 
-@given(st.text(alphabet=string.ascii_letters + string.digits + ":._-/ @", max_size=80))
+_NAME_CHARS = string.ascii_lowercase + string.digits
+#: Scopes drawn near the grammar, so valid ones are reached often (free text almost never is one):
+#: valid dataset names at and around the 64-character limit, near misses (a capital, a trailing `-`,
+#: a space, a missing `dataset:`), the two fixed scopes, and free text.
+SCOPES = st.one_of(
+    st.sampled_from(["global", "session", "Global", "session ", "dataset:", "dataset", "datasets:x"]),
+    st.builds(lambda first, middle, last: f"dataset:{first}{middle}{last}",
+              st.sampled_from(_NAME_CHARS), st.text(alphabet=_NAME_CHARS + "._-", max_size=64),
+              st.sampled_from(list(_NAME_CHARS) + ["", "-", ".", "A", " "])),
+    st.text(alphabet=string.ascii_letters + string.digits + ":._-/ @", max_size=80),
+)
+
+
+@given(SCOPES)
 def test_the_scope_grammar_is_closed(text_: str) -> None:
     ok = re.fullmatch(r"global|session|dataset:[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?", text_) is not None
+    event("valid scope" if ok else "invalid scope")
+    if text_.startswith("dataset:"):
+        event(f"dataset name of {'at most' if len(text_) <= 72 else 'over'} 64 characters")
     assert is_link_scope(text_) == ok
     if ok:
         assert load_policy("public", link_scope=text_).policy.tokens.link_scope == text_

@@ -36,6 +36,16 @@ SPELLINGS = [
     "/mnt/c/Users/{u}", "/nfs/home/{u}", "/mnt/home/{u}", "/homes/{u}", "/u/{u}", "/data/home/{u}",
     "/Users/{u}//", "/Users/./{u}", "/Users/{u}/../{u}", " /Users/{u}", "\\\\.\\C:\\Users\\{u}",
 ]
+# Issue 23, item 1: an Active Directory domain below `home` (winbind, sssd), roaming-profile shares,
+# AFS, `/Users/Shared`, what Windows strips (`Users.`, `Users `) and look-alike letters.
+DOMAIN_SPELLINGS = [
+    "/home/CORP/{u}", "/home/corp.example.com/{u}", "/home/ad.acme.local/{u}", "/nfs/home/EMEA/{u}",
+    "\\\\fs01\\profiles$\\{u}", "\\\\fs01\\profiles\\{u}", "\\\\fs01\\home$\\{u}.V6",
+    "/afs/cern.ch/user/z/{u}", "/afs/ir.stanford.edu/users/z/q/{u}", "/Users/Shared/{u}",
+    "C:\\Users.\\{u}", "C:\\Users \\{u}", "C:\\Users..\\{u}", "/Us\u0435rs/{u}", "/\uff35sers/{u}",
+    "/h\u043eme/CORP/{u}", "/HOME/{u}",
+]
+SPELLINGS += DOMAIN_SPELLINGS
 
 
 def _sep(home: str) -> str:
@@ -224,12 +234,26 @@ _POSIX_HOMES = [
     "/homes/{u}", "/u/{u}", "/data/home/{u}", "/var/home/{u}", "/export/home/{u}", "/usr/home/{u}",
     "/media/{u}", "/run/media/{u}", "/root", "/{x}/home/{u}", "/{x}/Users/{u}", "/{x}/homes/{u}",
     "/System/Volumes/Data/Volumes/{d}/Users/{u}", "/cygdrive/{c}/Documents and Settings/{u}",
+    "/home/{D}/{u}", "/home/{dom}/{u}", "/{x}/home/{D}/{u}", "/afs/{dom}/user/{a}/{u}",
+    "/afs/{dom}/users/{a}/{a}/{u}", "/Users/Shared/{u}", "/Users/Shared/{D}/{u}",
 ]
 _WINDOWS_HOMES = [
     "{c}:\\Users\\{u}", "\\\\?\\{c}:\\Users\\{u}", "\\\\.\\{c}:\\Users\\{u}", "{c}:\\Documents and Settings\\{u}",
     "\\\\wsl.localhost\\{d}\\home\\{u}", "\\\\wsl$\\{d}\\home\\{u}", "\\\\?\\UNC\\wsl.localhost\\{d}\\home\\{u}",
     "\\\\?\\UNC\\wsl$\\{d}\\mnt\\{c}\\Users\\{u}", "\\\\wsl.localhost\\{d}\\{x}\\home\\{u}",
+    "\\\\{srv}\\profiles$\\{u}", "\\\\{srv}\\profiles\\{u}", "\\\\{srv}\\users$\\{u}",
+    "\\\\?\\UNC\\{srv}\\profiles$\\{u}", "{c}:\\Users{strip}\\{u}",
 ]
+# Letters of other scripts that read as the Latin ones of `Users` and `home`, and full-width forms.
+_LOOKALIKES = {"U": "\uff35", "s": "\u0455", "e": "\u0435", "o": "\u043e", "h": "\u04bb", "m": "\uff4d"}
+
+
+def _look_alike(draw: st.DrawFn, home: str) -> str:
+    for word in ("Users", "home"):
+        if word in home and draw(st.booleans()):
+            letters = [_LOOKALIKES.get(ch, ch) if draw(st.booleans()) else ch for ch in word]
+            home = home.replace(word, "".join(letters), 1)
+    return home
 
 
 @st.composite
@@ -238,7 +262,12 @@ def home_spellings(draw: st.DrawFn, user: str) -> str:
     template = draw(st.sampled_from(_WINDOWS_HOMES if windows else _POSIX_HOMES))
     home = template.format(u=user, c=draw(st.sampled_from("cCdD")), d=draw(st.sampled_from(
         ["Macintosh HD", "Ubuntu", "Data", "Ext 2"])), x=draw(st.sampled_from(
-            ["srv", "data", "nfs", "mnt", "Volumes/Ext 2", "net/fileserver", "export/a b"])))
+            ["srv", "data", "nfs", "mnt", "Volumes/Ext 2", "net/fileserver", "export/a b"])),
+        D=draw(st.from_regex(r"[A-Z][A-Z0-9]{1,9}", fullmatch=True)),
+        dom=draw(st.sampled_from(["corp.example.com", "ad.acme.local", "emea.acme.internal", "cern.ch"])),
+        a=user[0], srv=draw(st.sampled_from(["fs01", "filer.acme.local"])),
+        strip=draw(st.sampled_from([".", " ", "..", ". "])))
+    home = _look_alike(draw, home)
     if windows:
         home = home.replace("/", "\\")
     sep = "\\" if windows else "/"
@@ -246,7 +275,7 @@ def home_spellings(draw: st.DrawFn, user: str) -> str:
         home = home.replace("\\", "/") if draw(st.booleans()) else home.replace("\\Users\\", "/Users\\")
         sep = draw(st.sampled_from("/\\"))
     detour = draw(st.sampled_from(["", "{s}.", "{s}..{s}" + user, "{s}{s}"]))
-    if detour and home != "/root":
+    if detour and home != "/root" and not home.startswith(("\\\\", "//")):
         home = home + detour.format(s=sep)
     area = draw(st.sampled_from(["", "Desktop", "Documents", "Downloads", ".claude", "OneDrive"]))
     if area:
@@ -336,3 +365,40 @@ def test_a_private_forge_remote_is_hashed_under_default(remote: str) -> None:
     public_remote.user("hi")
     kept = redact_bytes(public_remote.bytes(), name="r.jsonl", policy="default").session_map
     assert kept["repos"][0]["remote"] == "zqorg/zqrepo"
+
+
+# -- issue 23, item 1: domain homes, look-alikes, and repository names that hold the user name ------
+@pytest.mark.parametrize("value", [
+    "/Us\u0435rs/zqvarnholt/notes.md", "/\uff35sers/zqvarnholt/x", "//fs01/profiles$/zqvarnholt/x",
+    "\\\\fs01\\profiles\\zqvarnholt", "/afs/cern.ch/user/z/zqvarnholt/x", "C:/Users./zqvarnholt/x",
+    "C:/Users /zqvarnholt/x",
+])
+def test_the_scanner_sees_every_new_home_spelling(value: str) -> None:
+    """The shared home shape (the scanner's grammar check and the redactor's path guard) reads the
+    look-alike, share and AFS spellings as homes too."""
+    from redact.contract.shapes import has_home
+
+    assert has_home(value)
+
+
+@pytest.mark.parametrize("repo", ["{u}-dotfiles", "{u}.github.io", "dotfiles-{U}", "site_{u}"])
+@pytest.mark.parametrize("policy", ["default", "internal", "public"])
+def test_a_repository_named_after_its_user_is_hidden(repo: str, policy: str) -> None:
+    """`/home/alice/alice-dotfiles` with git: the repository is kept, its name is hashed (public,
+    with a key) or dropped (no key): never the user name in clear. The map is written."""
+    cwd = f"/home/{USER}/code/" + repo.format(u=USER, U=USER.upper())
+    result = redact_bytes(claude_log(cwd, "x"), name="s.jsonl", policy=policy,
+                          key=KEY if policy == "public" else None)
+    assert result.session_map["repos"], "the repository itself stays"
+    assert USER not in result.data.decode().lower()
+    assert USER not in orjson.dumps(result.report.as_dict()).decode().lower()
+    assert result.report.fallbacks["identifier:repo/home"] == 1
+    name = result.session_map["repos"][0].get("name")
+    assert name is None or name.startswith("h:")
+
+
+def test_a_repository_below_a_domain_home_keeps_its_name() -> None:
+    """Depth below the user's own folder is still evidence: `/home/CORP/alice/code/zqproj`."""
+    m = redact_bytes(claude_log(f"/home/CORP/{USER}/code/zqproj", "x", branch=""), name="s.jsonl",
+                     policy="default").session_map
+    assert m["repos"][0]["name"] == "zqproj" and USER not in orjson.dumps(m).decode()

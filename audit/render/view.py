@@ -38,7 +38,7 @@ def _source(value: Any) -> str:
     text = str(value or "<unknown>")
     if text.startswith("<") and text.endswith(">"):
         return show_name(text) if len(text) <= 40 else mask(text)
-    name = PurePath(text).name or text
+    name = PurePath(text.replace("\\", "/")).name or text  # `C:\\Users\\u\\x.jsonl` read anywhere
     return name if len(name) <= 120 and name.isprintable() else mask(name)
 
 

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from redact.contract.detectors import rule_of, secret_rules
 from redact.contract.emails import has_email
+from redact.contract.identshape import CATEGORIES as SENTENCE_CATEGORIES, sentence_rule
 from redact.keys.material import Key
 from redact.model.grammar import is_clean_identifier
 from redact.policy.load import EffectivePolicy
@@ -28,8 +29,21 @@ _SCP_REMOTE = re.compile(r"^(?:[^@/\s]+@)?([A-Za-z0-9.-]+):(?!//)(.+)$")
 _PRIVATE_SUFFIXES = (".local", ".internal", ".corp", ".lan", ".home", ".intranet", ".localdomain",
                      ".localhost", ".test", ".invalid", ".example", ".private", ".home.arpa")
 _PUBLIC_FORGES = {"github.com", "gitlab.com", "bitbucket.org"}
+# Suffixes whose next label is a user's or a user project's own: personal pages, app hosting,
+# dynamic DNS and tunnels (the user's label is hashed under `generalize`; the suffix alone is public).
+_PER_USER_ROOTS = frozenset("""
+github.io gitlab.io bitbucket.io codeberg.page pages.dev workers.dev netlify.app vercel.app herokuapp.com
+onrender.com fly.dev railway.app web.app firebaseapp.com glitch.me repl.co replit.dev replit.app surge.sh
+neocities.org blogspot.com wordpress.com substack.com tumblr.com azurewebsites.net ngrok.io ngrok.app
+ngrok.dev ngrok-free.app ngrok-free.dev trycloudflare.com loca.lt localtunnel.me serveo.net localhost.run
+lhr.life duckdns.org ddns.net no-ip.org no-ip.biz noip.me hopto.org zapto.org sytes.net myddns.me dynu.net
+dyndns.org dynv6.net freedns.afraid.org afraid.org ts.net tailscale.net zrok.io devtunnels.ms
+""".split())  # noqa: SIM905 - a word list reads better as text
+_PER_USER_SUFFIXES = tuple("." + root for root in sorted(_PER_USER_ROOTS))
 # Categories whose values name a forge's server (`host/owner/repo`, a PR URL, `host/repo#12`).
 _FORGE_CATEGORIES = frozenset({"remote", "pr", "ticket"})
+# Categories whose values are lower-cased when normalised (hosts, a remote's host).
+_FOLDED = frozenset({"host", "remote"})
 # A value that is (or holds) a local file-system path: never an identifier to show in clear, since
 # it can carry a user name (`/Users/alice/repos/api.git` as a remote, `file://` URLs, `~/x`).
 _LOCAL_PATH = re.compile(r"^(?:/|~|[A-Za-z]:[\\/]|file:)|(?:^|/)(?:Users|home|root)/", re.IGNORECASE)
@@ -112,14 +126,20 @@ def forge_host(value: str) -> str | None:
 
 
 def is_private_host(host: str) -> bool:
+    """Whether `generalize` hashes `host`: a name only a network of one's own resolves, any IP
+    literal (a home or office address names a person as well as a private one does), and a host
+    under a suffix whose labels are given to users (`alice.github.io`, a dynamic-DNS name, an
+    ngrok or Cloudflare tunnel): its own label names the person or their project."""
     try:
-        ip = ipaddress.ip_address(host)
+        ipaddress.ip_address(host.strip("[]"))
     except ValueError:
         pass
     else:
-        return not ip.is_global
+        return True
     if host == "search":
         return False
+    if host.endswith(_PER_USER_SUFFIXES) and host.lstrip(".") not in _PER_USER_ROOTS:
+        return True
     return "." not in host or host == "localhost" or host.endswith(_PRIVATE_SUFFIXES)
 
 
@@ -162,7 +182,8 @@ class IdentScrubber:
     def _keep(self, category: str, value: str) -> str | None:
         """Keep `value` in clear unless a scanner detector would flag it: then it is hashed (with a
         key) or dropped, and counted as a fallback (redact/contract/detectors.py)."""
-        rule = "secrets" if secret_rules([value])[0] else rule_of(value, command=False)
+        rule = "secrets" if secret_rules([value])[0] else (
+            rule_of(value, command=False) or (sentence_rule(value) if category in SENTENCE_CATEGORIES else None))
         if rule is not None:
             self.fallbacks[f"identifier:{category}/{rule}"] += 1
             return self._hash(category, value)
@@ -231,6 +252,10 @@ class IdentScrubber:
             self.report.dropped[category] += 1
             return None
         if _LOCAL_PATH.search(value.strip()):
+            return self._hash(category, value.strip())
+        if category in _FOLDED and secret_rules([value.strip()])[0]:
+            # asked before the value is lower-cased: a token's case is part of its shape (`AKIA...`)
+            self.fallbacks[f"identifier:{category}/secrets"] += 1
             return self._hash(category, value.strip())
         clean = self._normalise(category, value)
         if not clean:

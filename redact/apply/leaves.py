@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import datetime, timezone
+from collections.abc import Callable
 from typing import Any
 
 from redact.errors import BadInput
@@ -57,7 +58,7 @@ class LeafRedactor:
         self._vocab = policy.vocabulary
         self._id_cache: dict[str, str] = {}
         self._path_cache: dict[str, str] = {}
-        self._hasher = (lambda name: key.ident_digest("program", name, 10)) if key and out_mode == "hashed" else None
+        self._hasher: Callable[[str], str] | None = key.program_digest if key and out_mode == "hashed" else None
         if self._hasher is not None and recorder is not None:
             self._hasher = recording_hasher(self._hasher, recorder)
 

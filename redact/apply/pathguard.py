@@ -13,6 +13,9 @@ about each shown segment and about the whole path, and replaces what would fire:
 - when the whole path would still be flagged (a rule that spans segments), every segment becomes a
   token; when even that would be flagged, the path becomes the `outside-repo` bucket.
 
+A name longer than any file system allows (255 UTF-8 bytes) is replaced as well (`path/long-name`),
+and a path longer than the map grammar's 4096 characters becomes tokens, then the bucket.
+
 Each replaced path is counted once (per distinct value) in `fallbacks` under `path/<rule>`, the
 first rule that fired; never the value. Hashed paths are opaque already and pass unchanged.
 """
@@ -23,6 +26,7 @@ from collections import Counter
 from functools import lru_cache
 
 from redact.contract.detectors import rule_of, secret_rules
+from redact.contract.identshape import sentence_rule
 from redact.keys.material import Key, sha256_hex
 from redact.model.grammar import is_bucket_label
 from redact.keys.recorder import TokenRecorder
@@ -37,6 +41,9 @@ ts tsx jsx vue svelte rb go rs java kt kts swift c h cc cpp hpp cs m mm php pl l
 ps1 bat sql graphql proto lock log env canvas excalidraw base
 """.split())  # noqa: SIM905 - a word list reads better as text
 FALLBACK_BUCKET = "outside-repo"
+MAX_NAME_BYTES = 255  # the longest file name any common file system takes
+MAX_PATH_CHARS = 4096  # the map grammar's limit (redact/model/grammar.py)
+LONG_NAME = "long-name"
 
 
 def _extension(name: str) -> str:
@@ -57,9 +64,11 @@ def _rule(value: str, secrets: tuple[str, ...]) -> str | None:
 
 @lru_cache(maxsize=16384)
 def _name_rule(name: str) -> str | None:
-    """`rule_of` a path segment: a function of the name alone, and the same directory names come
-    back in path after path, so each distinct one is asked once (bounded, per process)."""
-    return rule_of(name)
+    """`rule_of` a path segment, then the sentence shape of identifiers (over 64 characters, five
+    dictionary words: redact/contract/identshape.py): a function of the name alone, and the same
+    directory names come back in path after path, so each distinct one is asked once (bounded, per
+    process)."""
+    return rule_of(name) or sentence_rule(name)
 
 
 def _stem(name: str) -> str:
@@ -88,20 +97,25 @@ def guard_path(path: str, mode: str, key: Key | None, fallbacks: Counter[str] | 
         if TOKEN_RE.fullmatch(seg):
             continue
         # a file name is asked with and without its extension: `Call with Dana.md` reads as a phrase
-        rule = ("secrets" if secrets[i] else _name_rule(seg)) or (
-            _name_rule(_stem(seg)) if i == len(segs) - 1 else None)
+        rule = LONG_NAME if len(seg.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES else (
+            ("secrets" if secrets[i] else _name_rule(seg)) or (
+                _name_rule(_stem(seg)) if i == len(segs) - 1 else None))
         if rule is None:
             continue
         first = first or rule
         out[i] = _token(segs, i, key, last=i == len(segs) - 1, recorder=recorder)
     new = "/".join(out)
     whole = _rule(new, secrets[-1] if new == path else secret_rules([new])[0])
+    if whole is None and len(new) > MAX_PATH_CHARS:
+        whole = LONG_NAME
     if whole is not None:
         first = first or whole
         out = [seg if TOKEN_RE.fullmatch(seg) else
                _token(segs, i, key, last=i == len(segs) - 1, recorder=recorder) for i, seg in enumerate(out)]
         new = "/".join(out)
-        if _rule(new, secret_rules([new])[0]) is not None:  # pragma: no cover - tokens never read as text
+        if len(new) > MAX_PATH_CHARS:
+            new = FALLBACK_BUCKET  # more segments than 4096 characters of tokens hold
+        elif _rule(new, secret_rules([new])[0]) is not None:  # pragma: no cover - tokens never read as text
             new = FALLBACK_BUCKET
     if first is not None and fallbacks is not None:
         fallbacks[f"path/{first}"] += 1

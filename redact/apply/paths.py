@@ -22,9 +22,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from redact.contract.fold import fold_name
 from redact.keys.material import Key, sha256_hex
 from redact.model.grammar import BUCKET_LABELS, CLAUDE_AREAS, MODE_RANK, PATH_MODES, has_invisible
-from redact.apply.pathguard import guard_path
+from redact.apply.pathguard import FALLBACK_BUCKET, MAX_PATH_CHARS, guard_path
 from redact.keys.recorder import TokenRecorder
 
 _DRIVE = re.compile(r"^([A-Za-z]):(?=/|$)")
@@ -41,11 +42,27 @@ _PREFIXES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^/System/Volumes/Data(?=/|$)", re.IGNORECASE), ""),
 )
 # A folder whose child is a user's home, at any depth (`/home/u`, `/nfs/home/u`, `/data/home/u`,
-# `/Volumes/Macintosh HD/Users/u`, `/c/Users/u`, `c:/documents and settings/u`); compared
-# case-insensitively. Only at the top: `/root` (a home), and `/u/<user>`, `/mnt/wsl/<x>`,
-# `/media/<user>`, `/run/media/<user>` (the next segment is a user name or a user's disk).
-_HOME_PARENTS = frozenset({"users", "home", "homes", "documents and settings"})
+# `/Volumes/Macintosh HD/Users/u`, `/c/Users/u`, `c:/documents and settings/u`), and the shares of
+# roaming profiles and redirected homes (`\\\\server\\profiles$\\u`); compared folded
+# (redact/contract/fold.py: case, look-alikes, full-width forms, Windows' trailing dots and spaces).
+# Only at the top: `/root` (a home), and `/u/<user>`, `/mnt/wsl/<x>`, `/media/<user>`,
+# `/run/media/<user>` (the next segment is a user name or a user's disk); `/afs/<cell>/user/...`.
+_HOME_PARENTS = frozenset({"users", "home", "homes", "documents and settings",
+                           "profiles$", "users$", "home$", "homes$"})
+_UNC_HOME_PARENTS = frozenset({"profiles", "profile"})  # `//server/profiles/u`: a share's folder
 _TOP_HOME_PARENTS = (("u",), ("mnt", "wsl"), ("media",), ("run", "media"))
+_AFS_HOME_PARENTS = frozenset({"user", "users", "usr", "u", "home", "homes"})  # /afs/<cell>/user/a/u
+# A segment right below a home folder that is not yet the user: the domain of an Active Directory
+# home (`/home/CORP/u` of winbind, `/home/corp.example.com/u` of sssd), `/Users/Shared/<name>`, an
+# AFS cell's one-letter hash folders (`/afs/<cell>/user/a/u`). The segment after it is a user name too; both
+# count as user names (a name there is never a repository's).
+_NETBIOS = re.compile(r"[A-Z][A-Z0-9-]{1,14}")
+_DNS_NAME = re.compile(r"[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+")
+_DOMAIN_TLDS = frozenset("""
+com net org edu gov mil int biz info io co local lan corp internal intranet intra home ad priv private
+localdomain domain dom ads office
+""".split())  # noqa: SIM905 - a word list reads better as text
+_PASS_THROUGH = frozenset({"shared"})
 # Folders every home has: a working directory that is one of them is no repository.
 _HOME_AREAS_ALL = frozenset({
     "desktop", "documents", "downloads", "pictures", "music", "movies", "videos", "public",
@@ -143,35 +160,74 @@ def _split(path: str) -> tuple[str, list[str]] | None:
     return drive, [seg for seg in rest.split("/") if seg]
 
 
-def _user_positions(segs: list[str]) -> list[int]:
-    """Indexes of the segments that are a user name (or a user's home folder, for `/root`)."""
-    low = [seg.lower() for seg in segs]
-    found = [i + 1 for i, seg in enumerate(low[:-1]) if seg in _HOME_PARENTS]
+def _below_home(seg: str, low: str, *, afs: bool) -> bool:
+    """Whether `seg`, right below a home folder, is not the user but one more level (module notes);
+    `afs`: one-letter hash folders are such a level."""
+    if low in _PASS_THROUGH or (afs and len(low) == 1):
+        return True
+    bare = seg.rstrip(". ")
+    if _NETBIOS.fullmatch(bare) and not bare.isdigit():
+        return True
+    if _DNS_NAME.fullmatch(low):
+        tld = low.rsplit(".", 1)[-1]
+        return tld in _DOMAIN_TLDS or (len(tld) == 2 and tld.isalpha())
+    return False
+
+
+def _home_chains(segs: list[str], *, unc: bool = False) -> list[tuple[int, int]]:
+    """The user-name segments of each home folder in `segs`: (first, last) indexes of a run, the
+    last the user's own folder (for `/root`: (0, 0))."""
+    low = [fold_name(seg) for seg in segs]
+    starts = [i + 1 for i, seg in enumerate(low[:-1])
+              if seg in _HOME_PARENTS or (unc and i == 1 and seg in _UNC_HOME_PARENTS)]
     for top in _TOP_HOME_PARENTS:
         if len(low) > len(top) and tuple(low[:len(top)]) == top:
-            found.append(len(top))
+            starts.append(len(top))
+    afs = len(low) > 3 and low[0] == "afs" and low[2] in _AFS_HOME_PARENTS
+    if afs:
+        starts.append(3)
+    chains: list[tuple[int, int]] = []
     if low and low[0] == "root":
-        found.append(0)
-    return sorted(set(found))
+        chains.append((0, 0))
+    for start in sorted(set(starts)):
+        end = start
+        while end < len(low) - 1 and _below_home(segs[end], low[end], afs=afs and start == 3):
+            end += 1
+        chains.append((start, end))
+    return sorted(set(chains))
+
+
+def _user_positions(segs: list[str], *, unc: bool = False) -> list[int]:
+    """Indexes of the segments that are a user name (or a user's home folder, for `/root`)."""
+    return sorted({i for first, last in _home_chains(segs, unc=unc) for i in range(first, last + 1)})
+
+
+def _parts(path: str) -> tuple[str, list[str], bool] | None:
+    """`_split` of a path, with whether it was a UNC path (`//server/share/...`)."""
+    norm = normalize(path)
+    parts = _split(norm)
+    if parts is None:
+        return None
+    return parts[0], parts[1], norm.startswith("//") and not norm.startswith("///")
 
 
 def home_rest(path: str) -> str | None:
     """The part of an absolute path below its (first) home folder, or None outside every home."""
-    parts = _split(normalize(path))
+    parts = _parts(path)
     if parts is None:
         return None
-    _, segs = parts
-    users = _user_positions(segs)
-    return "/".join(segs[users[0] + 1:]) if users else None
+    _, segs, unc = parts
+    chains = _home_chains(segs, unc=unc)
+    return "/".join(segs[chains[0][1] + 1:]) if chains else None
 
 
 def user_names(path: str) -> tuple[str, ...]:
     """The user-name segments of the home folders in an absolute path (for `/root`: `root`)."""
-    parts = _split(normalize(path))
+    parts = _parts(path)
     if parts is None:
         return ()
-    _, segs = parts
-    return tuple(segs[at] for at in _user_positions(segs))
+    _, segs, unc = parts
+    return tuple(segs[at] for at in _user_positions(segs, unc=unc))
 
 
 def is_not_a_repository(cwd: str) -> bool:
@@ -180,11 +236,11 @@ def is_not_a_repository(cwd: str) -> bool:
     `/Volumes/Macintosh HD/Users`), a drive, mount or file-system root, scratch
     space, or no absolute path at all. Paths under it go to buckets, never into `files[]` (they
     would start with a user name)."""
-    parts = _split(normalize(cwd))
+    parts = _parts(cwd)
     if parts is None:
         return True
-    drive, segs = parts
-    low = tuple(seg.lower() for seg in segs)
+    drive, segs, unc = parts
+    low = tuple(fold_name(seg) for seg in segs)
     if not segs or low in _MOUNT_ROOTS or _SCRATCH.fullmatch(drive + "/" + "/".join(segs)):
         return True
     if not drive and len(low) == 1 and len(low[0]) == 1:
@@ -195,7 +251,7 @@ def is_not_a_repository(cwd: str) -> bool:
         return True
     last = len(segs) - 1
     return any(last <= at or (last == at + 1 and low[last] in _HOME_AREAS_ALL)
-               for at in _user_positions(segs))
+               for at in _user_positions(segs, unc=unc))
 
 
 def is_below_a_home(cwd: str) -> bool:
@@ -203,8 +259,8 @@ def is_below_a_home(cwd: str) -> bool:
     plausible repository; the home itself and the folders every home has are not."""
     if is_not_a_repository(cwd):
         return False
-    parts = _split(normalize(cwd))
-    return parts is not None and bool(_user_positions(parts[1]))
+    parts = _parts(cwd)
+    return parts is not None and bool(_user_positions(parts[1], unc=parts[2]))
 
 
 def bucket(path: str) -> str:
@@ -218,15 +274,15 @@ def bucket(path: str) -> str:
         resolved = resolve_abs(path) or path
         if _SCRATCH.match(resolved):
             return "/tmp (scratch)"
-        rest = home_rest(resolved)
+        rest = home_rest(path if path.startswith("//") else resolved)  # a UNC share keeps its `//`
         if rest is None:
             return "outside-repo"
     assert rest is not None
     if _HOME_SCRATCH.match(rest):
         return "/tmp (scratch)"
     first, _, tail = rest.partition("/")
-    if first.lower() in _HOME_AREAS:
-        return _HOME_AREAS[first.lower()]
+    if fold_name(first) in _HOME_AREAS:
+        return _HOME_AREAS[fold_name(first)]
     if first == ".claude":
         area = tail.split("/", 1)[0]
         area = area.rsplit(".", 1)[0] if "." in area else area
@@ -322,7 +378,12 @@ def apply_mode(rel: str, mode: str, key: Key | None, recorder: TokenRecorder | N
         return guard_path(dirs_only(rel), mode, key, fallbacks, recorder)
     if key is None:
         raise ValueError("hashed mode needs a key")
-    return hashed(rel, key, recorder)
+    out = hashed(rel, key, recorder)
+    if len(out) > MAX_PATH_CHARS:  # hundreds of segments: no legal path holds their tokens
+        if fallbacks is not None:
+            fallbacks["path/long-name"] += 1
+        return FALLBACK_BUCKET
+    return out
 
 
 def clean_relative(path: str) -> str | None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from redact.formats.detect import FORMATS
+from redact.model.grammar import PATH_MODES
 
 if TYPE_CHECKING:
     from redact.keys.material import Key
@@ -45,7 +46,6 @@ def choices(name: str, values: tuple[str, ...]) -> type[Enum]:
     return Enum(name, [(v, v) for v in values], type=str)  # type: ignore[return-value]
 
 
-PATH_MODES = ("relative", "dirs_only", "hashed")
 Mode = choices("Mode", PATH_MODES)
 InputFormat = choices("InputFormat", tuple(FORMATS))  # redact.formats.detect is light: orjson and the errors
 
@@ -88,3 +88,34 @@ def load_key(key_file: Path | None, unsafe: bool) -> Key | None:
     if key_file is not None:
         return load_key_file(key_file, allow_unsafe_permissions=unsafe)
     return key_from_env(allow_unsafe_permissions=unsafe)
+
+
+class Interrupt:
+    """Whether a command said what Ctrl-C left behind (`main` then adds nothing: its own line, for
+    a command that says nothing, is "nothing written")."""
+
+    said = False
+
+
+def say_interrupted(line: str) -> None:
+    Interrupt.said = True
+    err(line)
+
+
+def map_files(args: list[str]) -> list[str]:
+    """The maps named by `args`: each file as given (`-` too), and every `*.json` / `*.json.gz`
+    under a folder (a release folder: `scan maps/`), in order, without its manifest `index.json`."""
+    out: list[str] = []
+    for arg in args:
+        folder = Path(arg)
+        if arg != "-" and folder.is_dir():
+            found = sorted(p for pattern in ("*.json", "*.json.gz") for p in folder.rglob(pattern)
+                           if p.is_file() and p.name != "index.json")
+            if not found:
+                from redact.errors import UsageError
+
+                raise UsageError("no maps (*.json, *.json.gz) in this folder", where=arg)
+            out.extend(str(p) for p in found)
+        else:
+            out.append(arg)
+    return out

@@ -14,9 +14,9 @@ from typing import Annotated, Any
 
 import typer
 
-from redact.cli.common import app, choices, err, value
+from redact.cli.common import app, choices, err, map_files, value
 from redact.errors import LeakFound, RedactError
-from redact.io.read import display_name, parse_json, read_input
+from redact.io.read import display_name, parse_json, read_input, report_name, shorten
 from redact.io.write import check_output_path, write_atomic
 
 FORMATS = ("text", "json", "sarif")
@@ -41,7 +41,8 @@ def _text(name: str, res: Any) -> list[str]:
 
 @app.command("scan")
 def scan(
-    files: Annotated[list[str], typer.Argument(help="Session maps (.json or .json.gz); - for stdin.")],
+    files: Annotated[list[str], typer.Argument(help="Session maps (.json or .json.gz), folders of maps "
+                                                   "(a release folder); - for stdin.")],
     source: Annotated[str | None, typer.Option("--source", help="The raw log the maps were made "
                                                   "from (JSON or JSONL, gzip ok): adds the taint layer.")] = None,
     scan_format: Annotated[ScanFormat, typer.Option(  # type: ignore[valid-type]
@@ -60,6 +61,7 @@ def scan(
     from audit import selftest
 
     fmt = str(value(scan_format))
+    files = map_files(files)
     if output not in (None, "-"):
         check_output_path(output, list(files) + ([source] if source else []))
     maps: list[tuple[str, dict[str, Any]]] = []
@@ -93,7 +95,8 @@ def scan(
         if failed:
             if fmt != "text":  # a CI upload step expects a file: SARIF is never empty
                 why = "the self-test failed: the scanner misses planted leaks (nothing was scanned)"
-                _emit(_render(fmt, [], texts, [(name, why, 1) for name, _ in maps] + failures), output)
+                _emit(_render(fmt, *_short_names([], texts, [(name, why, 1) for name, _ in maps] + failures,
+                                                 [*files, *([source] if source else [])])), output)
             raise LeakFound("the self-test failed: this scanner misses planted leaks, so its verdicts "
                             "cannot be trusted (nothing was scanned)")
 
@@ -105,15 +108,29 @@ def scan(
             failures.append((name, exc.diagnostic(), exc.exit_code))
         except Exception as exc:  # noqa: BLE001 - a bug on one file must not hide the others' findings
             failures.append((name, f"internal error ({type(exc).__name__}); please report it", 3))
-    _emit(_render(fmt, results, texts, failures), output)
+    _emit(_render(fmt, *_short_names(results, texts, failures, [*files, *([source] if source else [])])), output)
     for _, diagnostic, _code in failures:
         err(f"error: {diagnostic}")
     leaking = sum(1 for _, res in results if not res.clean)
     codes = [code for _, _, code in failures] + ([1] if leaking else [])
     if leaking:
         err(f"error: findings in {leaking} of {len(results)} map(s)")
+    if len(files) > 1:
+        err(f"scanned {len(results)} of {len(files)} map(s): {len(results) - leaking} clean, {leaking} with "
+            f"findings, {len(failures)} not scanned")
     if codes:
         raise typer.Exit(max(codes))
+
+
+def _short_names(results: list[tuple[str, Any]], texts: dict[str, bytes], failures: list[tuple[str, str, int]],
+                 paths: list[Any]) -> tuple[list[tuple[str, Any]], dict[str, bytes], list[tuple[str, str, int]]]:
+    """The scan output names each input by `report_name` (no absolute path, no home folder), in
+    its file field and inside every diagnostic."""
+    pairs = [(display_name(p), report_name(p)) for p in paths]
+    short = dict(pairs)
+    return ([(short.get(name, report_name(name)), res) for name, res in results],
+            {short.get(name, report_name(name)): text for name, text in texts.items()},
+            [(short.get(name, report_name(name)), shorten(diag, pairs), code) for name, diag, code in failures])
 
 
 def _render(fmt: str, results: list[tuple[str, Any]], texts: dict[str, bytes],

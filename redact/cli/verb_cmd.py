@@ -22,4 +22,9 @@ def verb_cmd(
     """Print the verb, category and verify class each command becomes (never its arguments).
 
     Each COMMAND is one argument (quote it); with none, one command per line is read from stdin."""
+    if any(arg.startswith("-") for arg in ctx.args):  # an option verb does not know is not a command
+        from redact.errors import UsageError
+
+        raise UsageError("verb takes --json and quoted commands; an unknown option is not a command "
+                         "(quote the whole command: verb 'ls -la')")
     print_verbs(list(ctx.args), as_json)

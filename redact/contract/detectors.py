@@ -14,18 +14,22 @@ from collections.abc import Sequence
 
 from redact.contract.language import looks_like_text
 from redact.contract.phrases import has_phrase
-from redact.contract.shapes import COMMAND_RE, has_home
+from redact.contract.shapes import COMMAND_RE, has_home, has_opaque
 from redact.contract.emails import has_email
 
-SECRETS, HOME, EMAIL, COMMAND, LANGUAGE, PHRASE = (
-    "secrets", "home", "email", "command", "language", "taint-phrase")
-RULES = (SECRETS, HOME, EMAIL, COMMAND, LANGUAGE, PHRASE)
+SECRETS, HOME, EMAIL, COMMAND, LANGUAGE, PHRASE, OPAQUE = (
+    "secrets", "home", "email", "command", "language", "taint-phrase", "opaque-id")
+RULES = (SECRETS, HOME, EMAIL, COMMAND, LANGUAGE, PHRASE, OPAQUE)
 
 
 def rule_of(value: str, *, command: bool = True) -> str | None:
     """The first rule (besides secrets) the scanner would flag `value` under, or None.
 
-    `command`: also command-line syntax (paths; an identifier has no such rule)."""
+    `command`: also command-line syntax (paths; an identifier has no such rule, and instead no long
+    bare hex or UUID, `has_opaque`)."""
+    if not command and has_opaque(value):
+        return OPAQUE
+
     if has_home(value):
         return HOME
     if has_email(value):  # also percent-encoded, full-width, `(at)` spellings
@@ -49,4 +53,4 @@ def secret_rules(values: Sequence[str]) -> list[tuple[str, ...]]:
     return [tuple(rules) for rules in out]
 
 
-__all__ = ["COMMAND", "EMAIL", "HOME", "LANGUAGE", "PHRASE", "RULES", "SECRETS", "rule_of", "secret_rules"]
+__all__ = ["COMMAND", "EMAIL", "HOME", "LANGUAGE", "OPAQUE", "PHRASE", "RULES", "SECRETS", "rule_of", "secret_rules"]

@@ -12,6 +12,10 @@ string is decoded on a copy before matching, so every spelling below is caught:
   `name at example dot com` (a bare ` at ` only with a spelled-out dot, so `look at example.com`
   and ordinary words do not count).
 
+- internationalized: a local part and a domain in any script (`x@exämple.com`, `почта@пример.рф`,
+  `用户@例子.广告`), with every character IDNA reads as a label dot (RFC 3490 section 3.1: `.`,
+  the ideographic full stop `。`, the full-width `．` and the half-width `｡`) read as a dot.
+
 One shape is not an address: an image's pixel-density suffix, `icon@2x.png`, `logo@3x.webp`.
 """
 from __future__ import annotations
@@ -37,6 +41,15 @@ _WORDS = re.compile(rf"(?<![A-Za-z0-9._%+-]){_LOCAL}\s+at\s+{_LABEL}(?:(?:{_WORD
                     rf"{_WORD_DOT}[A-Za-z]{{2,}}\b", re.IGNORECASE)
 # `icon@2x.png`: a pixel-density suffix before an image extension, not a mail domain.
 _DENSITY = re.compile(r"@[1-4](?:\.5)?x\.(?:png|jpe?g|gif|webp|svg|avif|bmp|ico|tiff?)", re.IGNORECASE)
+# The label separators of IDNA (RFC 3490 section 3.1), folded to `.` before matching.
+_IDNA_DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})
+# An address in any script: the local part, the labels and the top-level label may hold any
+# character outside ASCII (letters of every script and their combining marks), a label also ASCII
+# letters, digits and `-`; a top-level label is two or more letters or non-ASCII characters.
+_U = r"[^\x00-\x7f\s\u3001]"
+_U_LABEL = rf"(?:[A-Za-z0-9]|{_U})(?:[A-Za-z0-9-]|{_U}){{0,62}}"
+_UNICODE_EMAIL = re.compile(rf"(?<![A-Za-z0-9._%+-]|{_U})(?:[A-Za-z0-9._%+-]|{_U})+@{_U_LABEL}(?:\.{_U_LABEL})*"
+                            rf"\.(?:[A-Za-z]|{_U}){{2,}}")
 # Cheap test for "might hide one": anything to decode, or a spelled-out "at".
 _HINT = re.compile(r"[%&]|[\(\[\{<\s]at[\)\]\}>\s]", re.IGNORECASE)
 
@@ -54,14 +67,17 @@ def decoded(value: str) -> str:
     if "&" in text:
         text = html.unescape(text)
     if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
+        text = unicodedata.normalize("NFKC", text).translate(_IDNA_DOTS)
     return text
 
 
 def _plain(text: str) -> bool:
     if "@" not in text:
         return False
-    for m in EMAIL_RE.finditer(text):
+    pattern = EMAIL_RE if text.isascii() else _UNICODE_EMAIL
+    if not text.isascii():
+        text = text.translate(_IDNA_DOTS)
+    for m in pattern.finditer(text):
         at = m.group().index("@")
         if not _DENSITY.fullmatch(m.group(), at):
             return True

@@ -16,7 +16,7 @@ from typing import Any, BinaryIO
 from redact.build import outputs
 from redact.build.facts import SessionFacts, ToolCall, ToolResult
 from redact.formats import toolnames
-from redact.formats.common import byte_len, label
+from redact.formats.common import LATEST_MS, byte_len, label
 from redact.formats.ids import native_id, session_id
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.wording import error_class
@@ -86,9 +86,6 @@ def root_of(path: str | None, *, project: bool = False) -> tuple[str, ...]:
     return choose_roots((path,), git=project)
 
 
-_LATEST = 7_258_118_400_000.0  # 2200-01-01 in ms
-
-
 def epoch_number(value: object) -> float | None:
     """A time written as a number: epoch milliseconds, or seconds when it is too small to be
     milliseconds (before 1973); None for anything else or outside 1970-2200."""
@@ -99,7 +96,7 @@ def epoch_number(value: object) -> float | None:
         return None
     if number < 1e11:
         number *= 1000.0
-    return number if number < _LATEST else None
+    return number if number < LATEST_MS else None
 
 
 class StoreReader:

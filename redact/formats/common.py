@@ -35,7 +35,9 @@ _MINUTES: dict[str, float] = {}
 _FAST = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z")
 
 
-_LATEST = 7_258_118_400_000.0  # 2200-01-01: a later (or pre-1970) time is not a time a log can mean
+#: 2200-01-01 in epoch ms: a later (or pre-1970) time is not a time a log can mean (a map's times must
+#: stay writable); the one bound every reader uses
+LATEST_MS = 7_258_118_400_000.0
 
 
 def epoch_ms(value: object) -> float | None:
@@ -46,7 +48,7 @@ def epoch_ms(value: object) -> float | None:
     from 2200 on (a map's times must stay writable). The common `...THH:MM:SS.mmmZ` form takes a fast
     path (the minute's epoch is cached, the seconds added)."""
     found = _epoch_ms(value)
-    return found if found is not None and 0.0 <= found < _LATEST else None
+    return found if found is not None and 0.0 <= found < LATEST_MS else None
 
 
 def _epoch_ms(value: object) -> float | None:

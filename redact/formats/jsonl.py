@@ -23,7 +23,7 @@ import json
 import orjson
 
 from redact.errors import BadInput
-from redact.io.read import json_error
+from redact.io.read import BOM, duplicate_key, json_error
 
 MAX_LINE_BYTES = 256 * 1024**2  # one record; a longer line is bad input
 
@@ -96,12 +96,17 @@ def _lines(data: bytes | memoryview | BinaryIO) -> Iterable[bytes | memoryview]:
 def iter_objects(data: bytes | memoryview | BinaryIO, where: str, *, skip_bad_lines: bool = False,
                  stats: LineStats | None = None, glued: bool = False) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) for each non-blank line of `data` (each record of a glued line, with
-    `glued`, under the line's number)."""
+    `glued`, under the line's number).
+
+    A UTF-8 byte-order mark before the first line is not part of it. A line whose object has a
+    duplicate key is bad input: parsers disagree on which value counts (SECURITY.md)."""
     stats = stats if stats is not None else LineStats()
     loads = orjson.loads
     lineno = 0
     for chunk in _lines(data):
         lineno += 1
+        if lineno == 1 and bytes(chunk[:3]) == BOM:
+            chunk = chunk[3:]
         if not chunk:
             continue
         what = None
@@ -125,9 +130,16 @@ def iter_objects(data: bytes | memoryview | BinaryIO, where: str, *, skip_bad_li
             else:
                 stats.lines += 1
                 if isinstance(obj, dict):
-                    yield lineno, obj
-                    continue
-                what = "line is not a JSON object"
+                    try:
+                        dup = duplicate_key(bytes(chunk), obj)
+                    except RecursionError:
+                        dup, what = None, "JSON nested too deeply"
+                    if dup is None and what is None:
+                        yield lineno, obj
+                        continue
+                    what = what or "duplicate key in an object (readers disagree on which value counts)"
+                else:
+                    what = "line is not a JSON object"
         if not skip_bad_lines:
             raise BadInput(f"{what} (--skip-bad-lines skips such lines)", where=f"{where}:{lineno}")
         stats.bad += 1

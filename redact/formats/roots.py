@@ -15,9 +15,10 @@ has no `repos[]` entry, so no word of the working directory's path is ever writt
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from redact.build.facts import SessionFacts, ToolCall, ToolResult
+from redact.contract.fold import fold_name
 from redact.apply.paths import (
     is_absolute, is_below_a_home, is_not_a_repository, normalize, resolve_abs, user_names,
 )
@@ -51,8 +52,15 @@ def _inside(path: str, root: str) -> bool:
 
 def _named_after_its_user(where: str) -> bool:
     """`~/alice` of user alice: its name would be the user name, so it is no root."""
-    last = where.rstrip("/").rsplit("/", 1)[-1].casefold()
-    return any(last == user.casefold() for user in user_names(where))
+    last = fold_name(where.rstrip("/").rsplit("/", 1)[-1])
+    return any(last == fold_name(user) for user in user_names(where))
+
+
+def names_its_user(root: str, name: str) -> bool:
+    """Whether a repository's name holds the user name of the home its root is in
+    (`alice-dotfiles`, `alice.github.io` in alice's home): the name would say who the user is."""
+    folded = fold_name(name)
+    return any(len(user) >= 2 and fold_name(user) in folded for user in user_names(root))
 
 
 def choose_roots(candidates: Iterable[str | None], *, git: bool = False,
@@ -93,6 +101,21 @@ def repo_name(roots: tuple[str, ...]) -> str | None:
     return name if name and not name.endswith(":") else None
 
 
+def hide_user_names(session: SessionFacts, token: Callable[[str], str | None]) -> int:
+    """Replace each repository name that holds its home's user name (`names_its_user`) by
+    `token(name)` (a keyed hash, or None to drop it when there is no key), under every policy:
+    no policy shows user names. Returns how many were replaced (the report counts them)."""
+    replaced = 0
+    if session.repo_name and any(names_its_user(r, session.repo_name) for r in session.roots):
+        session.repo_name = token(session.repo_name)
+        replaced += 1
+    for more in session.more_repos:
+        if more.name and any(names_its_user(r, more.name) for r in more.roots):
+            more.name = token(more.name)
+            replaced += 1
+    return replaced
+
+
 def evidence_in(session: SessionFacts) -> tuple[str, ...]:
     """Git evidence in a session's facts: the folders `.git` paths were seen in."""
     found: list[str] = []
@@ -119,4 +142,4 @@ def settle(session: SessionFacts, candidates: Iterable[str | None], *, git: bool
         session.remote = None  # a remote names the repository of a root; without one it goes
 
 
-__all__ = ["choose_roots", "evidence_in", "git_root_of", "repo_name", "settle"]
+__all__ = ["choose_roots", "evidence_in", "git_root_of", "hide_user_names", "names_its_user", "repo_name", "settle"]

@@ -22,6 +22,7 @@ from redact.errors import BadInput
 from redact.tables.names import shown
 
 GZIP_MAGIC = b"\x1f\x8b"
+BOM = b"\xef\xbb\xbf"  # a UTF-8 byte-order mark, which some editors and tools write first
 MAX_INPUT_BYTES = 4 * 1024**3  # decompressed, per input
 MAX_RATIO = 200  # decompressed / compressed, beyond MAX_RATIO_FLOOR bytes
 MAX_RATIO_FLOOR = 64 * 1024**2
@@ -44,6 +45,28 @@ LIMITS = Limits()
 
 def display_name(path: str | Path) -> str:
     return "<stdin>" if str(path) == "-" else str(path)
+
+
+def report_name(path: str | Path) -> str:
+    """How a report or scan output names an input: the path as given when it is relative and stays
+    below the folder it was given from (`maps/a.json`), else the file name only. An absolute path
+    would carry its folders into a SARIF uploaded from a laptop (the home folder, a user name)."""
+    text = display_name(path)
+    if text.startswith("<"):
+        return text
+    pure = Path(text)
+    if not pure.is_absolute() and ".." not in pure.parts and not text.startswith("~") and "\\" not in text \
+            and ":" not in text:
+        return text
+    return text.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or text
+
+
+def shorten(message: str, paths: list[tuple[str, str]]) -> str:
+    """`message` with each (full, short) path of `paths` written short."""
+    for full, short in sorted(paths, key=lambda p: len(p[0]), reverse=True):
+        if full and full != short:
+            message = message.replace(full, short)
+    return message
 
 
 def _gunzip(data: bytes, where: str, limits: Limits) -> bytes:
@@ -103,6 +126,10 @@ def read_input(path: str | Path, *, limit: int | None = None, limits: Limits | N
             data = _read_capped(sys.stdin.buffer, limits.max_bytes, where)
         else:
             p = Path(path)
+            mode = p.stat().st_mode  # before opening: opening a FIFO waits for a writer, maybe forever
+            if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+                raise BadInput("is a named pipe or a socket, not a file (give - to read standard input)",
+                               where=where)
             with p.open("rb") as fh:
                 st = os.fstat(fh.fileno())
                 if stat.S_ISDIR(st.st_mode):

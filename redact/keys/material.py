@@ -126,6 +126,12 @@ class Key:
             self._subkeys[category] = sub
         return sub
 
+    def program_digest(self, program: str) -> str:
+        """The keyed token of a program outside the verb vocabulary under hashed mode
+        (`<script:...>`): the one program hasher the map builder, the map walker and the native
+        scrubber share."""
+        return self.ident_digest("program", program, 10)
+
     def ident_digest(self, category: str, value: str, length: int = IDENT_TOKEN_HEX) -> str:
         """Hex prefix of the keyed hash of `value` under the category's subkey."""
         cached = self._ident_cache.get((category, value))

@@ -73,7 +73,7 @@ class Scrubber:
         self.hash_ids = policy.policy.ids.action == "hash"
         self.hasher: Callable[[str], str] | None = None
         if key is not None and mode == "hashed":
-            self.hasher = lambda program: key.ident_digest("program", program, 10)
+            self.hasher = key.program_digest
         self._ids: dict[str, str] = {}
         self._paths: dict[tuple[str, str | None], str] = {}
         self._verbs: dict[str, str] = {}

@@ -8,9 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from redact.model.fieldclass import IDENT_CATEGORIES
 from redact.model.grammar import is_link_scope
+from redact.model.values import PathMode  # the one Literal of the path modes
 
 Action = Literal["keep", "drop", "hash", "allowlist", "generalize"]
-PathMode = Literal["relative", "dirs_only", "hashed"]
 
 
 class _Strict(BaseModel):

@@ -34,7 +34,10 @@ def find_rule(words: Sequence[str], i: int, ctx: Ctx, level: int, stdin: str | N
             k = j + 1
             while k < n and words[k] not in (";", "+"):
                 k += 1
+            first = len(ctx.hits)
             run(words[j + 1:k], 0, ctx, max(level, INNER), None)
+            for hit in ctx.hits[first:]:
+                hit.files = ()  # its operands are what find found (`{}`), never a path of the line
             j = k
         j += 1
 

@@ -282,6 +282,8 @@ def _command(node: Node, ctx: Ctx, level: int, stdin: str | None) -> bool:
                 later.append((child, None))
         elif kind == "comment":
             continue
+        elif kind == "number" and source[child.end_byte:child.end_byte + 1] in (b"<", b">"):
+            continue  # `cat 0<file`: the grammar reads the descriptor as an argument; it is none
         elif child.is_named:
             word = word_of(child)
             words.append(word)

@@ -55,9 +55,9 @@ def test_clean_map_exits_0(capsys: pytest.CaptureFixture[str], clean: Path) -> N
 def test_findings_exit_1_and_name_places(capsys: pytest.CaptureFixture[str], leaky: Path, clean: Path) -> None:
     code, out, _ = cli(capsys, "scan", clean, leaky)
     assert code == 1
-    assert f"{leaky}#/session/note: grammar grammar.unknown-field" in out
-    assert f"{leaky}#/repos/0/name: secrets secrets.github-fine-grained-pat" in out
-    assert f"{clean}: clean" in out
+    assert f"{leaky.name}#/session/note: grammar grammar.unknown-field" in out
+    assert f"{leaky.name}#/repos/0/name: secrets secrets.github-fine-grained-pat" in out
+    assert f"{clean.name}: clean" in out
 
 
 def test_source_adds_the_taint_layer(capsys: pytest.CaptureFixture[str], leaky: Path, source: Path) -> None:
@@ -77,7 +77,7 @@ def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, c
     path = tmp_path / "bad.json"
     path.write_bytes(content)
     code, out, err = cli(capsys, "scan", path)
-    assert code == 2 and what in err and out.startswith(f"{path}: not scanned: {path}") and what in out
+    assert code == 2 and what in err and out.startswith(f"{path.name}: not scanned: {path.name}") and what in out
     assert len(out.splitlines()) == 1
 
 
@@ -134,10 +134,10 @@ def test_one_bad_file_does_not_stop_the_scan(capsys: pytest.CaptureFixture[str],
     bad.write_bytes(b"[1, 2]")
     code, out, err = cli(capsys, "scan", bad, leaky, clean)
     assert code == 2, err
-    assert f"{leaky}#/session/note:" in out and f"{clean}: clean" in out
-    assert f"{bad}: not scanned: " in out and "must be a JSON object" in err
+    assert f"{leaky.name}#/session/note:" in out and f"{clean.name}: clean" in out
+    assert f"{bad.name}: not scanned: " in out and "must be a JSON object" in err
     code, out, err = cli(capsys, "scan", clean, bad)
-    assert code == 2 and f"{clean}: clean" in out
+    assert code == 2 and f"{clean.name}: clean" in out
     code, _, _ = cli(capsys, "scan", clean, leaky)
     assert code == 1
 
@@ -157,7 +157,7 @@ def test_sarif_of_a_bad_file_is_a_notification_never_empty(capsys: pytest.Captur
         assert invocation["executionSuccessful"] is False
         notes = invocation["toolExecutionNotifications"]
         assert len(notes) == 1
-        assert notes[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("/other.json.gz")
+        assert notes[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "other.json.gz"
         assert notes[0]["level"] == "error" and "not scanned" in notes[0]["message"]["text"]
         assert bool(doc["runs"][0]["results"]) == (leaky in args)
 
@@ -177,3 +177,27 @@ def test_a_failed_self_test_still_writes_sarif(capsys: pytest.CaptureFixture[str
     doc = json.loads(out)
     assert doc["runs"][0]["invocations"][0]["executionSuccessful"] is False
     assert "self-test failed" in doc["runs"][0]["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
+
+
+# -- issue 23, item 8: scan output names inputs by file name, never by an absolute path ------------
+@pytest.mark.parametrize("fmt", ["json", "sarif", "text"])
+def test_scan_output_names_no_absolute_path(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                            clean: Path, leaky: Path, fmt: str) -> None:
+    """`notScanned[].error` named the full `--source` path: a SARIF uploaded from a laptop carried
+    the home folder. Every name in the output is the file's name (or the relative path given)."""
+    bad = tmp_path / "zqhome" / "broken.json"
+    bad.parent.mkdir()
+    bad.write_text("{")
+    code, out, _ = cli(capsys, "scan", clean, leaky, bad, "--format", fmt)
+    assert code in (1, 2) and out
+    assert str(tmp_path) not in out and "zqhome" not in out
+    assert "clean.json" in out and "broken.json" in out
+    missing = tmp_path / "zqhome" / "missing.jsonl"
+    code, out, _ = cli(capsys, "scan", clean, "--source", missing, "--format", fmt)
+    assert code == 2 and str(tmp_path) not in out and "zqhome" not in out and "missing.jsonl" in out
+
+
+def test_a_report_title_names_a_windows_input_by_file_name() -> None:
+    from audit.render.view import _source
+
+    assert _source("C:\\Users\\zqalice\\logs\\s.jsonl") == "s.jsonl"

@@ -87,6 +87,15 @@ PROVIDER_TOKENS: dict[str, str] = {
     "facebook-access-token/page": "EA" + "AM" + body(ALNUM, 120, 34),
     "facebook-access-token/app": body(string.digits, 15, 35) + "|" + body(ALNUM + "-_", 27, 36),
     "easypost-api-token": "EZ" + "AK" + body(ALNUM, 54, 37),
+    # issue 23, item 4: shapes from each provider's documentation, bodies drawn here
+    "openrouter-api-key": "sk-" + "or-v1-" + body(HEX, 64, 38),
+    "mailgun-api-key": "ke" + "y-" + body(HEX, 32, 39),
+    "circleci-token/pat": "CCI" + "PAT_" + body(ALNUM, 22, 42) + "_" + body(HEX, 40, 43),
+    "circleci-token/prj": "CCI" + "PRJ_" + body(ALNUM, 22, 44) + "_" + body(HEX, 40, 45),
+    "langsmith-api-key/pt": "lsv2" + "_pt_" + body(HEX, 32, 46) + "_" + body(HEX, 10, 47),
+    "langsmith-api-key/sk": "lsv2" + "_sk_" + body(HEX, 32, 48) + "_" + body(HEX, 10, 49),
+    "supabase-token/secret": "sb_" + "secret_" + body(ALNUM, 10, 61) + "-" + body(ALNUM, 8, 62) + "_"
+    + body(ALNUM, 12, 63),
 }
 
 

@@ -500,3 +500,62 @@ def test_a_forced_format_that_does_not_match(tmp_path: Path, capsys: pytest.Capt
     src2 = tmp_path / "s.jsonl"
     src2.write_bytes(example_transcript())
     assert_refused(capsys, tmp_path, src2, "--input-format", "agentplay", "-o", tmp_path / "out.json", names=src2)
+
+
+# ---- issue 23, items 10-12: raw logs with a duplicate key, a byte-order mark, a FIFO ----------------
+
+def test_a_raw_log_line_with_a_duplicate_key_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The last value won silently; a viewer keeping the first would show what was never redacted."""
+    lines = _lines()
+    record = json.loads(lines[3])
+    first = next(iter(record))
+    dup = lines[3][:-1] + b', "' + first.encode() + b'": "Zq-second-value"}'
+    src = tmp_path / "s.jsonl"
+    src.write_bytes(b"\n".join([*lines[:3], dup, *lines[4:]]) + b"\n")
+    line = assert_refused(capsys, tmp_path, src, "-o", tmp_path / "out.json", names=f"{src}:4",
+                          says="duplicate key")
+    assert "Zq" not in line
+
+
+def test_a_duplicate_key_line_is_skipped_with_skip_bad_lines(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    lines = _lines()
+    dup = lines[3][:-1] + b', "type": "user"}'
+    data = b"\n".join([*lines[:3], dup, *lines[4:]]) + b"\n"
+    stats = jsonl.LineStats()
+    got = [n for n, _ in jsonl.iter_objects(data, "s.jsonl", skip_bad_lines=True, stats=stats)]
+    assert 4 not in got and stats.bad == 1
+
+
+def test_a_jsonl_log_with_a_byte_order_mark_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A BOM before the first line (some editors and Windows tools write one) is no format of its own."""
+    src = tmp_path / "s.jsonl"
+    src.write_bytes(b"\xef\xbb\xbf" + example_transcript())
+    out = tmp_path / "out.json"
+    assert cli(capsys, src, "-o", out).code == 0
+    plain = tmp_path / "plain.jsonl"
+    plain.write_bytes(example_transcript())
+    assert cli(capsys, plain, "-o", tmp_path / "plain.json").code == 0
+    assert json.loads(out.read_bytes())["events"] == json.loads((tmp_path / "plain.json").read_bytes())["events"]
+
+
+def test_a_fifo_is_refused_at_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Opening a FIFO waits for a writer: the input is refused before it is opened."""
+    import os
+    import threading
+
+    fifo = tmp_path / "s.jsonl"
+    os.mkfifo(fifo)
+    result: list[Any] = []
+    worker = threading.Thread(target=lambda: result.append(cli(capsys, fifo, "-o", tmp_path / "out.json")),
+                              daemon=True)
+    worker.start()
+    worker.join(20)
+    if worker.is_alive():  # unblock the reader so the suite goes on, then fail
+        with open(fifo, "wb"):
+            pass
+        worker.join(5)
+        pytest.fail("reading a FIFO blocked")
+    run = result[0]
+    assert run.code == 2 and "named pipe" in run.err and str(fifo) in run.err
+    assert not (tmp_path / "out.json").exists()

@@ -140,3 +140,66 @@ def test_the_scanner_flags_each_form_in_a_hand_made_map(form: str) -> None:
     result = scan_map(m)
     flagged = {f.pointer for f in result.findings if f.rule == "grammar.email"}
     assert "/files/0/path" in flagged and "/repos/0/name" in flagged
+
+
+# -- issue 23, item 3: internationalized domains, and every label dot IDNA reads -----------------
+IDN_HAND = ["x@ex\u00e4mple.com", "\u043f\u043e\u0447\u0442\u0430@\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444",
+            "\u7528\u6237@\u4f8b\u5b50.\u5e7f\u544a", "bob@example\u3002com", "bob@example\uff61com",
+            "\u7528\u6237@\u4f8b\u5b50\u3002\u5e7f\u544a", "zq@xn--80ak6aa92e.com"]
+_IDNA_DOTS = [".", "\u3002", "\uff0e", "\uff61"]
+# letters of several scripts: Latin with diacritics, Cyrillic, Greek, CJK, Arabic, Devanagari
+_SCRIPT_LETTERS = st.sampled_from([
+    "\u00e0\u00e1\u00e4\u00e5\u00e7\u00e9\u00f1\u00f6\u00fc\u00df", "\u0430\u0431\u0432\u0433\u0434\u0435\u0436\u0437\u0438\u043a",
+    "\u03b1\u03b2\u03b3\u03b4\u03b5\u03b6\u03b7\u03b8", "\u4f8b\u5b50\u7528\u6237\u5e7f\u544a\u6d4b\u8bd5", "\u0645\u062b\u0627\u0644\u0628\u0631\u064a\u062f",
+    "\u0909\u0926\u093e\u0939\u0930\u0923", "abcdefghijklmnop"])
+
+
+@st.composite
+def idn_addresses(draw: st.DrawFn) -> tuple[str, str]:
+    """(address, its local part) with a local part, labels and a top-level label in drawn scripts,
+    joined by any IDNA label dot."""
+    def word(lo: int, hi: int) -> str:
+        return draw(st.text(alphabet=draw(_SCRIPT_LETTERS), min_size=lo, max_size=hi))
+
+    local = "zq" + word(3, 8)
+    labels = [word(2, 10) for _ in range(draw(st.integers(1, 3)))]
+    tld = word(2, 6)
+    dot = draw(st.sampled_from(_IDNA_DOTS))
+    return f"{local}@{dot.join(labels)}{dot}{tld}", local
+
+
+@pytest.mark.parametrize("address", IDN_HAND)
+def test_the_detector_sees_an_internationalized_address(address: str) -> None:
+    assert has_email(address)
+    assert has_email(f"notes/{address}.md")
+
+
+@settings(max_examples=150, deadline=None)
+@given(idn_addresses())
+def test_the_detector_sees_any_unicode_domain(drawn: tuple[str, str]) -> None:
+    address, _ = drawn
+    assert has_email(address) and has_email(f"invoices-{address}.csv")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(drawn=idn_addresses(), policy=st.sampled_from(["default", "internal", "public"]))
+def test_no_internationalized_address_survives_from_a_raw_log(drawn: tuple[str, str], policy: str) -> None:
+    address, local = drawn
+    result = redact_bytes(_transcript(address), name="s.jsonl", policy=policy, key=KEY)
+    body = result.data.decode() + json.dumps(result.report.as_dict(), ensure_ascii=False)
+    assert local not in unicodedata.normalize("NFKC", body)
+    assert result.session_map["files"]  # the file is still there, under a digest token
+
+
+@pytest.mark.parametrize("address", IDN_HAND)
+def test_the_scanner_flags_an_internationalized_address_in_a_hand_made_map(address: str) -> None:
+    m = example_map()
+    m["files"][0]["path"] = f"data/invoices-{address}.csv"
+    result = scan_map(m)
+    assert "/files/0/path" in {f.pointer for f in result.findings if f.rule == "grammar.email"}
+
+
+@pytest.mark.parametrize("plain", ["caf\u00e9.md", "\u0444\u0430\u0439\u043b.txt", "\u4f8b\u5b50\u3002\u5e7f\u544a.md",
+                                   "@\u043f\u0430\u043a\u0435\u0442/x", "docs/\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444"])
+def test_ordinary_unicode_names_are_no_address(plain: str) -> None:
+    assert not has_email(plain)

@@ -7,10 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from redact.errors import RedactError
+from tests.formats import kirofix
 from tests.native.arfix import trace
 from tests.native.clinefix import ui_messages
 from tests.native.codexfix import rollout
@@ -54,6 +55,14 @@ def _records(fmt: str) -> list[Any]:
         return [orjson.loads(chat(_counter()))]
     elif fmt == "cline":
         return list(orjson.loads(ui_messages(_counter())))
+    elif fmt == "kiro":
+        data = kirofix.store_pair(_counter())[1]
+    elif fmt == "kiro-export":
+        return [orjson.loads(kirofix.export(_counter()))]
+    elif fmt == "kiro-legacy":
+        return [orjson.loads(kirofix.legacy(_counter()))]
+    elif fmt == "kiro-ide":
+        return [kirofix.ide_session(_counter())]
     else:
         doc = orjson.loads(trace(_counter()))
         return [doc["run"], *doc["steps"]]
@@ -95,9 +104,14 @@ json_values = st.recursive(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fmt=st.sampled_from(["claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli",
-                            "copilot-cli", "copilot-vscode", "cline", "pi", "qwen-code", "kimi"]),
-       pick=st.integers(0, 10_000), where=st.integers(0, 10_000), value=json_values,
-       policy=st.sampled_from(["default", "public"]))
+                            "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-export", "kiro-legacy", "kiro-ide",
+                            "pi", "qwen-code", "kimi"]),
+       pick=st.integers(0, 10_000), where=st.integers(0, 10_000),
+       # the canary itself, or a string or object that holds it, half the time: the canary check
+       # below is the point of the test, so it must run often (it ran on 5-13% of examples before)
+       value=st.one_of(st.sampled_from([CANARY, f"see {CANARY} now", f"/Users/{CANARY}/x", {"text": CANARY},
+                                        [CANARY], {"command": f"cat {CANARY}"}]), json_values),
+       policy=st.sampled_from(["default", "public", "public"]))
 def test_any_value_anywhere(fmt: str, pick: int, where: int, value: Any, policy: str) -> None:
     from tests.native.helpers import KEY
 
@@ -108,15 +122,18 @@ def test_any_value_anywhere(fmt: str, pick: int, where: int, value: Any, policy:
     if fmt == "agent-replay":
         data = orjson.dumps({"run": records[0], "steps": records[1:]}) if isinstance(records[0], dict) else \
             orjson.dumps(records[0])
-    elif fmt == "copilot-vscode":
+    elif fmt in ("copilot-vscode", "kiro-export", "kiro-legacy", "kiro-ide"):
         data = orjson.dumps(records[0])
     elif fmt == "cline":
         data = orjson.dumps(records)
     else:
         data = b"".join(orjson.dumps(r) + b"\n" for r in records)
     try:
-        out, _ = native(data, fmt, policy=policy, key=KEY if policy == "public" else None)
+        out, _ = native(data, fmt.removesuffix("-export"), policy=policy, key=KEY if policy == "public" else None)
     except RedactError:
+        event("refused")
         return
-    if policy == "public":  # every identifier hashed unless public, every path hashed: no canary
+    if policy == "public" and CANARY in orjson.dumps(value).decode():
+        event("canary checked in a written output")
+        # every identifier hashed unless public, every path hashed: no canary
         assert CANARY not in out.decode("utf-8")

@@ -98,7 +98,7 @@ def test_each_planted_leak_is_found(name: str) -> None:
 def test_taint_finds_source_text_the_grammar_cannot_judge() -> None:
     """A valid relative path (disclosed by the mode) that holds a phrase of the prompt."""
     source, out, kept = _clean()
-    bad = _mutate(out, lambda r: _first(r, "user").update(cwd="src/rotate the payroll signing key"))
+    bad = _mutate(out, lambda r: _first(r, "user").update(cwd="src/rotate the payroll signing"))  # four words: five read as a sentence (grammar)
     result = scan_native(bad, "claude-code", path_mode="relative", kept_identifiers=kept, source=source)
     assert result.verdicts["grammar"] == "pass" and result.verdicts["taint"] == "fail"
     assert all(f.source == "user:message.content" for f in result.by_layer("taint"))

@@ -37,7 +37,8 @@ from redact.formats.claude_code.keys import (
     PROGRESS_AGENT, PROGRESS_MESSAGE, SESSION_ID, TIMESTAMP, TYPE, UUID,
 )
 from redact.formats.claude_code.native_table import HOOK_ATTACHMENTS, HOOK_EVENTS, RECORD_TYPES, SYSTEM_SUBTYPES
-from redact.formats.claude_code.records import AGENT_TOOL, RecordReader, epoch_ms
+from redact.formats.claude_code.records import AGENT_TOOL, RecordReader
+from redact.formats.common import epoch_ms
 from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport

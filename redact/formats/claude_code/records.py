@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from datetime import datetime
 from typing import Any
 
 from redact.build.facts import (
@@ -27,7 +26,7 @@ from redact.formats.claude_code.keys import (
     USAGE, UUID,
 )
 from redact.formats.claude_code.native_table import HOOK_ATTACHMENTS, HOOK_EVENTS
-from redact.formats.common import count_urls, label
+from redact.formats.common import count_urls, epoch_ms, label  # the one time rule of every reader
 from redact.report import RedactionReport
 
 AGENT_TOOL = "claude-code"
@@ -41,22 +40,6 @@ _INTERRUPTED = "[Request interrupted by user"
 # The summary a compaction hands the next conversation; 1.0.x writes it without `isCompactSummary`.
 _CONTINUATION = "This session is being continued from a previous conversation"
 _UUIDISH = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}")
-
-
-_LATEST_MS = 7_258_118_400_000.0  # 2200-01-01, the bound redact/formats/common.py uses too
-
-
-def epoch_ms(value: object) -> float | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        dt = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    if dt.tzinfo is None:
-        return None
-    ms = dt.timestamp() * 1000.0
-    return ms if 0.0 <= ms < _LATEST_MS else None  # a time a map can write (no year 10000)
 
 
 def _int(value: object) -> int:

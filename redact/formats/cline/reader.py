@@ -34,6 +34,7 @@ from redact.formats.cline.keys import (
 from redact.formats.cline.native_table import TOOLS
 from redact.formats.cline.table import REQ_APP, sniff_doc
 from redact.formats.common import (
+    LATEST_MS,
     as_float, byte_len, count_urls, session_id, host_of, is_model_name, json_doc, label, parse_json_string, positive_int,
 )
 from redact.formats.wording import api_error_class
@@ -41,7 +42,6 @@ from redact.report import RedactionReport
 from redact.formats.roots import settle
 
 AGENT_TOOL = "cline"
-_LATEST = 7_258_118_400_000.0
 _CWD = re.compile(r"# Current Working Directory \(([^()\n]{1,4096})\) Files")
 _TASK_ID = re.compile(r"[0-9]{10,16}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _NAME = re.compile(r"[A-Za-z0-9_.@/-]{1,100}")
@@ -83,7 +83,7 @@ class ClineReader:
             kind = m[TYPE]
             sub = m.get(kind)
             t = as_float(m.get(TS))
-            t = t if t is not None and 0 <= t < _LATEST else last_t
+            t = t if t is not None and 0 <= t < LATEST_MS else last_t
             if not isinstance(sub, str) or t is None:
                 self.skip(label(kind, sub if isinstance(sub, str) else None) + ("" if t is not None else ":<no time>"))
                 continue

@@ -7,7 +7,6 @@ type the table does not know is dropped and counted by name.
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import orjson
@@ -16,6 +15,7 @@ from redact.formats.codex.keys import (
     CHAT_CONTENT, CHAT_ROLE, CONTENT, DOC_ITEMS, DOC_SESSION, HEADER_GIT, ITEM_TYPE, KIND, META_CWD,
     META_GIT, PART_TEXT, PAYLOAD, ROLE, TURN_CWD,
 )
+from redact.formats.codex.reader import env_cwd
 from redact.formats.codex.table import sniff_doc
 from redact.formats.common import label
 from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
@@ -27,7 +27,6 @@ from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 from redact.formats.roots import choose_roots
 
-_ENV_CWD = re.compile(r"<cwd>([^<>\n]{1,4096})</cwd>")
 _PAYLOADS = {"response_item": RESPONSE_ITEMS, "event_msg": EVENT_MSGS}
 _HEAD_RECORDS = 400
 
@@ -55,10 +54,9 @@ def _env_cwd(content: Any) -> str | None:
     parts = content if isinstance(content, list) else [content]
     for part in parts:
         text = part.get(PART_TEXT) if isinstance(part, dict) else part
-        if isinstance(text, str) and text.lstrip().startswith("<environment_context>"):
-            m = _ENV_CWD.search(text[:8192])
-            if m:
-                return m.group(1).strip()
+        found = env_cwd(text) if isinstance(text, str) else None
+        if found:
+            return found
     return None
 
 

@@ -52,6 +52,18 @@ AGENT_TOOL = "codex"
 _INJECTED = re.compile(r"^\s*(?:<[a-z_][a-z0-9_ -]{0,60}>|# AGENTS\.md instructions\b|<INSTRUCTIONS>)")
 _ENV_CWD = re.compile(r"<cwd>([^<>\n]{1,4096})</cwd>|^Current working directory: ([^\n]{1,4096})$",
                       re.MULTILINE)
+
+
+def env_cwd(text: str) -> str | None:
+    """The working directory an `<environment_context>` message names (`<cwd>...</cwd>`, or the
+    older `Current working directory: ...` line); None when `text` is no such message. The one rule:
+    `--to native` (native.py) finds the session's root with it too."""
+    if not text.lstrip().startswith("<environment_context>"):
+        return None
+    m = _ENV_CWD.search(text[:8192])
+    return (m.group(1) or m.group(2)).strip() if m else None
+
+
 _INPUT_ITEMS = frozenset({"function_call_output", "custom_tool_call_output"})
 _CALL_ITEMS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
 
@@ -219,12 +231,10 @@ class CodexReader:
         first: str = texts[0] if texts else content if isinstance(content, str) else ""
         self.gave_input(t)
         if _INJECTED.match(first):
-            if self.env_cwd is None and first.lstrip().startswith("<environment_context>"):
-                m = _ENV_CWD.search(first[:8192])
-                if m:
-                    self.env_cwd = (m.group(1) or m.group(2)).strip()
-                    if self.cwd is None:
-                        self.cwd = self.env_cwd
+            if self.env_cwd is None:
+                self.env_cwd = env_cwd(first)
+                if self.cwd is None:
+                    self.cwd = self.env_cwd
             return
         chars = text_chars(content)
         if not chars and not images:

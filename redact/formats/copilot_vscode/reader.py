@@ -29,6 +29,7 @@ from redact.build.facts import (
     MAIN, ErrorFact, Fact, LlmResponse, SessionFacts, ToolCall, ToolResult, UserTurn,
 )
 from redact.formats.common import (
+    LATEST_MS,
     as_float, byte_len, count_urls, session_id, host_of, is_model_name, json_doc, parse_json_string, positive_int,
 )
 from redact.formats.copilot_vscode.keys import (
@@ -50,7 +51,6 @@ from redact.report import RedactionReport
 from redact.formats.roots import settle
 
 AGENT_TOOL = "copilot-vscode"
-_LATEST = 7_258_118_400_000.0
 #: workspace.json's key for the workspace's folder (a companion file: not in the session's table)
 WORKSPACE_FOLDER = "folder"
 _PATCH, _PATCH_ALT = PATCH_ARGS
@@ -61,7 +61,7 @@ _ERROR_CODES = {"rateLimited": "rate_limit", "quotaExceeded": "usage_limit", "ca
 
 def _ms(value: object) -> float | None:
     found = as_float(value)
-    return found if found is not None and 0 <= found < _LATEST else None
+    return found if found is not None and 0 <= found < LATEST_MS else None
 
 
 def _model(value: object) -> str | None:

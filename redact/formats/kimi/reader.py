@@ -20,7 +20,7 @@ and says so).
 - `StepInterrupted` is an interruption (a step that produced nothing before it is no model
   response); `CompactionBegin` a compaction.
 - The work dir is the entry of `~/.kimi/kimi.json` whose path's md5 is the session's folder name
-  (a companion file); a repository only on evidence (redact/roots.py).
+  (a companion file); a repository only on evidence (redact/formats/roots.py).
 """
 from __future__ import annotations
 
@@ -227,7 +227,7 @@ class KimiReader:
         # the wire log names no session id, and an id never comes from the path (the folder's name)
         s.native_id = session_id(None, data, file_stem if file_stem != "wire" else None)
         s.cwd = cwd
-        settle(s, (cwd,))  # a repository only on evidence (redact/roots.py)
+        settle(s, (cwd,))  # a repository only on evidence (redact/formats/roots.py)
         self.stats.warn_skipped(self.report)
         return s
 

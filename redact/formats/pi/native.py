@@ -1,6 +1,6 @@
 """Pi coding-agent sessions scrubbed in their own format (`--to native`): JSON Lines, entry for
 entry (two records a write race glued on one line come out on two). Paths are placed under the
-header's working directory when it is a repository (redact/roots.py); an entry type the table does
+header's working directory when it is a repository (redact/formats/roots.py); an entry type the table does
 not know is dropped and counted."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Qwen Code sessions scrubbed in their own format (`--to native`), in whichever layout they came:
 the chat record stays one (pretty-printed) document, the JSON Lines layout stays JSON Lines, record
 for record. The repository root is the records' working directory (the JSON Lines layout) or the
-chat record's first directory, when it is a repository (redact/roots.py); a record type the table
+chat record's first directory, when it is a repository (redact/formats/roots.py); a record type the table
 does not know is dropped and counted."""
 from __future__ import annotations
 

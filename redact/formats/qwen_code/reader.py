@@ -18,7 +18,7 @@ and tools. Its own JSON Lines layout (`projects/<slug>/chats/<uuid>.jsonl`), rec
   `chat_compression` record a compaction with the tokens before and after. Slash commands and the
   other telemetry are skipped and counted.
 - The working directory is the repository root when the records name a git branch (else only on
-  evidence, redact/roots.py).
+  evidence, redact/formats/roots.py).
 """
 from __future__ import annotations
 
