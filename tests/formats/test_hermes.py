@@ -143,7 +143,7 @@ def test_the_format_lists_where_hermes_keeps_sessions() -> None:
     from redact.formats.registry import raw_format
 
     fmt = raw_format("hermes")
-    assert fmt is not None and fmt.homes == ("~/.hermes/sessions",) and fmt.native
+    assert fmt is not None and fmt.homes == ("~/.hermes/sessions", "~/.hermes") and fmt.native
 
 
 # -- the shared corpus ------------------------------------------------------------------------------

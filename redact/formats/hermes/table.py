@@ -47,8 +47,11 @@ def sniff_doc(doc: Any) -> bool:
 
 def list_sessions(folder: Path) -> list[Path]:
     """The sessions under a Hermes folder (`~/.hermes` or its `sessions/`): session documents and
-    JSON Lines logs named as Hermes names them."""
+    JSON Lines logs named as Hermes names them, and the store `state.db` beside `sessions/`."""
     found: set[Path] = set()
+    for store in (folder / "state.db", folder / ".hermes" / "state.db"):
+        if store.is_file():
+            found.add(store)
     for base in (folder, folder / "sessions", folder / ".hermes" / "sessions"):
         if not base.is_dir():
             continue
