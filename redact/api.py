@@ -125,7 +125,15 @@ def build_raw(data: bytes | BinaryIO, fmt: str, *, name: str, options: Options, 
     hidden = hide_user_names(session, lambda name: key.ident_token("repo", name) if key else None)
     if hidden:
         report.fallbacks["identifier:repo/home"] += hidden
-    return build_map(session, hasher=hasher, vocab=policy.vocabulary)
+    built = build_map(session, hasher=hasher, vocab=policy.vocabulary)
+    if session.first_seen is None and not built["events"]:
+        report.warn(NO_TIME)
+    return built
+
+
+#: The report's line for a log that records no time at all (a summary-only transcript): a map's
+#: startedAt is required, and the epoch it holds then is a stand-in the report names, never a time.
+NO_TIME = "the log records no time: startedAt is the epoch, a stand-in, not a time"
 
 
 def redact_bytes(data: bytes, *, name: str = "<bytes>", policy: str | EffectivePolicy = "default",

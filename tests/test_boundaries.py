@@ -11,7 +11,7 @@ The layers, lowest first. A module imports its own layer or a lower one, never a
                   apply/ (the policy over a map), verbs/, keys/, and report.py, options.py, blocked.py
     1 scanner     audit/ (the leak scanner and its reports)
     2 library     redact/api.py, api_native.py, redact/__init__.py, batch/ (many inputs),
-                  share/ (receipts, explain)
+                  share/ (receipts, explain, reveal), sweep/ (secrets already in the logs)
     3 CLI         redact/cli/, redact/__main__.py
 
     CLI ──> library ──> redactor ──> shared
@@ -57,7 +57,7 @@ RULES = {
 
 SHARED = ("redact.errors", "redact.moved", "redact.model", "redact.contract", "redact.io", "redact.tables")
 LIBRARY = ("redact", "redact.api", "redact.api_native")
-LIBRARY_PACKAGES = ("redact.batch", "redact.share")
+LIBRARY_PACKAGES = ("redact.batch", "redact.share", "redact.sweep")
 CLI = ("redact.cli", "redact.__main__")
 #: What the scanner reads besides the shared layer: declarative tables, never a transform. Exact
 #: module names (a package listed here is its `__init__`, not its other modules).

@@ -226,6 +226,8 @@ def _assemble(session: SessionFacts, kept: list[Ev], truncated: bool, start: flo
               all_events: list[Ev]) -> dict[str, Any]:
     cap = len(kept)
     end = max((event_end(ev) for ev in all_events), default=0.0)
+    if all_events and session.last_seen is not None:
+        end = max(end, session.last_seen - start)  # the last record's time: the last request's end
     sess: dict[str, Any] = {
         "id": f"local:{session.agent_tool}:{session.native_id}",
         "agentTool": session.agent_tool,

@@ -139,7 +139,7 @@ class EventMaker:
 
     def llm(self, i: int, fact: LlmResponse) -> None:
         model = fact.model
-        if model:
+        if model and not fact.aside:
             before = self.lane_model.get(fact.agent)
             if before is not None and before != model:
                 self.add(Ev(fact.t, (fact.t, i, 0), "model_switch", fact.agent,

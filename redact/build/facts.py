@@ -56,6 +56,9 @@ class LlmResponse:
     tool_calls: int = 0
     text_chars: int = 0
     latency: float | None = None  # ms from the request to the end of the response
+    #: a model call beside the agent's conversation (a thread's title generation): an llm event and
+    #: counted, but not the model driving the lane (it switches no model)
+    aside: bool = False
 
 
 @dataclass(slots=True)
@@ -185,10 +188,20 @@ class SessionFacts:
     #: working directory): relative paths are taken as repo-relative, absolute ones go to a bucket.
     rootless_repo: bool = False
     first_seen: float | None = None  # the earliest time any record shows (startedAt of an empty map)
+    #: the latest time any record shows: the session ends there when its last event's own end is
+    #: earlier (a model response timed at its start whose end the next record shows)
+    last_seen: float | None = None
     lanes: dict[str, Lane] = field(default_factory=lambda: {MAIN: Lane(MAIN, "main")})
     facts: list[Fact] = field(default_factory=list)
 
     def saw(self, t: float) -> None:
-        """A time the log shows: the session starts at the earliest one (`first_seen`)."""
+        """A time the log shows: the session starts at the earliest one (`first_seen`) and lasts at
+        least until the latest (`last_seen`)."""
         if self.first_seen is None or t < self.first_seen:
             self.first_seen = t
+        self.saw_late(t)
+
+    def saw_late(self, t: float) -> None:
+        """A time the log shows that does not move the start (a log whose first record starts it)."""
+        if self.last_seen is None or t > self.last_seen:
+            self.last_seen = t

@@ -249,4 +249,5 @@ class LogClock:
         self.last = t
         if self.facts.first_seen is None:
             self.facts.first_seen = t
+        self.facts.saw_late(t)
         return t

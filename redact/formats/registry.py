@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 #: its records look like Claude Code's and its chat record like Gemini CLI's, and its sniffers claim
 #: only what neither writes).
 PACKAGES: tuple[str, ...] = ("qwen_code", "claude_code", "codex", "session_record", "teaagent", "agent_replay",
-                             "opencode", "crush", "cursor", "aider", "openhands", "amp",
+                             "opencode", "crush", "cursor", "aider", "openhands", "openhands_v0", "amp",
                              "zed", "factory_droid", "kiro_ide", "continue_dev", "gemini_cli", "copilot_cli", "copilot_vscode", "cline",
                              "kiro", "kiro_legacy", "pi", "kimi", "goose", "hermes")
 

@@ -231,8 +231,12 @@ def _vscdb(path: Path) -> sqlite3.Connection:
     return db
 
 
-def cursor_global_db(path: Path, text: Text = _plain, *, root: str = ROOT) -> None:
+def cursor_global_db(path: Path, text: Text = _plain, *, root: str = ROOT, workspace: str | None = None,
+                     git_repos: list[str] | None = None) -> None:
+    """`workspace`: the folder the composer's workspace names (default: `root`); `git_repos`: its
+    `trackedGitRepos` (none by default)."""
     db = _vscdb(path)
+    workspace = root if workspace is None else workspace
     bubbles: list[tuple[str, dict[str, object]]] = []
 
     def tool(name: str, params: dict[str, object], status: str = "completed", result: str = "{}") -> dict[str, object]:
@@ -266,7 +270,11 @@ def cursor_global_db(path: Path, text: Text = _plain, *, root: str = ROOT) -> No
                 "createdAt": 1783397624574, "lastUpdatedAt": 1783398307759, "status": "completed",
                 "modelConfig": {"modelName": "composer-2.5"}, "unifiedMode": "agent",
                 "blobEncryptionKey": ENC_KEY, "speculativeSummarizationEncryptionKey": ENC_KEY,
-                "workspaceIdentifier": {"id": "60f9", "uri": {"fsPath": root, "path": root, "scheme": "file"}},
+                "workspaceIdentifier": {"id": "60f9", "uri": {"fsPath": workspace, "path": workspace,
+                                                              "scheme": "file"}},
+                **({"trackedGitRepos": [{"repoPath": r, "branches": [{"branchName": "main",
+                                                                      "lastInteractionAt": 1783398484592}]}
+                                        for r in git_repos]} if git_repos is not None else {}),
                 "originalFileStates": {"file://" + root + "/pom.xml": {"contentKey": "ofsContent:x"}}}
     db.execute("INSERT INTO cursorDiskKV VALUES (?, ?)", (f"composerData:{CURSOR_CID}", _j(composer)))
     db.execute("INSERT INTO cursorDiskKV VALUES ('composerData:empty-state-draft', NULL)")

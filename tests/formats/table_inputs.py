@@ -160,6 +160,23 @@ def _openhands() -> Inputs:
     return [(Path("events.json"), jsonfix.openhands_events(jsonfix.plain()))]
 
 
+def _openhands_v0() -> Inputs:
+    from tests.formats import jsonfix, v0fix
+
+    found: Inputs = [(Path("trajectory.json"), v0fix.trajectory(jsonfix.plain()))]
+    with tempfile.TemporaryDirectory() as tmp:  # the file store, assembled as the API does
+        from redact.formats.registry import raw_format
+
+        conv = v0fix.file_store(Path(tmp), jsonfix.plain())
+        fmt = raw_format("openhands-v0")
+        assert fmt is not None
+        assembled = fmt.assemble(conv / "metadata.json")
+        assert assembled is not None
+        found.append((Path("events.json"), assembled))
+        found += [(Path(p.name), p.read_bytes()) for p in (conv / "metadata.json", conv / "events" / "6.json")]
+    return found
+
+
 def _amp() -> Inputs:
     from tests.formats import jsonfix
 
@@ -226,7 +243,7 @@ GENERATED: dict[str, Callable[[], Inputs]] = {
     "claude-code": _claude_code, "codex": _codex, "session-record": _session_record, "teaagent": _teaagent,
     "agent-replay": _agent_replay, "gemini-cli": _gemini_cli, "copilot-cli": _copilot_cli,
     "copilot-vscode": _copilot_vscode, "cline": _cline, "opencode": _opencode, "crush": _crush,
-    "cursor": _cursor, "aider": _aider, "openhands": _openhands, "amp": _amp, "continue-dev": _continue,
+    "cursor": _cursor, "aider": _aider, "openhands": _openhands, "openhands-v0": _openhands_v0, "amp": _amp, "continue-dev": _continue,
     "kiro": _kiro, "kiro-legacy": _kiro_legacy, "kiro-ide": _kiro_ide,
     "pi": _pi, "qwen-code": _qwen_code, "kimi": _kimi,
     "zed": _zed, "factory-droid": _factory_droid, "goose": _goose, "hermes": _hermes,
@@ -236,7 +253,7 @@ GENERATED: dict[str, Callable[[], Inputs]] = {
 CORPUS_FOLDERS: dict[str, str] = {
     "claude-code": "claude-code", "codex": "codex", "gemini-cli": "gemini-cli", "copilot-cli": "copilot-cli",
     "copilot-vscode": "copilot-vscode", "cline": "cline", "opencode": "opencode", "crush": "crush",
-    "cursor": "cursor", "aider": "aider", "openhands": "openhands", "amp": "amp", "continue-dev": "continue",
+    "cursor": "cursor", "aider": "aider", "openhands": "openhands", "openhands-v0": "openhands", "amp": "amp", "continue-dev": "continue",
     "kiro": "kiro", "kiro-legacy": "kiro",
     "pi": "pi", "qwen-code": "qwen-code", "kimi": "kimi",
     "zed": "zed", "factory-droid": "factory-droid", "goose": "goose", "hermes": "hermes",

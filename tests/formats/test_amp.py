@@ -66,3 +66,24 @@ def test_no_canary_in_a_map_or_native(base: str) -> None:
         out = scrub_native(data, "amp", name="t.json", policy=load_policy(policy), key=key, mode=None,
                            report=RedactionReport(source="x")).decode()
         assert not [c for c in canaries.all if c in out]
+
+
+def test_the_title_generation_call_is_an_llm_event_that_switches_no_model() -> None:
+    """Issue 25: the ledger's title-generation model call (in no message) was dropped. It is an llm
+    event of its own, with its model and tokens; it is not the model driving the thread."""
+    doc = orjson.loads(jsonfix.amp_thread(jsonfix.plain()))
+    doc["usageLedger"]["events"].insert(0, {
+        "id": "d7e0421e-72b4-4715-b465-e7b2401c838e", "timestamp": "2025-10-27T20:20:11.775Z",
+        "model": "claude-3-5-haiku-20241022", "credits": 0.058, "tokens": {"input": 590, "output": 27},
+        "operationType": "title-generation", "fromMessageId": 0, "toMessageId": 0})
+    from redact.api import redact_bytes
+
+    plain = redact_bytes(jsonfix.amp_thread(jsonfix.plain()), name="t.json").session_map
+    m = redact_bytes(orjson.dumps(doc), name="t.json").session_map
+    llm = [e for e in m["events"] if e["kind"] == "llm"]
+    title = [e for e in llm if e.get("model") == "claude-3-5-haiku-20241022"]
+    assert len(title) == 1 and (title[0]["in"], title[0]["out"]) == (590, 27)
+    assert m["totals"]["requests"] == plain["totals"]["requests"] + 1
+    assert m["totals"]["tokens"] == plain["totals"]["tokens"] + 590 + 27
+    assert not [e for e in m["events"] if e["kind"] == "model_switch"]
+    assert m["totals"]["modelSwitches"] == plain["totals"]["modelSwitches"]

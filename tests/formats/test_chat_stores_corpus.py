@@ -68,6 +68,8 @@ def _units() -> list[str]:
     for path in files:
         if any(path.name.endswith(aux) for aux in AUXILIARY):
             continue
+        if _v0_folder(path) is not None and path.name != "metadata.json":
+            continue  # a file of an OpenHands V0 conversation folder: the conversation is one unit
         if _is_db(path):
             out.extend(f"{path}#{sid}" for sid in _sessions(path))
         else:
@@ -119,8 +121,10 @@ def _count_crush(db: sqlite3.Connection, sid: str) -> dict[str, int]:
     calls = []
     for (parts,) in db.execute("SELECT parts FROM messages WHERE session_id = ? AND role = 'assistant'", (sid,)):
         calls += [p["data"]["name"] for p in orjson.loads(parts) if p.get("type") == "tool_call"]
+    prompt, completion = db.execute("SELECT prompt_tokens, completion_tokens FROM sessions WHERE id = ?",
+                                    (sid,)).fetchone()
     return {"calls": len(calls), "shell": calls.count("bash"),
-            "edits": sum(n in ("edit", "multiedit", "write") for n in calls), "tokens": 0}
+            "edits": sum(n in ("edit", "multiedit", "write") for n in calls), "tokens": prompt + completion}
 
 
 def _count_cursor(db: sqlite3.Connection, sid: str) -> dict[str, int]:
@@ -178,11 +182,33 @@ def _count_openhands(path: Path) -> dict[str, int]:
             "tokens": 0}
 
 
+def _v0_folder(path: Path) -> Path | None:
+    """The OpenHands V0 conversation folder (`.openhands/sessions/<id>/`) holding `path`."""
+    for folder in (path.parent, path.parent.parent):
+        if folder.parent.name == "sessions" and (folder / "events").is_dir():
+            return folder
+    return None
+
+
+def _count_openhands_v0(folder: Path) -> dict[str, int]:
+    events = [orjson.loads(p.read_bytes()) for p in (folder / "events").glob("*.json")]
+    calls = [e for e in events if e.get("source") == "agent" and e.get("action") in (
+        "run", "read", "write", "edit", "browse", "call_tool_mcp", "think", "finish", "delegate", "run_ipython")]
+    usage = {e["tool_call_metadata"]["model_response"]["id"]: e["tool_call_metadata"]["model_response"]["usage"]
+             for e in calls}
+    return {"calls": len(calls), "shell": sum(e["action"] == "run" for e in calls),
+            "edits": sum(e["action"] == "edit" and e["args"].get("command") != "view" for e in calls),
+            "tokens": sum(u["prompt_tokens"] + u["completion_tokens"] for u in usage.values())}
+
+
 def _count_amp(path: Path) -> dict[str, int]:
     doc = orjson.loads(path.read_bytes())
     uses = [b["name"] for m in doc["messages"] for b in m.get("content", []) if b.get("type") == "tool_use"]
     tokens = sum(m.get("usage", {}).get("inputTokens", 0) + m.get("usage", {}).get("outputTokens", 0)
                  for m in doc["messages"] if m["role"] == "assistant")
+    # the ledger's model calls that no message shows (the title generation)
+    tokens += sum(e["tokens"]["input"] + e["tokens"]["output"] for e in doc.get("usageLedger", {}).get("events", [])
+                  if e.get("operationType") != "inference")
     return {"calls": len(uses), "shell": uses.count("Bash"),
             "edits": sum(n in ("edit_file", "create_file") for n in uses), "tokens": tokens}
 
@@ -206,6 +232,9 @@ def _independent(unit: str) -> dict[str, int]:
         return _count_amp(p)
     if p.name.endswith("events.json"):
         return _count_openhands(p)
+    folder = _v0_folder(p)
+    if folder is not None:
+        return _count_openhands_v0(folder)
     if not sid:
         return _count_aider(p)
     with closing(_ro(p)) as db:

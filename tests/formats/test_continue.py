@@ -70,3 +70,44 @@ def test_no_canary_in_a_map_or_native(base: str) -> None:
         out = scrub_native(data, "continue-dev", name="s.json", policy=load_policy(policy), key=key, mode=None,
                            report=RedactionReport(source="x")).decode()
         assert not [c for c in canaries.all if c in out]
+
+
+def test_the_index_gives_the_start_and_no_map_makes_one_up(tmp_path: Path) -> None:
+    """Issue 25: maps said 1970-01-01. The index `sessions.json` beside the session (also under a
+    copy's flat name `<prefix>sessions.json`) holds the session's `dateCreated`: the map starts there.
+    Without the index the source has no time: the report says so (the epoch is a stand-in)."""
+    created = 1_772_464_780_580
+    for prefix in ("", "home__.continue_sessions_"):
+        folder = tmp_path / (prefix or "plain")
+        folder.mkdir()
+        path = folder / f"{prefix}{jsonfix.CONTINUE_ID}.json"
+        path.write_bytes(jsonfix.continue_session(jsonfix.plain()))
+        (folder / f"{prefix}sessions.json").write_bytes(orjson.dumps([
+            {"sessionId": "other", "title": "zqtitleqz one", "dateCreated": "1000000000000"},
+            {"sessionId": jsonfix.CONTINUE_ID, "title": "zqtitleqz two", "dateCreated": str(created),
+             "workspaceDirectory": "C:\\Users\\dana\\dev\\shop", "messageCount": 5}]))
+        result = redact_file(path)
+        assert result.session_map["session"]["startedAt"] == "2026-03-02T15:19:40.580Z"
+        assert b"zqtitleqz" not in result.data and "zqtitleqz" not in str(result.report.as_dict())
+        assert any("dateCreated" in w for w in result.report.warnings)
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    path = alone / f"{jsonfix.CONTINUE_ID}.json"
+    path.write_bytes(jsonfix.continue_session(jsonfix.plain()))
+    result = redact_file(path)
+    assert result.session_map["session"]["startedAt"].startswith("1970-01-01")
+    assert any("stand-in" in w for w in result.report.warnings)
+
+
+def test_a_conversation_summary_is_a_compaction() -> None:
+    """Issue 25: compaction notices were dropped. A history item holding `conversationSummary` is
+    where Continue compacted the conversation: a compaction event, and its text never reaches the map."""
+    from redact.api import redact_bytes
+
+    doc = orjson.loads(jsonfix.continue_session(jsonfix.plain()))
+    plain = redact_bytes(orjson.dumps(doc), name="s.json").session_map
+    doc["history"][1]["conversationSummary"] = "zqsummaryqz of what came before"
+    result = redact_bytes(orjson.dumps(doc), name="s.json")
+    kinds = Counter(e["kind"] for e in result.session_map["events"])
+    assert kinds["compaction"] == 1 and result.session_map["totals"]["compactions"] == 1
+    assert plain["totals"]["compactions"] == 0 and b"zqsummaryqz" not in result.data

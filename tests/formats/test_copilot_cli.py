@@ -143,3 +143,63 @@ def test_the_workspace_file_gives_the_root_when_the_log_has_none(tmp_path: Path)
     (folder / "workspace.yaml").write_text("cwd: D:\\Users\\mele\\src\\shop\n")
     m = redact_file(folder / "events.jsonl").session_map
     assert [f["path"] for f in m["files"]] == ["src/app.py"] and m["repos"][0]["name"] == "shop"
+
+
+def _log(*records: tuple[str, str, dict[str, Any]]) -> bytes:
+    import orjson
+
+    head = {"type": "session.start", "timestamp": "2026-03-20T19:00:00.000Z", "id": "s0", "parentId": None,
+            "data": {"sessionId": SESSION_ID, "version": 1, "producer": "copilot-agent",
+                     "copilotVersion": "1.0.10", "startTime": "2026-03-20T19:00:00.000Z"}}
+    lines_ = [head] + [{"type": kind, "timestamp": at, "id": f"e{n}", "parentId": None, "data": data}
+                       for n, (kind, at, data) in enumerate(records)]
+    return b"".join(orjson.dumps(r) + b"\n" for r in lines_)
+
+
+def _said(at: str, out: int, **more: Any) -> tuple[str, str, dict[str, Any]]:
+    return ("assistant.message", at, {"messageId": at, "content": more.pop("content", "words"),
+                                      "outputTokens": out, "toolRequests": more.pop("calls", []), **more})
+
+
+def test_shutdown_gives_each_run_its_input_and_cache_tokens() -> None:
+    """Issue 25: only output tokens were kept. Each `session.shutdown` ends a run with each model's
+    totals; the run's last response of that model carries them whole (fresh input, cache reads); a
+    run that never shut down adds nothing made up."""
+    opus = {"usage": {"inputTokens": 1000, "outputTokens": 30, "cacheReadTokens": 600, "cacheWriteTokens": 0}}
+    haiku = {"usage": {"inputTokens": 200, "outputTokens": 5, "cacheReadTokens": 50, "cacheWriteTokens": 10}}
+    data = _log(
+        ("session.model_change", "2026-03-20T19:00:01.000Z", {"newModel": "claude-opus-4.6"}),
+        _said("2026-03-20T19:00:02.000Z", 10), _said("2026-03-20T19:00:03.000Z", 20),
+        ("session.model_change", "2026-03-20T19:00:04.000Z", {"newModel": "claude-haiku-4.5"}),
+        _said("2026-03-20T19:00:05.000Z", 5),
+        ("session.shutdown", "2026-03-20T19:00:06.000Z",
+         {"shutdownType": "routine", "modelMetrics": {"claude-opus-4.6": opus, "claude-haiku-4.5": haiku}}),
+        ("session.resume", "2026-03-20T19:10:00.000Z", {}),
+        _said("2026-03-20T19:10:01.000Z", 7))
+    m = _map(data)
+    llm = [e for e in m["events"] if e["kind"] == "llm"]
+    assert [(e["model"], e.get("in", 0), e.get("cr", 0), e.get("cw", 0)) for e in llm] == [
+        ("claude-opus-4.6", 0, 0, 0), ("claude-opus-4.6", 400, 600, 0), ("claude-haiku-4.5", 140, 50, 10),
+        ("claude-haiku-4.5", 0, 0, 0)]
+    assert m["totals"]["tokens"] == 1000 + 200 + 10 + 20 + 5 + 7  # the whole prompts, once, and each output
+
+
+def test_a_legacy_response_split_in_two_messages_is_one_request() -> None:
+    """Issue 25: a legacy log writes a response with text and a call as two messages ms apart (66
+    requests became 70). Parallel calls that share no text stay as the log wrote them."""
+    call = {"toolCallId": "c1", "name": "bash", "arguments": {"command": "ls"}}
+    data = _log(
+        ("user.message", "2026-03-20T19:00:01.000Z", {"content": "hi"}),
+        _said("2026-03-20T19:00:02.000Z", 0, content="let me look"),
+        _said("2026-03-20T19:00:02.006Z", 0, content="", calls=[call]),
+        ("tool.execution_start", "2026-03-20T19:00:02.007Z", {"toolCallId": "c1", "toolName": "bash",
+                                                              "arguments": {"command": "ls"}}),
+        ("tool.execution_complete", "2026-03-20T19:00:03.000Z", {"toolCallId": "c1", "success": True,
+                                                                 "result": {"content": "a"}}),
+        _said("2026-03-20T19:00:04.000Z", 0, content="done"),
+        _said("2026-03-20T19:05:00.000Z", 0, content="later, on its own"),
+        _said("2026-03-20T19:05:09.000Z", 0, content="", calls=[{**call, "toolCallId": "c2"}]))
+    m = _map(data)
+    llm = [e for e in m["events"] if e["kind"] == "llm"]
+    assert m["totals"]["requests"] == len(llm) == 4
+    assert [e.get("toolCalls", 0) for e in llm] == [1, 0, 0, 1]

@@ -67,3 +67,18 @@ def test_no_text_reaches_the_map(tmp_path: Path, policy: str) -> None:
     result = redact_file(db, policy=policy, key=KEY if policy == "public" else None)
     out = result.data.decode() + str(result.report.as_dict())
     assert not [c for c in seen if c in out]
+
+
+def test_the_session_tokens_reach_the_map(tmp_path: Path) -> None:
+    """Crush keeps tokens on the session row only (prompt 15361, completion 146 in the fixture): the
+    map's totals are that row's, carried whole by the last model response (issue 25: maps showed 0)."""
+    import sqlite3
+
+    db = _store(tmp_path)
+    with sqlite3.connect(db) as con:
+        prompt, completion = con.execute("SELECT prompt_tokens, completion_tokens FROM sessions").fetchone()
+    m = redact_file(db, policy="default").session_map
+    llm = [e for e in m["events"] if e["kind"] == "llm"]
+    assert m["totals"]["tokens"] == prompt + completion > 0
+    assert (llm[-1].get("in"), llm[-1].get("out")) == (prompt, completion)
+    assert all(e.get("in", 0) == e.get("out", 0) == 0 for e in llm[:-1])

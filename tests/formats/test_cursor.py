@@ -110,3 +110,19 @@ def test_a_subagent_composer_names_its_parent(tmp_path: Path) -> None:
     sub = redact_file(f"{db}#{child}").session_map["session"]
     assert sub["role"] == "subagent" and sub["parentSessionId"].endswith(storefix.CURSOR_CID)
     assert redact_file(f"{db}#{storefix.CURSOR_CID}").session_map["session"]["role"] == "root"
+
+
+@pytest.mark.parametrize("tracked", [True, False])
+def test_the_tracked_git_repository_holding_the_workspace_is_the_root(tmp_path: Path, tracked: bool) -> None:
+    """Issue 25: a workspace opened at `<repo>/src` was the root, so `src/` fell off the paths and the
+    repository's own files became buckets. `trackedGitRepos` names the repository: it is the root."""
+    db = tmp_path / "state.vscdb"
+    storefix.cursor_global_db(db, workspace=storefix.ROOT + "/src",
+                              git_repos=[storefix.ROOT + "-other", storefix.ROOT] if tracked else None)
+    m = redact_file(db, policy="default").session_map
+    paths = sorted(f["path"] for f in m["files"])
+    labels = [t["label"] for e in m["events"] for t in e.get("targets", ()) if "label" in t]
+    if tracked:
+        assert paths == ["pom.xml"] and not labels
+    else:  # the workspace folder is the root: pom.xml, one level up, lies outside it
+        assert "pom.xml" not in paths and labels

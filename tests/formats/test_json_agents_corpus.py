@@ -81,10 +81,24 @@ def copilot_counts(path: Path) -> dict[str, int]:
 
     prompts = sum(1 for e in events if e["type"] == "user.message" and (
         e["data"].get("content") or any(a.get("type") == "image" for a in e["data"].get("attachments") or [])))
+    said = [e for e in events if e["type"] == "assistant.message"]
+    # a legacy log writes a response with text and calls as two messages ms apart: one request
+    split = sum(1 for a, b in zip(events, events[1:]) if a["type"] == b["type"] == "assistant.message"
+                and a["data"].get("content") and not a["data"].get("toolRequests") and b["data"].get("toolRequests")
+                and not b["data"].get("content") and _ms(b["timestamp"]) - _ms(a["timestamp"]) <= 50)
+    # each run's input and cache tokens are in its session.shutdown (inputTokens: the whole prompt)
+    runs = sum(m["usage"].get("inputTokens", 0) for e in events if e["type"] == "session.shutdown"
+               for m in (e["data"].get("modelMetrics") or {}).values())
     return {"calls": len(calls), "shell": sum(n in ("bash", "powershell") for n, _ in calls.values()),
             "edits": sum(edits(n, a) for n, a in calls.values()), "prompts": prompts,
-            "tokens": sum(e["data"].get("outputTokens", 0) for e in events if e["type"] == "assistant.message"),
-            "requests": sum(e["type"] == "assistant.message" for e in events)}
+            "tokens": sum(e["data"].get("outputTokens", 0) for e in said) + runs,
+            "requests": len(said) - split}
+
+
+def _ms(value: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000
 
 
 def vscode_counts(path: Path) -> dict[str, int]:

@@ -17,7 +17,7 @@ from redact.formats.tables import formats, table
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
 
-ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay", "openhands", "amp",
+ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay", "openhands", "openhands-v0", "amp",
        "continue-dev", "gemini-cli", "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-legacy", "kiro-ide", "pi",
        "qwen-code", "kimi", "factory-droid", "goose")
 

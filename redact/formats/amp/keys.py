@@ -33,3 +33,5 @@ RUN_STATUS, RUN_ERROR = (S.key("messages", "content", "tool_result", "run", name
 RUN_RESULT = S.blob("messages", "content", "tool_result", "run", "result")
 # -- inside a shape the table keeps whole, read by the reader (native_table.py says so in its `use`)
 EXIT_CODE, OUTPUT = RESULT_EXIT, RESULT_OUTPUT
+EVENT_MODEL, EVENT_TOKENS = S.key("usageLedger", "events", "model"), S.key("usageLedger", "events", "tokens")
+EVENT_IN, EVENT_OUT = (S.key("usageLedger", "events", "tokens", name) for name in ("input", "output"))

@@ -74,9 +74,13 @@ MESSAGE = Obj({
     "usage": _USAGE, "userState": DROP, "agentMode": enum("smart", "rush", "free", "fast"),
     "meta": Obj({"sentAt": used("a user message's time (epoch ms)", NUMBER)}), "fileMentions": DROP,
 })
-_LEDGER = Obj({"id": ID, "timestamp": used("the time of an assistant message", TIMESTAMP), "model": ident("model"), "credits": NUMBER,
-               "tokens": Obj({"input": NUMBER, "output": NUMBER}),
-               "operationType": used("`inference` events time the messages",
+_LEDGER = Obj({"id": ID, "timestamp": used("the time of an assistant message; of an auxiliary model call",
+                                            TIMESTAMP),
+               "model": used("an auxiliary model call's model", ident("model")), "credits": NUMBER,
+               "tokens": Obj({"input": used("an auxiliary model call's in", NUMBER),
+                              "output": used("an auxiliary model call's out", NUMBER)}),
+               "operationType": used("`inference` events time the messages; any other (title generation, "
+                                     "summarization, oracle) is an llm event of its own",
                                      enum("inference", "title-generation", "summarization", "oracle")),
                "fromMessageId": NUMBER, "toMessageId": used("the time of an assistant message", NUMBER)})
 _PLATFORM = Obj({"os": enum("linux", "darwin", "windows"), "osVersion": DROP, "cpuArchitecture": enum("x64", "arm64"),

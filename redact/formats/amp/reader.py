@@ -4,8 +4,11 @@ A user message's text blocks are a prompt (its images counted); its `tool_result
 An assistant message is one llm event: the model and tokens of its `usage`, its stop reason,
 thinking, text length and tool calls (the shared tool table after Amp's aliases: `Bash` is a shell
 command through the verb engine...). A user message's time is its `meta.sentAt`; an assistant
-message's, the usage ledger's inference event that produced it. Paths are placed under the thread's
-first workspace tree.
+message's, the usage ledger's inference event that produced it. The ledger's other model calls (the
+thread's title generation, a summarization, an oracle) appear in no message: each is an llm event
+of its own on the main lane, at its time, with its model and tokens (a call aside: it switches no
+model). Paths are placed under the
+thread's first workspace tree.
 """
 from __future__ import annotations
 
@@ -14,7 +17,8 @@ from typing import Any, BinaryIO
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
 from redact.formats.amp.keys import (
-    BLOCK_TYPE, BLOCKS, CACHE_READ, CACHE_WRITE, CALL_ID, CALL_INPUT, CALL_NAME, CONTENT, CREATED, ENV, EVENT_AT, EVENTS,
+    BLOCK_TYPE, BLOCKS, CACHE_READ, CACHE_WRITE, CALL_ID, CALL_INPUT, CALL_NAME, CONTENT, CREATED, ENV, EVENT_AT,
+    EVENT_IN, EVENT_MODEL, EVENT_OUT, EVENT_TOKENS, EVENTS,
     EXIT_CODE, IN, INITIAL, LEDGER, MESSAGE_ID, MESSAGES, META, MODEL, OPERATION, OUT, OUTPUT, RESULT_CALL, ROLE, RUN,
     RUN_ERROR, RUN_RESULT, RUN_STATUS, SENT_AT, STATE, STOP, TEXT, THREAD_ID, TO_MESSAGE, TREE_URI, TREES, USAGE,
 )
@@ -57,8 +61,11 @@ class AmpReader:
         ledger = as_object(doc.get(LEDGER)).get(EVENTS)
         for event in ledger if isinstance(ledger, list) else []:
             to, t = as_int(as_object(event).get(TO_MESSAGE)), epoch_ms(as_object(event).get(EVENT_AT))
-            if to is not None and t is not None and as_object(event).get(OPERATION) == "inference":
+            operation = as_object(event).get(OPERATION)
+            if to is not None and t is not None and operation == "inference":
                 times.setdefault(to, t)
+            elif t is not None and isinstance(operation, str):
+                self.auxiliary(as_object(event), t)
         messages = doc.get(MESSAGES)
         for m in messages if isinstance(messages, list) else []:
             if not isinstance(m, dict):
@@ -84,6 +91,14 @@ class AmpReader:
                 self.assistant(m, blocks, self.t)
             else:
                 self.skip(label("message", role if isinstance(role, str) else None))
+
+    def auxiliary(self, event: dict[str, Any], t: float) -> None:
+        """A model call no message shows (the thread's title generation...): an llm event of its own."""
+        model = event.get(EVENT_MODEL)
+        tokens = as_object(event.get(EVENT_TOKENS))
+        self.s.facts.append(LlmResponse(t, MAIN, model if is_model_name(model) else None,
+                                        inp=positive_int(tokens.get(EVENT_IN)), out=positive_int(tokens.get(EVENT_OUT)),
+                                        stop="end_turn", aside=True))
 
     def user(self, blocks: list[dict[str, Any]], t: float) -> None:
         texts = [b for b in blocks if b.get(BLOCK_TYPE) in ("text", "image")]

@@ -12,5 +12,6 @@ FORMAT = FormatFolder(
     jsonl=False,
     document=True,
     sessions="table:list_sessions",
+    companions="table:find_companions",
     homes=("~/.continue/sessions",),
 )

@@ -21,3 +21,5 @@ STATE_CALL_ID, PARSED_ARGS, STATE_STATUS = (S.key("history", "toolCallStates", n
                                             for name in ("toolCallId", "parsedArgs", "status"))
 OUTPUT = S.blob("history", "toolCallStates", "output")
 OUTPUT_CONTENT = S.key("<OUTPUT_ITEM>", "content")
+INDEX_SESSION_ID, INDEX_CREATED = S.key("<INDEX_ENTRY>", "sessionId"), S.key("<INDEX_ENTRY>", "dateCreated")
+SUMMARY = S.key("history", "conversationSummary")

@@ -8,7 +8,7 @@ usage numbers and models stay; ids are kept or hashed; anything unknown is dropp
 from __future__ import annotations
 
 from redact.tables.spec import (
-    BOOL, DROP, ID, NUMBER, PATH, SHAPE, URL_HOST, VERB, Many, Obj, Table, const, enum, ident, tool, used,
+    BOOL, DROP, ID, NUMBER, PATH, SHAPE, URL_HOST, VERB, ByType, Many, Obj, Ref, Table, const, enum, ident, tool, used,
 )
 
 FORMAT = "continue-dev"
@@ -46,7 +46,7 @@ MESSAGE = Obj({"role": used("dispatch: user a prompt, assistant an llm event",
                "toolCalls": Many(_TOOL_CALL), "usage": _USAGE, "toolCallId": ID, "reasoning_details": DROP})
 ITEM = Obj({"message": MESSAGE, "contextItems": DROP, "editorState": SHAPE, "appliedRules": DROP,
             "promptLogs": DROP, "isGatheringContext": BOOL, "toolCallStates": Many(_STATE), "reasoning": SHAPE,
-            "conversationSummary": SHAPE})
+            "conversationSummary": used("a compaction (the conversation summed up)", SHAPE)})
 SESSION = Obj({"sessionId": used("session.id", ID), "title": SHAPE,
                "workspaceDirectory": used("repository root (a file:// URI or a path; never written)", DROP), "history": Many(ITEM),
                "mode": enum("chat", "agent", "plan", "edit"), "chatModelTitle": DROP,
@@ -59,4 +59,14 @@ SESSION = Obj({"sessionId": used("session.id", ID), "title": SHAPE,
 OUTPUT_ITEM = Obj({"content": used("byte count (the items' contents joined)", SHAPE), "name": SHAPE,
                    "description": SHAPE})
 
-TABLE = Table(FORMAT, SESSION, {"OUTPUT_ITEM": OUTPUT_ITEM}, jsonl=False)
+#: An entry of the session index `sessions.json` beside the sessions (a companion the reader opens for
+#: the one time Continue records; the index itself is never a session and never written)
+INDEX_ENTRY = Obj({"sessionId": used("finds the session's entry", ID), "title": SHAPE,
+                   "dateCreated": used("startedAt: the session's only recorded time (epoch ms, as a string)",
+                                       NUMBER),
+                   "workspaceDirectory": DROP, "messageCount": NUMBER})
+
+#: The documents the reader parses: a session (an object), or the index beside it (a list of entries,
+#: read only for `dateCreated`; `--to native` scrubs a session only, `native.py` passes SESSION)
+TABLE = Table(FORMAT, ByType(obj=SESSION, items=Many(Ref("INDEX_ENTRY"))),
+              {"OUTPUT_ITEM": OUTPUT_ITEM, "INDEX_ENTRY": INDEX_ENTRY}, jsonl=False)

@@ -164,12 +164,15 @@ DATA: dict[str, Spec] = {
         previousReasoningEffort=_EFFORT, reasoningEffort=_EFFORT)),
     "session.mode_changed": obj(previousMode=_MODE, newMode=_MODE),
     "session.task_complete": obj(summary=SHAPE, success=BOOL),
-    # its per-model totals are not split per request
-    "session.shutdown": obj(shutdownType=enum("routine", "error"), totalPremiumRequests=NUMBER,
-                            totalApiDurationMs=NUMBER, sessionStartTime=NUMBER, modelMetrics=DROP,
+    # its per-model totals of the run it ends: the input and cache tokens Copilot records nowhere else
+    "session.shutdown": _reads("the run's input and cache tokens, per model", obj(
+                            shutdownType=enum("routine", "error"), totalPremiumRequests=NUMBER,
+                            totalApiDurationMs=NUMBER, sessionStartTime=NUMBER,
+                            modelMetrics=used("per model: usage.inputTokens / cacheReadTokens / cacheWriteTokens "
+                                              "(the run's last llm event of that model)", DROP),
                             codeChanges=obj(linesAdded=NUMBER, linesRemoved=NUMBER, filesModified=Many(PATH)),
                             currentModel=ident("model"), currentTokens=NUMBER, systemTokens=NUMBER,
-                            conversationTokens=NUMBER, toolDefinitionsTokens=NUMBER),
+                            conversationTokens=NUMBER, toolDefinitionsTokens=NUMBER)),
     "session.compaction_start": obj(systemTokens=NUMBER, conversationTokens=NUMBER, toolDefinitionsTokens=NUMBER),
     "session.compaction_complete": _reads("a compaction, with the tokens before it", obj(
         success=BOOL, preCompactionTokens=used("compaction preTokens", NUMBER), preCompactionMessagesLength=NUMBER,
@@ -186,6 +189,12 @@ DATA: dict[str, Spec] = {
     "abort": _reads("an error event: interrupted", obj(reason=SHAPE)),
 }
 
+
+
+#: What the reader reads inside `session.shutdown`'s modelMetrics (a blob keyed by model name, so the
+#: tree drops it whole): each model's usage block and its token counts
+METRICS_USAGE = "usage"
+METRICS_TOKENS = ("inputTokens", "cacheReadTokens", "cacheWriteTokens")
 
 
 def _event(kind: str, data: Spec) -> Obj:

@@ -5,9 +5,14 @@ The tables are in `table.py`, the tools in `tools.py`. What the reader derives, 
 
 - **Prompts**: `user.message` events (length, image attachments, URL count).
 - **Model responses**: each `assistant.message` is one llm event. Copilot records only the
-  response's `outputTokens` (input and cache tokens are not recorded per request: they stay
-  absent); `reasoningText`/`reasoningOpaque` set thinking; `toolRequests` its calls. Its model is
-  the `model` the completions of its calls name, else the last `session.model_change`.
+  response's `outputTokens` per request; `reasoningText`/`reasoningOpaque` set thinking;
+  `toolRequests` its calls. Its model is the `model` the completions of its calls name, else the
+  last `session.model_change`. A legacy log writes a response that has text and calls as two
+  messages a few ms apart (the text, then the calls with no text): the pair is one llm event.
+- **Input and cache tokens**: `session.shutdown` ends a run (a launch, or a resume) with each
+  model's totals (`modelMetrics.<model>.usage`); its inputTokens cover the whole prompt, cache
+  reads and writes included. The run's last response of that model carries them whole (fresh input
+  as `in`, cache reads as `cr`, writes as `cw`): the map's totals are the log's, never spread.
 - **Tool calls**: `tool.execution_start` is the call, `tool.execution_complete` its result; a tool
   request whose start was never logged is a call without a result.
 - **Subagents**: events with `parentToolCallId` run in the lane of that `task` call.
@@ -28,11 +33,12 @@ from redact.formats.common import (
 from redact.formats.copilot_cli import tools
 from redact.formats.copilot_cli.keys import (
     AGENT_NAME, ARGUMENTS, AT, ATTACHMENT_TYPE, ATTACHMENTS, CALL_ID, CONTENT, CONTEXT, CWD, DATA, ERROR_TYPE,
-    EVENT_TYPES, GIT_ROOT, HOOK_SUCCESS, HOOK_TYPE, HOST_TYPE, KIND, LANE, MCP_SERVER, MCP_TOOL, MODEL, NEW_MODEL,
+    EVENT_TYPES, GIT_ROOT, HOOK_SUCCESS, HOOK_TYPE, HOST_TYPE, KIND, LANE, MCP_SERVER, MCP_TOOL, MODEL, MODEL_METRICS,
+    NEW_MODEL,
     OUTPUT_TOKENS, PRE_COMPACTION, REASONING_OPAQUE, REASONING_TEXT, REPOSITORY, REQUEST_NAME, SESSION_ERROR,
     SESSION_ID, START_TIME, TOOL_NAME, TOOL_REQUESTS,
 )
-from redact.formats.copilot_cli.native_table import HOOK_EVENTS
+from redact.formats.copilot_cli.native_table import HOOK_EVENTS, METRICS_TOKENS, METRICS_USAGE
 from redact.formats.ids import lane_id
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.wording import api_error_class
@@ -42,6 +48,8 @@ from redact.formats.roots import settle
 AGENT_TOOL = "copilot"
 _REPO = re.compile(r"[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}")
 _CWD = re.compile(r"^cwd: *(.{1,4096}?) *$", re.MULTILINE)
+#: the most time between a legacy response's text message and its calls' message (one response)
+SPLIT_MS = 50.0
 
 
 def _name(kind: str) -> str:
@@ -64,6 +72,9 @@ class CopilotReader:
         self.asked: dict[str, tuple[LlmResponse, dict[str, Any]]] = {}  # call id -> response, request
         self.lanes: dict[str, str] = {}  # parentToolCallId -> lane
         self.fallback: list[tuple[LlmResponse, str | None]] = []
+        self.run: list[LlmResponse] = []  # the responses since the run began
+        self.runs: list[tuple[list[LlmResponse], dict[str, Any]]] = []  # each ended run, its modelMetrics
+        self.text_only: LlmResponse | None = None  # the previous record: a response with text, no calls
 
     def add(self, fact: Fact) -> None:
         self.s.facts.append(fact)
@@ -97,7 +108,10 @@ class CopilotReader:
                 continue
             if self.s.first_seen is None:
                 self.s.first_seen = t
+            self.s.saw_late(t)
             handler = _HANDLERS.get(kind)
+            if kind != "assistant.message":
+                self.text_only = None
             if handler is None:
                 self.skip(_name(kind))
                 continue
@@ -154,9 +168,25 @@ class CopilotReader:
         resp.text_chars = text_chars(d.get(CONTENT))
         requests = d.get(TOOL_REQUESTS)
         requests = [q for q in requests if isinstance(q, dict)] if isinstance(requests, list) else []
+        first, self.text_only = self.text_only, None
+        if first is not None and requests and not resp.text_chars and first.agent == lane and \
+                0 <= t - first.t <= SPLIT_MS:
+            self.fallback.pop()  # the calls of the response whose text the previous record held
+            first.out += resp.out
+            first.thinking = first.thinking or resp.thinking
+            first.tool_calls += len(requests)
+            first.stop = "tool_use"
+            for q in requests:
+                call_id = q.get(CALL_ID)
+                if isinstance(call_id, str) and call_id:
+                    self.asked.setdefault(call_id, (first, q))
+            return
         resp.tool_calls = len(requests)
         resp.stop = "tool_use" if requests else "end_turn"  # not recorded: inferred
         self.add(resp)
+        self.run.append(resp)
+        if not requests and resp.text_chars:
+            self.text_only = resp
         for q in requests:
             call_id = q.get(CALL_ID)
             if isinstance(call_id, str) and call_id:
@@ -220,6 +250,29 @@ class CopilotReader:
     def abort(self, d: dict[str, Any], t: float) -> None:
         self.add(ErrorFact(t, MAIN, "orchestration", "interrupted"))
 
+    def shutdown(self, d: dict[str, Any], t: float) -> None:
+        metrics = d.get(MODEL_METRICS)
+        if isinstance(metrics, dict):
+            self.runs.append((self.run, metrics))
+        self.run = []
+
+    def run_tokens(self) -> None:
+        """Each ended run's input and cache tokens, per model, on its last response of that model."""
+        for run, metrics in self.runs:
+            for model, entry in metrics.items():
+                usage = entry.get(METRICS_USAGE) if isinstance(entry, dict) else None
+                if not isinstance(usage, dict):
+                    continue
+                whole, cr, cw = (positive_int(usage.get(name)) for name in METRICS_TOKENS)
+                last = next((r for r in reversed(run) if r.model == model), None)
+                if last is None:
+                    if whole or cr or cw:
+                        self.skip("session_shutdown:<tokens of a model without responses>")
+                    continue
+                last.inp += max(whole - cr - cw, 0)
+                last.cr += cr
+                last.cw += cw
+
     def compaction(self, d: dict[str, Any], t: float) -> None:
         pre = positive_int(d.get(PRE_COMPACTION)) or None
         self.add(Compaction(t, MAIN, None, pre, None, None))
@@ -230,6 +283,7 @@ class CopilotReader:
         for resp, model in self.fallback:
             if resp.model is None:
                 resp.model = model
+        self.run_tokens()
         for call_id, (resp, request) in self.asked.items():
             if call_id not in self.calls:  # asked for, never started: a call without a result
                 call = tools.make_call(request.get(REQUEST_NAME), request.get(ARGUMENTS), call_id, resp.t, resp.agent)
@@ -258,6 +312,7 @@ _HANDLERS: dict[str, Any] = {
     "hook.end": CopilotReader.hook_end,
     "abort": CopilotReader.abort,
     "session.compaction_complete": CopilotReader.compaction,
+    "session.shutdown": CopilotReader.shutdown,
 }
 assert set(_HANDLERS) == {k for k, v in EVENT_TYPES.items() if v == "mapped"}
 

@@ -23,7 +23,10 @@ SESSION = obj(
     parent_session_id=used("role subagent, parentSessionId", ID),
     created_at=used("first time seen", TIMESTAMP), updated_at=TIMESTAMP,
     title=SHAPE,
-    prompt_tokens=NUMBER, completion_tokens=NUMBER, cost=NUMBER,  # session totals: never spread over calls
+    # the session's token counts (Crush keeps no per-response usage): carried whole by the session's
+    # last model response, never spread over the calls
+    prompt_tokens=used("tokens: in of the last llm event", NUMBER),
+    completion_tokens=used("tokens: out of the last llm event", NUMBER), cost=NUMBER,
     project=used("repository root: the folder holding .crush/ (never written)", PATH),
 )
 

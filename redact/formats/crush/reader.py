@@ -2,8 +2,9 @@
 
 A user message is a prompt (text length, images); an assistant message is one llm event (model,
 stop reason, latency, thinking, text length, its tool calls); a `tool` message holds the results,
-paired with their calls by id. Crush records tokens per session only, so the llm events carry none
-(a session total is never spread over the calls). Paths are placed under the project folder holding
+paired with their calls by id. Crush records tokens per session only (the `sessions` row's
+prompt_tokens and completion_tokens): the session's last model response carries them whole, so the
+map's totals are the session's; they are never spread over the calls. Paths are placed under the project folder holding
 `.crush/` when the store sits there; otherwise absolute paths go to their bucket.
 """
 from __future__ import annotations
@@ -13,10 +14,10 @@ from typing import Any, BinaryIO
 from redact.build.facts import MAIN, ErrorFact, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
-from redact.formats.common import is_model_name, label, parse_json_string, safe_name
+from redact.formats.common import is_model_name, label, parse_json_string, positive_int, safe_name
 from redact.formats.crush.keys import (
-    AT, CALL_ID, CALL_INPUT, CALL_NAME, CREATED, DATA, FINISHED, KIND, MIME, MIME_GO, MODEL, PARENT, PART_TYPE,
-    PART_TYPES, PARTS, PROJECT, REASON, RESULT_CALL, RESULT_CONTENT, RESULT_ERROR, ROLE, SESSION_ID, TEXT,
+    AT, CALL_ID, CALL_INPUT, CALL_NAME, COMPLETION_TOKENS, CREATED, DATA, FINISHED, KIND, MIME, MIME_GO, MODEL, PARENT, PART_TYPE,
+    PART_TYPES, PARTS, PROJECT, PROMPT_TOKENS, REASON, RESULT_CALL, RESULT_CONTENT, RESULT_ERROR, ROLE, SESSION_ID, TEXT,
 )
 from redact.formats.crush.native_table import FINISH_ERRORS
 from redact.formats.crush.table import ALIASES
@@ -32,6 +33,8 @@ class CrushReader(chatlog.StoreReader):
         super().__init__(report)
         self.calls: dict[str, ToolCall] = {}
         self.done: set[str] = set()
+        self.tokens = (0, 0)  # the session row's prompt and completion tokens
+        self.last_llm: LlmResponse | None = None
 
     def time(self, value: object) -> float | None:
         return self.seen(chatlog.epoch_number(value))
@@ -39,6 +42,7 @@ class CrushReader(chatlog.StoreReader):
     def session(self, r: dict[str, Any]) -> None:
         self.session_row(r.get(SESSION_ID), r.get(PROJECT), r.get(PARENT))
         self.time(r.get(CREATED))
+        self.tokens = (positive_int(r.get(PROMPT_TOKENS)), positive_int(r.get(COMPLETION_TOKENS)))
 
     def message(self, r: dict[str, Any]) -> None:
         role = r.get(ROLE)
@@ -78,6 +82,7 @@ class CrushReader(chatlog.StoreReader):
         if end is not None and end >= t:
             fact.latency = end - t
         self.s.facts.append(fact)
+        self.last_llm = fact
         for kind, data in known:
             if kind == "text" and isinstance(data.get(TEXT), str):
                 fact.text_chars += len(data[TEXT])
@@ -122,4 +127,6 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  file_stem: str | None = None) -> SessionFacts:
     reader = CrushReader(report)
     reader.read(data, where, skip_bad_lines)
+    if reader.last_llm is not None:
+        reader.last_llm.inp, reader.last_llm.out = reader.tokens
     return reader.finish(data, file_stem)

@@ -17,6 +17,7 @@ KIND = S.key("cursor")
 ID = S.key("id")
 VERSION, CREATED, UPDATED = (S.key("composer", name) for name in ("v", "createdAt", "lastUpdatedAt"))
 MODEL, MODE, ROOT = (S.key("composer", name) for name in ("model", "mode", "root"))
+GIT_REPOS = S.key("composer", "gitRepos")
 NAME, PARENT = S.key("composer", "name"), S.key("composer", "parent")
 LAST_SEND, TITLE = S.key("tab", "lastSendTime"), S.key("tab", "title")
 BUBBLE_TYPE, AT, TIME = S.key("bubble", "type"), S.key("bubble", "createdAt"), S.key("bubble", "time")
@@ -39,6 +40,8 @@ C_MODE, C_NAME = S.key("<STORED_COMPOSER>", "unifiedMode"), S.key("<STORED_COMPO
 C_WORKSPACE = S.key("<STORED_COMPOSER>", "workspaceIdentifier")
 C_URI = S.key("<STORED_COMPOSER>", "workspaceIdentifier", "uri")
 C_FS_PATH = S.key("<STORED_COMPOSER>", "workspaceIdentifier", "uri", "fsPath")
+C_GIT_REPOS, C_REPO_PATH = (S.key("<STORED_COMPOSER>", "trackedGitRepos"),
+                            S.key("<STORED_COMPOSER>", "trackedGitRepos", "repoPath"))
 #: the lists naming a composer's subagents, in the order they are looked at
 C_SUBAGENTS = tuple(S.key("<STORED_COMPOSER>", name) for name in ("subagentComposerIds", "subComposerIds"))
 C_HEADERS = S.key("<STORED_COMPOSER>", "fullConversationHeadersOnly")

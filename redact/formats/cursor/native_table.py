@@ -24,7 +24,10 @@ COMPOSER = obj(
     createdAt=used("first time seen", TIMESTAMP), lastUpdatedAt=TIMESTAMP,
     model=used("llm model (composerData.modelConfig.modelName)", ident("model")),
     mode=DROP,
-    root=used("repository root, never written (composerData.workspaceIdentifier.uri.fsPath)", PATH),
+    root=used("the workspace folder: the repository root unless a tracked git repository holds it, never "
+              "written (composerData.workspaceIdentifier.uri.fsPath)", PATH),
+    gitRepos=used("the git repository holding the workspace is the repository root, never written "
+                  "(composerData.trackedGitRepos[].repoPath)", Many(PATH)),
     name=SHAPE,
     parent=used("the composer listing this one in subagentComposerIds / subComposerIds: role subagent, "
                 "parentSessionId", ID),
@@ -98,6 +101,7 @@ STORED_COMPOSER = obj(
     modelConfig=obj(modelName=used(f"{_EXPORTED} composer.model", ident("model"))),
     unifiedMode=used(f"{_EXPORTED} composer.mode", SHAPE),
     workspaceIdentifier=obj(uri=obj(fsPath=used(f"{_EXPORTED} composer.root", PATH))),
+    trackedGitRepos=Many(obj(repoPath=used(f"{_EXPORTED} composer.gitRepos", PATH), branches=DROP)),
     name=used(f"{_EXPORTED} composer.name", SHAPE),
     text=SHAPE, richText=SHAPE,
     subagentComposerIds=_SUBAGENTS, subComposerIds=_SUBAGENTS,

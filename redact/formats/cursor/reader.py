@@ -5,8 +5,9 @@ Cursor does not record its model calls one by one, so each turn is one llm event
 model, the bubbles' token counts summed, thinking when a bubble has any, the text's length, the
 number of tool calls). A bubble with `toolFormerData` is a tool call (the shared tool table after
 Cursor's aliases: `read_file_v2` is a read, `run_terminal_command_v2` a shell command through the
-verb engine...) and, once its status is final, its result. Paths are placed under the composer's
-workspace folder.
+verb engine...) and, once its status is final, its result. Paths are placed under the git repository
+Cursor tracks for the composer (`trackedGitRepos`) that holds its workspace folder, else under the
+workspace folder (a workspace opened at `repo/src` keeps `src/` in its paths).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from redact.formats.common import (
     epoch_ms, is_model_name, label, parse_json_string, positive_int,
 )
 from redact.formats.cursor.keys import (
-    ADDITIONAL_STATUS, AT, BUBBLE_MODEL, BUBBLE_TYPE, CALL_ID, CREATED, ERROR, ID, INPUT_TOKENS, KIND, LAST_SEND,
+    ADDITIONAL_STATUS, AT, BUBBLE_MODEL, BUBBLE_TYPE, CALL_ID, CREATED, ERROR, GIT_REPOS, ID, INPUT_TOKENS, KIND, LAST_SEND,
     MODEL, OUTPUT_TOKENS, PARAMS, PARENT, RAW_ARGS, RESULT, ROOT, STATUS, TEXT, THINKING, TIME, TOKENS, TOOL,
     TOOL_NAME,
 )
@@ -29,6 +30,21 @@ from redact.formats.jsonl import iter_objects
 from redact.report import RedactionReport
 
 AGENT_TOOL = "cursor"
+
+
+def _norm(path: str) -> str:
+    return path.replace("\\", "/").rstrip("/").casefold()
+
+
+def repo_of(workspace: str | None, repos: object) -> str | None:
+    """The tracked git repository holding the workspace folder (the innermost), or the one repository
+    tracked when the workspace is unknown; None otherwise (the workspace is the root)."""
+    paths = [p for p in repos if isinstance(p, str) and p and len(p) < 4096] if isinstance(repos, list) else []
+    if workspace is None or not workspace:
+        return paths[0] if len(paths) == 1 else None
+    here = _norm(workspace)
+    holding = [p for p in paths if here == _norm(p) or here.startswith(_norm(p) + "/")]
+    return max(holding, key=len) if holding else None
 
 
 class CursorReader(chatlog.StoreReader):
@@ -59,7 +75,11 @@ class CursorReader(chatlog.StoreReader):
         def field(key: str) -> Any:
             return r.get(key) if key in r else None
 
-        self.session_row(r.get(ID), field(ROOT), field(PARENT))
+        workspace = field(ROOT)
+        repo = repo_of(workspace if isinstance(workspace, str) else None, field(GIT_REPOS))
+        self.session_row(r.get(ID), repo or workspace, field(PARENT))
+        if repo is not None and isinstance(workspace, str) and workspace:
+            self.s.cwd = workspace  # relative paths are the workspace's
         self.model = field(MODEL) if is_model_name(field(MODEL)) else None
         self.time(field(CREATED) or field(LAST_SEND))
 

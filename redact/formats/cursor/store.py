@@ -12,8 +12,8 @@ Only those keys are read, and of each value only the fields named here are expor
 values and the fields written are places of the format's one table (`keys.py`: the named nodes
 `STORED_COMPOSER`, `STORED_BUBBLE`, `CHATDATA` of `native_table.py`, and the export's records). The export:
 
-    {"cursor": "composer", "id", "v", "createdAt", "lastUpdatedAt", "model", "mode", "root", "name",
-     "parent"}                                   (parent: the composer listing it as a subagent)
+    {"cursor": "composer", "id", "v", "createdAt", "lastUpdatedAt", "model", "mode", "root", "gitRepos",
+     "name", "parent"}       (gitRepos: trackedGitRepos' paths; parent: the composer listing it as a subagent)
     {"cursor": "bubble", "id", "type", "createdAt", "tokenCount", "model", "text", "thinking",
      "tool": {"id", "name", "status", "params", "rawArgs", "result", "error"}}
     {"cursor": "tab", "id", "lastSendTime", "title"}          (workspaceStorage)
@@ -33,8 +33,8 @@ from redact.formats.chatlog import as_object
 from redact.formats.cursor.keys import (
     ADDITIONAL_STATUS, AT, B_ADDITIONAL, B_ADDITIONAL_STATUS, B_CREATED, B_ID, B_MODEL_INFO, B_MODEL_NAME, B_TEXT,
     B_THINKING, B_THINKING_TEXT, B_TOKENS, B_TOOL, B_TYPE, BUBBLE_MODEL, BUBBLE_TYPE, C_CONVERSATION, C_CREATED,
-    C_FS_PATH, C_HEADER_BUBBLE, C_HEADERS, C_MODE, C_MODEL_CONFIG, C_MODEL_NAME, C_NAME, C_SUBAGENTS, C_UPDATED,
-    C_URI, C_VERSION, C_WORKSPACE, CREATED, ID, KIND, LAST_SEND, MODE, MODEL, NAME, PARENT, ROOT, T_CACHE_TIME,
+    C_FS_PATH, C_GIT_REPOS, C_HEADER_BUBBLE, C_HEADERS, C_MODE, C_MODEL_CONFIG, C_MODEL_NAME, C_NAME, C_SUBAGENTS, C_UPDATED,
+    C_REPO_PATH, C_URI, C_VERSION, C_WORKSPACE, CREATED, GIT_REPOS, ID, KIND, LAST_SEND, MODE, MODEL, NAME, PARENT, ROOT, T_CACHE_TIME,
     T_ID, T_MODEL, T_RAW_TEXT, T_TEXT, T_TIMESTAMP, T_TYPE, TAB_BUBBLES, TAB_ID, TAB_SENT, TAB_TITLE, TABS, TEXT,
     THINKING, TIME, TITLE, TOKENS, TOOL, TOOL_COPIED, UPDATED, VERSION,
 )
@@ -135,6 +135,12 @@ def _bubble(b: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _git_repos(doc: dict[str, Any]) -> list[str]:
+    found = doc.get(C_GIT_REPOS)
+    repos = [as_object(r).get(C_REPO_PATH) for r in found] if isinstance(found, list) else []
+    return [r for r in repos if isinstance(r, str) and r]
+
+
 def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> bytes:
     lines: list[dict[str, Any]] = []
     if _global(db):
@@ -142,7 +148,7 @@ def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> by
         root = as_object(as_object(doc.get(C_WORKSPACE)).get(C_URI)).get(C_FS_PATH)
         lines.append({KIND: "composer", ID: session, VERSION: doc.get(C_VERSION), CREATED: doc.get(C_CREATED),
                       UPDATED: doc.get(C_UPDATED), MODEL: as_object(doc.get(C_MODEL_CONFIG)).get(C_MODEL_NAME),
-                      MODE: doc.get(C_MODE), ROOT: root, NAME: doc.get(C_NAME),
+                      MODE: doc.get(C_MODE), ROOT: root, GIT_REPOS: _git_repos(doc), NAME: doc.get(C_NAME),
                       PARENT: _parent(db, session)})
         inline = doc.get(C_CONVERSATION)
         if isinstance(inline, list) and inline:
