@@ -231,6 +231,13 @@ def _kimi() -> Inputs:
     return [(Path("wire.jsonl"), kimifix.wire(_word))]
 
 
+def _hermes() -> Inputs:
+    from tests.native import hermesfix
+
+    return [(Path(f"session_{hermesfix.SESSION_ID}.json"), hermesfix.document(_word)),
+            (Path("20260512_112801_93b631d4.jsonl"), hermesfix.log(_word))]
+
+
 #: Format name -> the builder of its generated inputs. One line per registered format.
 GENERATED: dict[str, Callable[[], Inputs]] = {
     "claude-code": _claude_code, "codex": _codex, "session-record": _session_record, "teaagent": _teaagent,
@@ -239,7 +246,7 @@ GENERATED: dict[str, Callable[[], Inputs]] = {
     "cursor": _cursor, "aider": _aider, "openhands": _openhands, "openhands-v0": _openhands_v0, "amp": _amp, "continue-dev": _continue,
     "kiro": _kiro, "kiro-legacy": _kiro_legacy, "kiro-ide": _kiro_ide,
     "pi": _pi, "qwen-code": _qwen_code, "kimi": _kimi,
-    "zed": _zed, "factory-droid": _factory_droid, "goose": _goose,
+    "zed": _zed, "factory-droid": _factory_droid, "goose": _goose, "hermes": _hermes,
 }
 
 #: Format name -> its folder in ../shared/corpus (see its README.md); a format absent here has none.
@@ -249,5 +256,5 @@ CORPUS_FOLDERS: dict[str, str] = {
     "cursor": "cursor", "aider": "aider", "openhands": "openhands", "openhands-v0": "openhands", "amp": "amp", "continue-dev": "continue",
     "kiro": "kiro", "kiro-legacy": "kiro",
     "pi": "pi", "qwen-code": "qwen-code", "kimi": "kimi",
-    "zed": "zed", "factory-droid": "factory-droid", "goose": "goose",
+    "zed": "zed", "factory-droid": "factory-droid", "goose": "goose", "hermes": "hermes",
 }

@@ -1,0 +1,73 @@
+"""Hermes Agent's SQLite store (`~/.hermes/state.db`): one session's rows as Hermes's own JSON Lines
+log (a `session_meta` line, then its messages), read by the log's reader.
+
+Only `sessions` (the columns named here) and `messages` (the columns named here) are read. The
+full-text indexes (`messages_fts*`, `messages_fts_trigram*`: copies of every message's text) and
+any other table are never selected. The store is opened as the other stores are, through a private
+copy with its `-wal` (redact/io/store.py), so rows not yet checkpointed are read too. Times are
+epoch seconds (REAL) and become ISO-8601 UTC. The export:
+
+    {"role": "session_meta", "session_id", "model", "platform" (the session's `source`), "timestamp", "cwd"}
+    {"role", "content", "tool_call_id", "tool_calls": [...], "timestamp", "finish_reason", "reasoning"}
+"""
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from redact.io.store import tables
+
+_MESSAGE = ("role", "content", "tool_call_id", "tool_calls", "timestamp", "finish_reason", "reasoning")
+
+
+def _columns(db: sqlite3.Connection, table: str) -> list[str]:
+    return [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
+
+
+def sniff(db: sqlite3.Connection) -> bool:
+    return {"sessions", "messages"} <= tables(db) and {"tool_calls", "finish_reason"} <= set(_columns(db, "messages")) \
+        and {"source", "started_at"} <= set(_columns(db, "sessions"))
+
+
+def sessions(db: sqlite3.Connection) -> list[str]:
+    return [r[0] for r in db.execute("SELECT id FROM sessions ORDER BY started_at, id") if isinstance(r[0], str)]
+
+
+def _iso(value: object) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 7_258_118_400:
+        return None
+    return datetime.fromtimestamp(float(value), tz=UTC).strftime("%Y-%m-%dT%H:%M:%S.%f") + "Z"
+
+
+def _list(value: object) -> list[Any] | None:
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    try:
+        found = orjson.loads(value) if isinstance(value, str) else None
+    except orjson.JSONDecodeError:
+        return None
+    return found if isinstance(found, list) else None
+
+
+def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> bytes:
+    have_s, have_m = set(_columns(db, "sessions")), set(_columns(db, "messages"))
+    cwd = "cwd" if "cwd" in have_s else "NULL"
+    row = db.execute(f"SELECT id, model, source, started_at, {cwd} FROM sessions WHERE id = ?", (session,)).fetchone()
+    head: dict[str, Any] = {"role": "session_meta", "session_id": row[0], "model": row[1], "platform": row[2],
+                            "timestamp": _iso(row[3])}
+    if isinstance(row[4], str) and row[4]:
+        head["cwd"] = row[4]
+    lines = [orjson.dumps({k: v for k, v in head.items() if v is not None})]
+    cols = [c for c in _MESSAGE if c in have_m]
+    for found in db.execute(f"SELECT {', '.join(cols)} FROM messages WHERE session_id = ? ORDER BY timestamp, id",
+                            (session,)):
+        record = dict(zip(cols, found, strict=True))
+        record["timestamp"] = _iso(record.get("timestamp"))
+        if "tool_calls" in record:
+            record["tool_calls"] = _list(record["tool_calls"])
+        lines.append(orjson.dumps({k: v for k, v in record.items() if v is not None}))
+    return b"".join(line + b"\n" for line in lines)
