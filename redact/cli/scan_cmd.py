@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from redact.cli.common import app, choices, err, value
-from redact.errors import LeakFound, RedactError
+from redact.errors import BadInput, LeakFound, RedactError
 from redact.io.read import display_name, parse_json, read_input, report_name, shorten
 from redact.io.write import check_output_path, write_atomic
 
@@ -48,6 +48,13 @@ def scan(
         "--format", "-f", help="Report format.")] = "text",
     output: Annotated[str | None, typer.Option("-o", "--output", help="Write the report here instead "
                                                   "of stdout.")] = None,
+    policy: Annotated[str | None, typer.Option("--policy", help="The policy the maps were made under "
+                                               "(preset or TOML path): text it keeps on purpose, such "
+                                               "as task names, and its extra programs are then not "
+                                               "findings.")] = None,
+    report_json: Annotated[str | None, typer.Option("--report", help="The map's JSON audit report "
+                                                    "(`redact --report R.json`): with --source, a log "
+                                                    "that is not the map's own is refused (exit 2).")] = None,
     run_self_test: Annotated[bool, typer.Option("--self-test", help="First plant known leaks in a copy "
                                                 "of each file and fail (exit 1) if any is missed.")] = False,
 ) -> None:
@@ -60,6 +67,7 @@ def scan(
     from audit import selftest
 
     fmt = str(value(scan_format))
+    options = _policy_options(policy)
     if output not in (None, "-"):
         check_output_path(output, list(files) + ([source] if source else []))
     maps: list[tuple[str, dict[str, Any]]] = []
@@ -79,7 +87,7 @@ def scan(
     raw = None
     if source is not None:
         try:
-            raw = read_input(source)
+            raw = _checked_source(source, report_json)
         except RedactError as exc:  # without the taint layer the verdicts would be weaker than asked
             failures.extend((name, f"--source: {exc.diagnostic()}", exc.exit_code) for name, _ in maps)
             maps = []
@@ -101,7 +109,7 @@ def scan(
     results: list[tuple[str, Any]] = []
     for name, doc in maps:
         try:
-            results.append((name, scanner.scan_map(doc, source=raw)))
+            results.append((name, scanner.scan_map(doc, source=raw, **options)))
         except RedactError as exc:
             failures.append((name, exc.diagnostic(), exc.exit_code))
         except Exception as exc:  # noqa: BLE001 - a bug on one file must not hide the others' findings
@@ -115,6 +123,32 @@ def scan(
         err(f"error: findings in {leaking} of {len(results)} map(s)")
     if codes:
         raise typer.Exit(max(codes))
+
+
+def _checked_source(source: str, report_json: str | None) -> bytes:
+    """The bytes of `--source`; with `--report`, refused when they are not the log the report's map
+    was made from (`sourceSha256`)."""
+    from redact.share.receipt import check_source
+
+    expected = None
+    if report_json is not None:
+        name = display_name(report_json)
+        doc = parse_json(read_input(report_json), name)
+        found = doc.get("sourceSha256") if isinstance(doc, dict) else None
+        if not isinstance(found, str):
+            raise BadInput("not a JSON redaction report with a sourceSha256 (make one with `redact "
+                           "--report R.json` from the raw log)", where=name)
+        expected = found
+    return check_source(source, expected, display_name(report_json or ""))
+
+
+def _policy_options(policy: str | None) -> dict[str, Any]:
+    """The scanner's keywords for `--policy` (none: the shipped default, which keeps no text)."""
+    if policy is None:
+        return {}
+    from redact.policy.load import load_policy
+
+    return load_policy(policy).scan_options()
 
 
 def _short_names(results: list[tuple[str, Any]], texts: dict[str, bytes], failures: list[tuple[str, str, int]],
