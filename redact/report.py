@@ -103,12 +103,13 @@ def source_digest(source: bytes | str | Any) -> str:
     return digest.hexdigest()
 
 
-def drop_line(counts: tuple[int, int, int, int]) -> str | None:
-    """One line for stderr saying how much a run dropped or skipped (None: nothing)."""
+def drop_line(counts: tuple[int, int, int, int], *, where: str = "the audit report") -> str | None:
+    """One line for stderr saying how much a run dropped or skipped (None: nothing). `where`: what
+    lists them by place and reason (the audit report when one was asked for, else how to get one)."""
     events, fields, values, records = counts
     parts = [f"{n} {word}{'' if n == 1 else 's'}" for n, word in
              ((events, "event"), (fields, "field"), (values, "value")) if n]
     text = f"dropped {', '.join(parts)}" if parts else ""
     if records:
         text += ("; " if text else "") + f"skipped {records} record{'' if records == 1 else 's'}"
-    return (text + " (by place and reason: the audit report)") if text else None
+    return (text + f" (by place and reason: {where})") if text else None

@@ -111,6 +111,7 @@ def redact(
     if out_dir is None and _one_store_of_many(inputs):
         raise UsageError("INPUT is a session store holding several sessions: give --out-dir DIR for the "
                          "maps (one per session), or name one as STORE#SESSION", where=inputs[0])
+    _check_exists(inputs)
     key = load_key(key_file, unsafe_key_permissions)
     # every flag rule is the library's (redact/options.py): the API refuses the same combinations
     RunOptions(to=to or "map", mode=mode_name, input_format=fmt, inputs=_inputs(inputs), output=output,
@@ -129,6 +130,22 @@ def redact(
         _native(inputs[0], output, options, report, level, chain_key_file, unsafe_key_permissions)
     else:
         _one(inputs[0], output, options, report, extras)
+
+
+def _check_exists(inputs: list[str]) -> None:
+    """A single input that does not exist (and is no glob) is named as such, before any flag rule
+    could blame -o/--out-dir for it; a leading `~` that reached us was not expanded by the shell."""
+    from redact.batch import run as batch
+
+    if len(inputs) != 1 or inputs[0] == "-" or batch.is_pattern(inputs[0]) or "#" in inputs[0]:
+        return
+    path = Path(inputs[0])
+    if path.exists():
+        return
+    if inputs[0].startswith("~"):
+        raise UsageError("no such file or folder: the shell did not expand `~` (it was quoted); write "
+                         "the path without quotes or with $HOME", where=inputs[0])
+    raise UsageError("no such file or folder", where=inputs[0])
 
 
 def _inputs(inputs: list[str]) -> str:
@@ -188,7 +205,7 @@ def _one(input: str, output: str, options: Options, report: Path | None,
         rules = ", ".join(f"{name} {n}" for name, n in sorted(result.report.fallbacks.items()))
         err(f"replaced instead of refused: {sum(result.report.fallbacks.values())} name(s) the leak "
             f"scanner would flag ({rules})")
-    _say_drops(result.report.drop_counts())
+    _say_drops(result.report.drop_counts(), report=report is not None)
     if output != "-":
         err(f"wrote {output} ({result.report.path_mode} paths, "
             f"contentHash {result.report.content_hash[:16]})")
@@ -219,15 +236,20 @@ def _native(input: str, output: str, options: Options, report: Path | None, leve
         write_report(result.report, None, report)
     for warning in result.report.warnings:
         err(f"warning: {warning}")
-    _say_drops(result.report.drop_counts())
+    _say_drops(result.report.drop_counts(), report=report is not None)
     if output != "-":
         err(f"wrote {output} ({result.input_format}, scrubbed natively)")
 
 
-def _say_drops(counts: tuple[int, int, int, int], of: str = "") -> None:
+_NO_REPORT = "add --report R.json to see them"
+
+
+def _say_drops(counts: tuple[int, int, int, int], of: str = "", *, report: bool = True,
+               where: str = _NO_REPORT) -> None:
+    """The drop line; it points at the audit report only when one was asked for."""
     from redact.report import drop_line
 
-    line = drop_line(counts)
+    line = drop_line(counts, where="the audit report" if report else where)
     if line is not None:
         err(f"{line}{of}")
 
@@ -267,7 +289,8 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None
         _print_outcome(outcome)
     batch_view.summary(every)
     totals = tuple(sum(o.drops[i] for o in outcomes) for i in range(4))
-    _say_drops(totals, f" over {sum(1 for o in outcomes if any(o.drops))} input(s)")  # type: ignore[arg-type]
+    _say_drops(totals, f" over {sum(1 for o in outcomes if any(o.drops))} input(s)",  # type: ignore[arg-type]
+               report=False, where="redact one input alone with --report R.json to see them")
     written = sum(1 for o in outcomes if o.status == batch.WRITTEN)
     skipped = sum(1 for o in every if o.status == batch.SKIPPED)
     failed = len(every) - written - skipped

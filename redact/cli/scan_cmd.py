@@ -75,12 +75,13 @@ def scan(
     failures: list[tuple[str, str, int]] = []  # (file, diagnostic, exit code)
     for path in files:
         name = display_name(path)
+        data = b""
         try:
             data = read_input(path)
             doc = parse_json(data, name)
             scanner.check_map_shape(doc, name)
         except RedactError as exc:
-            failures.append((name, exc.diagnostic(), exc.exit_code))
+            failures.append((name, _raw_log(data, name) or exc.diagnostic(), exc.exit_code))
             continue
         maps.append((name, doc))
         texts[name] = data
@@ -123,6 +124,19 @@ def scan(
         err(f"error: findings in {leaking} of {len(results)} map(s)")
     if codes:
         raise typer.Exit(max(codes))
+
+
+def _raw_log(data: bytes, name: str) -> str | None:
+    """For a file that is not a map: when it is a raw log of a known agent, say so and what makes a
+    map of it (None: it is not one)."""
+    from redact.formats.detect import FORMATS, looks_like
+
+    fmt = looks_like(data, name) if data else None
+    if fmt is None or fmt == "agentplay" or fmt not in FORMATS:
+        return None
+    what = FORMATS[fmt].split(" (", 1)[0]
+    return (f"{name}: this is a raw log ({what}), not a session map; `agentplay-redact redact {name} "
+            f"-o MAP.json` makes a map of it, then scan MAP.json")
 
 
 def _checked_source(source: str, report_json: str | None) -> bytes:
