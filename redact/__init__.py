@@ -151,24 +151,29 @@ def load_key_file(path: str | Path, *, allow_unsafe_permissions: bool = False) -
 
 
 def plan_batch(inputs: Sequence[str | Path], out_dir: str | Path, *, policy: str | EffectivePolicy = "default",
-               key: Key | None = None, link_scope: str | None = None,
+               key: Key | None = None, link_scope: str | None = None, skip_existing: bool = False,
                ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """The sessions `agentplay-redact INPUT... --out-dir OUT_DIR` redacts, and the map each goes to.
 
     `inputs` are files, folders and glob patterns, as on the command line. A folder is listed as
-    batch mode lists it: a Claude Code project folder or `~/.claude/projects` tree gives each main
-    transcript once (its subagent transcripts are read with it by `redact_file`, not listed on their
-    own), a Codex sessions tree each rollout. `out_dir` is made when missing. Map names are the
-    CLI's, in the same order: a name the harness chose (a session id) kept, any other a digest
-    (keyed by `key` when given, under `policy`'s link scope or `link_scope`), a name taken twice
-    suffixed `-2`, `-3`...
+    batch mode lists it: a home folder at every place an agent keeps sessions (docs/formats.md), any
+    other folder by each format's layout and then by content; a Claude Code project folder or
+    `~/.claude/projects` tree gives each main transcript once (its subagent transcripts are read with
+    it by `redact_file`, not listed on their own), a Codex sessions tree each rollout, a store one
+    `STORE#SESSION` per session. `out_dir` is made when missing and never searched. Map names are
+    the CLI's, in the same order: a name the harness chose (a session id) kept, any other a digest
+    (keyed by `key` when given, under `policy`'s link scope or `link_scope`; every name, under a
+    policy that hashes ids), a name taken twice suffixed `-2`, `-3`...; a name that is an input of
+    the batch or a file read with one (or a link to one) is taken too. `skip_existing`: an input
+    whose map is already in `out_dir` is listed in `unusable` as skipped.
 
     Returns `(sessions, unusable)`: `sessions` is a list of `(input path, map path)` pairs, each to be
     made by `redact_file(input, map, ...)` with the same `policy`, `key` and `link_scope` (anywhere,
     in any order: the bytes are the CLI's); `unusable` is a list of `(argument, message)` for each
-    argument that names no session (a folder without sessions, a pattern matching nothing), the
-    message one line that names the argument. Raises `UsageError` when `out_dir` cannot be made.
+    argument or file that names no session (a folder without sessions, a pattern matching nothing,
+    a file skipped or unreadable), the message one line that names it. Raises `UsageError` when `out_dir` cannot be made.
     """
     from redact.batch import plan
 
-    return plan.plan_batch(inputs, out_dir, policy=policy, key=key, link_scope=link_scope)
+    return plan.plan_batch(inputs, out_dir, policy=policy, key=key, link_scope=link_scope,
+                           skip_existing=skip_existing)

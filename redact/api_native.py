@@ -97,7 +97,10 @@ def scrub_file(path: str | Path, out: str | Path | None = None, *, policy: str |
         raise UsageError("--to native is not offered for a SQLite session store (it would have to be "
                          "rebuilt, never copied); redact it to maps (--to map, the default)", where=name)
     if out is not None:
-        check_output_path(out, [path])
+        from redact.formats.discover import files_read
+
+        # the input and the files read with it (subagent transcripts, a workspace file)
+        check_output_path(out, [path, *(files_read(Path(path), input_format) if str(path) != "-" else [])])
     data = read_input(path)
     fmt = input_format or detect(data, name)
     if fmt == MAP:

@@ -6,7 +6,8 @@ marker comments, and the closed list of names into redact/tables/vocabulary.txt.
 
 The blocks are `<!-- <format>-tables:begin -->` ... `<!-- <format>-tables:end -->`, one per format of
 the registry (redact/formats/registry.py); the text comes from the format's one table
-(redact/formats/fieldtable.py). A format whose markers are missing is an error: add the two marker
+(redact/formats/fieldtable.py). `<!-- homes:begin -->` ... `<!-- homes:end -->` holds where each
+agent keeps its sessions (each format's `homes`). A format whose markers are missing is an error: add the two marker
 lines to its section of the doc, then run this.
 """
 from __future__ import annotations
@@ -22,7 +23,13 @@ VOCABULARY = ROOT / "redact" / "tables" / "vocabulary.txt"
 def render(text: str) -> str:
     """`text` (docs/formats.md) with every format's block regenerated."""
     from redact.formats.fieldtable import doc_block
-    from redact.formats.registry import formats
+    from redact.formats.registry import formats, homes_markdown
+
+    begin, end = "<!-- homes:begin -->\n", "<!-- homes:end -->"
+    start, stop = text.find(begin), text.find(end)
+    if start < 0 or stop < start:
+        raise SystemExit(f"{DOC}: no {begin.strip()} ... {end} markers for the places of the formats")
+    text = text[:start + len(begin)] + homes_markdown() + text[stop:]
 
     for fmt in formats():
         begin, end = f"<!-- {fmt.name}-tables:begin -->\n", f"<!-- {fmt.name}-tables:end -->"

@@ -66,6 +66,7 @@ SCANNER_READS = {
     "redact.verbs", "redact.verbs.vocab", "redact.verbs.vocab_data", "redact.verbs.grammar", "redact.verbs.classify",
     "redact.formats", "redact.formats.registry", "redact.formats.tables", "redact.formats.toolnames",
     "redact.formats.tooltable",
+    "redact.formats.gemini_record_table",  # the chat record's table parts (Gemini CLI, Qwen Code)
     "redact.blocked",  # the text of a blocked run's advice (the command that passes): no transform
 }
 #: Reads up from a lower layer allowed as exceptions: none (the closed list of names a report may

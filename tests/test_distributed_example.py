@@ -114,7 +114,7 @@ def tree(tmp_path: Path) -> Path:
 
 
 def _maps(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.json.gz"))}
 
 
 def _cli(args: list[str]) -> int:

@@ -37,7 +37,7 @@ def tree(tmp_path: Path) -> Path:
 def _cli_maps(args: list[str], out: Path) -> dict[str, bytes]:
     code = main([*args, "--out-dir", str(out), "--jobs", "1"])
     assert code in (0, None)
-    return {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+    return {p.name: p.read_bytes() for p in sorted(out.glob("*.json.gz"))}
 
 
 def test_plan_lists_main_transcripts_only_with_the_clis_names(tree: Path, tmp_path: Path) -> None:

@@ -2,16 +2,22 @@
 
     tasks, unusable = plan(["~/.claude/projects", "extra/*.jsonl"], out_dir)
 
-`expand` turns the arguments into input files (a folder's sessions as every raw format lists them,
-a SQLite store's sessions one `STORE#SESSION` address each, the files skipped on purpose with why);
-`output_names` names each map; `plan` pairs them into tasks. Running the tasks: `redact.batch.run`.
+`survey` (and `expand`) turns the arguments into input files: a folder's sessions as discovery finds
+them (redact/formats/discover.py: a home at every agent's places, any folder by layout then by
+content), a SQLite store's sessions one `STORE#SESSION` address each (named, globbed or found; a
+`-wal` given stands for its store), the files skipped on purpose or unreadable with why;
+`output_names` names each map; `plan_all` (and `plan`) pairs them into tasks, never naming a map
+after an input of the batch or a file read with one. Running the tasks: `redact.batch.run`; the
+manifest: `redact.batch.manifest`.
 
 Outputs are named after the input file (`<name>.json.gz`, the `.jsonl`/`.json`/`.gz` suffixes
 dropped) when the harness chose that name (a session id, a Codex rollout), else `session-<12 hex>`
 of a digest of the name (keyed when there is a key; without one a guessable name can be tested);
-in input order; a name already taken gets `-2`, `-3`... Names never carry the folders the inputs
-sat in (a Claude Code project folder's name spells the user's home path). A missing --out-dir is
-made.
+in input order; a name already taken (by an earlier map, or by an input of the batch or a file read
+with one, links included) gets `-2`, `-3`... Under a policy that hashes ids every name is the digest:
+no name carries an id the map hashes. Names never carry the folders the inputs sat in (a Claude
+Code project folder's name spells the user's home path). A missing --out-dir is made, and never
+searched for inputs.
 """
 from __future__ import annotations
 
@@ -19,10 +25,11 @@ import glob
 import hashlib
 import os
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from redact.formats.discover import Found
 from redact.errors import UsageError
 from redact.keys.material import Key
 
@@ -39,6 +46,7 @@ class Task:
     input: str
     output: str
     size: int  # bytes on disk (progress and scheduling only)
+    agent: str = ""  # the format discovery found it as ("" for a file given by name)
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,8 @@ class Outcome:
     message: str = ""  # the error's diagnostic: a place and what, never a value
     content_hash: str = ""
     drops: tuple[int, int, int, int] = (0, 0, 0, 0)  # events, fields, values dropped; records skipped
+    agent: str = ""
+    session: str = ""  # the map's session id, as the map writes it (hashed when the policy hashes ids)
 
 
 def is_pattern(arg: str) -> bool:
@@ -77,6 +87,14 @@ def sessions_in(folder: Path) -> list[Path]:
             for path in fmt.list_sessions(base):
                 for one in in_store(path):
                     found.setdefault(os.path.realpath(one), one)
+    # a file a format says is its own but no session (Kiro's `.jsonl`, read with its `.json`) is not
+    # one for any other format either, whose file names it may share
+    for fmt in formats():
+        auxiliary = getattr(fmt, "auxiliary", None)
+        if callable(auxiliary):
+            for base in bases:
+                for path, _ in auxiliary(base):
+                    found.pop(os.path.realpath(path), None)
     return list(found.values())
 
 
@@ -126,35 +144,77 @@ def _subfolders(folder: Path) -> Iterable[Path]:
     return [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)]
 
 
-def expand(inputs: Sequence[str]) -> tuple[list[Path], list[Outcome]]:
+@dataclass
+class Survey:
+    """What the arguments of a batch name: the inputs (in order, each once), the outcomes of what
+    is not redacted (skipped with why, unreadable, nothing found), and what each folder held."""
+
+    files: list[Path] = field(default_factory=list)
+    unusable: list[Outcome] = field(default_factory=list)
+    agent: dict[str, str] = field(default_factory=dict)  # input path -> the agent (format) found
+    folders: list[tuple[str, Found]] = field(default_factory=list)  # (argument, what discovery found)
+
+
+def expand(inputs: Sequence[str], exclude: Sequence[Path] = ()) -> tuple[list[Path], list[Outcome]]:
     """The input files named by `inputs` (files, folders, glob patterns), each once, in order; and
     an outcome for each argument that names nothing usable."""
-    from redact.formats.auxiliary import reason
+    found = survey(inputs, exclude)
+    return found.files, found.unusable
 
+
+def survey(inputs: Sequence[str], exclude: Sequence[Path] = (), *, home: bool | None = None) -> Survey:
+    """`expand`, with what each folder held (redact/formats/discover.py) and the agent of each input found
+    in one; nothing under `exclude` (the output folder) is taken. `home` True: every folder is
+    searched as a home (`--all`)."""
+    from redact.formats.discover import discover
+    from redact.formats.auxiliary import reason
+    from redact.io.store import store_of_side
+
+    out = Survey()
     files: dict[str, Path] = {}
-    unusable: list[Outcome] = []  # and the files skipped on purpose (status SKIPPED, exit 0)
+
+    def add(p: Path, agent: str | None = None) -> None:
+        if reason(p) is not None:
+            out.unusable.append(Outcome(str(p), None, SKIPPED, 0, message=f"{p}: skipped ({reason(p)}, never read)"))
+            return
+        real = os.path.realpath(p)
+        if real not in files:
+            files[real] = p
+            if agent:
+                out.agent[str(p)] = agent
+
     for arg in inputs:
         path = Path(arg)
         if path.is_dir():
-            found = sessions_in(path)
-            unusable.extend(skipped_in(path))
-            if not found:
-                unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no sessions found in this folder"))
-        elif is_pattern(arg):
-            found = [Path(p) for p in sorted(glob.glob(arg, recursive=True)) if Path(p).is_file()]
-            if not found:
-                unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no file matches this pattern"))
-        elif reason(path) is not None:
-            unusable.append(Outcome(arg, None, SKIPPED, 0, message=f"{arg}: skipped ({reason(path)}, never read)"))
-            found = []
-        else:
-            found = in_store(path)
-        for p in found:
-            if reason(p) is not None:
-                unusable.append(Outcome(str(p), None, SKIPPED, 0, message=f"{p}: skipped ({reason(p)}, never read)"))
-                continue
-            files.setdefault(os.path.realpath(p), p)
-    return list(files.values()), unusable
+            found = discover(path, home=home, exclude=exclude)
+            out.folders.append((arg, found))
+            for session in found.sessions:
+                add(session.path, session.agent)
+            out.unusable.extend(Outcome(str(p), None, SKIPPED, 0, message=f"{p}: skipped ({why})")
+                                for p, why in found.skipped)
+            out.unusable.extend(Outcome(str(p), None, BAD, 2, message=f"{p}: {why}; not redacted")
+                                for p, why in found.unreadable)
+            out.unusable.extend(Outcome(str(p), None, SKIPPED, 0,
+                                        message=f"{p}: skipped (matches no session format this build reads)")
+                                for p in found.other)
+            if not found.sessions and not found.unreadable:
+                out.unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no sessions found in this folder"))
+            continue
+        if is_pattern(arg):
+            matched = [Path(p) for p in sorted(glob.glob(arg, recursive=True)) if Path(p).is_file()]
+            if not matched:
+                out.unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: no file matches this pattern"))
+            for p in matched:  # a store's side file stands for its store (each session once)
+                for one in in_store(store_of_side(p) or p):
+                    add(one)
+            continue
+        if reason(path) is not None:
+            add(path)
+            continue
+        for one in in_store(store_of_side(path) or path):
+            add(one)
+    out.files = list(files.values())
+    return out
 
 
 # Input names a harness writes: a session id (uuid or hex), Codex's rollout-<time>-<uuid>, a
@@ -164,25 +224,27 @@ _HARNESS_NAME = re.compile(
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64}"
     r"|rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
     r"|agent-[0-9a-f]{7,64}"
+    r"|T-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # an Amp thread
     r"|ses_[0-9A-Za-z]{20,40}"  # an opencode session
     r"|session-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-[0-9a-f]{8}"  # Gemini CLI's session-<time>-<id8>
 )
 
 
-def output_name(path: Path, key: Key | None = None) -> str:
+def output_name(path: Path, key: Key | None = None, *, hash_names: bool = False) -> str:
+    """The map file name of the input at `path` (module doc); `hash_names`: always the digest."""
     from redact.io.store import split_ref
 
     session = split_ref(path)[1]
     name = session if session is not None else path.name
-    if name in ("events.jsonl", "ui_messages.json") and _HARNESS_NAME.fullmatch(path.parent.name):
-        name = path.parent.name  # a session folder's log (Copilot CLI, Cline): named after its folder
+    if name in ("events.jsonl", "events.json", "ui_messages.json", "wire.jsonl") and _HARNESS_NAME.fullmatch(path.parent.name):
+        name = path.parent.name  # a session folder's log (Copilot CLI, OpenHands, Cline, Kimi CLI): named after its folder
     stripped = True
     while stripped:
         stripped = False
         for suffix in _SUFFIXES:
             if name.endswith(suffix) and len(name) > len(suffix):
                 name, stripped = name[: -len(suffix)], True
-    if not _HARNESS_NAME.fullmatch(name):
+    if hash_names or not _HARNESS_NAME.fullmatch(name):
         if key is not None:  # keyed: a guessed name cannot be tested against it without the key
             digest = key.ident_digest("output-name", name)
         else:
@@ -191,12 +253,32 @@ def output_name(path: Path, key: Key | None = None) -> str:
     return name + ".json.gz"
 
 
+@dataclass
+class Plan:
+    """A batch's tasks, the outcomes already known (skipped, unusable) and what the folders held."""
+
+    tasks: list[Task]
+    unusable: list[Outcome]
+    survey: Survey
+
+
 def plan(inputs: Sequence[str], out_dir: str | Path, key: Key | None = None,
-         link_scope: str = "global") -> tuple[list[Task], list[Outcome]]:
+         link_scope: str = "global", *, hash_names: bool = False) -> tuple[list[Task], list[Outcome]]:
     """Tasks for every input named by `inputs`, writing into `out_dir` (made when missing); `key`
     (when given) keys the digest that names an output whose input name the harness did not choose.
     Under a `dataset:NAME` link scope that digest is keyed by the dataset's key, so output names link
-    only within the release too; under `session` and `global`, by the key file's."""
+    only within the release too; under `session` and `global`, by the key file's. `hash_names`
+    (a policy that hashes ids): no output is named after its input, every name is that digest."""
+    found = plan_all(inputs, out_dir, key, link_scope, hash_names=hash_names)
+    return found.tasks, found.unusable
+
+
+def plan_all(inputs: Sequence[str], out_dir: str | Path, key: Key | None = None, link_scope: str = "global",
+             *, hash_names: bool = False, skip_existing: bool = False, home: bool | None = None) -> Plan:
+    """`plan`, with what the folders held (`Plan.survey`). No planned output is any input of the
+    batch or a file read with one (a store's `-wal`, a workspace file, a subagent transcript), nor
+    a link to one: such a name is taken, the next is used. `skip_existing`: an input whose map is
+    already there is an outcome `skipped` (a batch resumed after a stop)."""
     if key is not None and link_scope.startswith("dataset:"):
         key = key.scoped(link_scope)
     out = Path(out_dir)
@@ -207,27 +289,70 @@ def plan(inputs: Sequence[str], out_dir: str | Path, key: Key | None = None,
             raise UsageError(f"cannot make the --out-dir folder ({exc.strerror})", where=str(out_dir)) from None
     if not out.is_dir():
         raise UsageError("--out-dir is not a folder", where=str(out_dir))
-    files, unusable = expand(inputs)
+    found = survey(inputs, [out], home=home)
+    files = found.files
+    protected = _protected(files, found.agent)
     tasks: list[Task] = []
-    for path, name in zip(files, output_names(files, key)):
+    unusable = list(found.unusable)
+    for path, name in zip(files, output_names(files, key, hash_names=hash_names,
+                                              taken=lambda name: _is_protected(out / name, protected)),
+                          strict=True):
         try:
             size = path.stat().st_size
         except OSError:
             size = 0  # redact_file reports why it cannot be read
-        tasks.append(Task(str(path), str(out / name), size))
-    return tasks, unusable
+        task = Task(str(path), str(out / name), size, found.agent.get(str(path), ""))
+        if skip_existing and (out / name).is_file() and not (out / name).is_symlink():
+            unusable.append(Outcome(task.input, task.output, SKIPPED, 0, size, agent=task.agent,
+                                    message=f"{task.input}: skipped (its map {name} is already there; "
+                                            "--skip-existing)"))
+            continue
+        tasks.append(task)
+    return Plan(tasks, unusable, found)
 
 
-def output_names(files: Sequence[Path], key: Key | None = None) -> list[str]:
-    """The map file name of each input, in order: `output_name`, with `-2`, `-3`... when taken."""
-    names: list[str] = []
-    taken: set[str] = set()
+def _protected(files: Sequence[Path], agents: dict[str, str]) -> tuple[set[str], set[tuple[int, int]]]:
+    """The real paths and (device, inode) of every input and every file read with one."""
+    from redact.formats.discover import files_read
+    from redact.io.store import split_ref
+
+    paths: set[str] = set()
+    inodes: set[tuple[int, int]] = set()
     for path in files:
-        base = output_name(path, key)
+        store, _ = split_ref(path)
+        for one in (store, *files_read(path, agents.get(str(path)))):
+            paths.add(os.path.realpath(one))
+            try:
+                st = os.stat(one)
+            except OSError:
+                continue
+            inodes.add((st.st_dev, st.st_ino))
+    return paths, inodes
+
+
+def _is_protected(target: Path, protected: tuple[set[str], set[tuple[int, int]]]) -> bool:
+    paths, inodes = protected
+    if os.path.realpath(target) in paths:
+        return True
+    try:
+        st = os.stat(target)
+    except OSError:
+        return False
+    return (st.st_dev, st.st_ino) in inodes
+
+
+def output_names(files: Sequence[Path], key: Key | None = None, *, hash_names: bool = False,
+                 taken: Callable[[str], bool] | None = None) -> list[str]:
+    """The map file name of each input, in order: `output_name`, with `-2`, `-3`... when taken (by
+    an earlier input's map, or by `taken`: a name that is an input of the batch)."""
+    names: list[str] = []
+    used: set[str] = set()
+    for path in files:
+        base = output_name(path, key, hash_names=hash_names)
         name, n = base, 1
-        while name in taken:
+        while name in used or (taken is not None and taken(name)):
             n += 1
             name = f"{base[: -len('.json.gz')]}-{n}.json.gz"
-        taken.add(name)
+        used.add(name)
         names.append(name)
     return names

@@ -21,10 +21,12 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import stat
 import sys
+import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +34,8 @@ from redact.batch.inputs import BAD as BAD, BUG as BUG, LEAK as LEAK, SKIPPED as
 from redact.batch.inputs import Outcome as Outcome, Task as Task, expand as expand, in_store as in_store
 from redact.batch.inputs import is_pattern as is_pattern, output_name as output_name
 from redact.batch.inputs import output_names as output_names, plan as plan, sessions_in as sessions_in
-from redact.batch.inputs import skipped_in as skipped_in
+from redact.batch.inputs import Plan as Plan, plan_all as plan_all, skipped_in as skipped_in
+from redact.batch.inputs import survey as survey
 from redact.errors import LeakFound, RedactError
 from redact.keys.material import Key, key_from_env, load_key_file
 from redact.policy.load import EffectivePolicy
@@ -108,6 +111,11 @@ class Settings:
 def redact_one(task: Task, settings: Settings) -> Outcome:
     """Redact one input into its output; every failure becomes an Outcome (never raises but for
     KeyboardInterrupt)."""
+    outcome = _redact_one(task, settings)
+    return replace(outcome, agent=task.agent) if task.agent else outcome
+
+
+def _redact_one(task: Task, settings: Settings) -> Outcome:
     from redact import api
 
     try:
@@ -127,9 +135,11 @@ def redact_one(task: Task, settings: Settings) -> Outcome:
         return Outcome(task.input, task.output, BUG, 3, task.size,
                        message=f"{task.input}: internal error ({type(exc).__name__}); nothing written")
     report = result.report
+    session = result.session_map.get("session")
     return Outcome(task.input, task.output, WRITTEN, 0, task.size,
                    events=len(result.session_map.get("events") or ()), warnings=tuple(report.warnings),
-                   content_hash=report.content_hash, drops=report.drop_counts())
+                   content_hash=report.content_hash, drops=report.drop_counts(),
+                   session=str(session.get("id") or "") if isinstance(session, dict) else "")
 
 
 def _portable(settings: Settings) -> Settings:
@@ -167,6 +177,34 @@ def _work(task: Task) -> Outcome:
     return redact_one(task, _WORKER[0])
 
 
+class Interrupted(Exception):  # noqa: N818 - what happened, not an error of the inputs
+    """Ctrl-C stopped the batch: `done` are the outcomes of the inputs that finished (their maps are
+    complete: every map is written whole or not at all), in task order; the others never wrote."""
+
+    def __init__(self, done: list[Outcome], total: int) -> None:
+        super().__init__(f"interrupted after {len(done)} of {total} sessions")
+        self.done = done
+        self.total = total
+
+
+def _written_anyway(tasks: Sequence[Task], results: dict[int, Outcome], started: int) -> dict[int, Outcome]:
+    """`results`, and an outcome `written` for each task whose map this run put in place although
+    Ctrl-C came before its outcome did (between the map's rename and the return): a map is renamed
+    into place only when whole, so it is complete; its counts are not known."""
+    out = dict(results)
+    for i, task in enumerate(tasks):
+        if i in out:
+            continue
+        try:
+            st = os.lstat(task.output)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode) and st.st_mtime_ns >= started:
+            out[i] = Outcome(task.input, task.output, WRITTEN, 0, task.size, agent=task.agent,
+                             message=f"{task.input}: written; interrupted before its summary (counts unknown)")
+    return out
+
+
 def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
         on_done: Callable[[Outcome], None] | None = None,
         on_start: Callable[[], None] | None = None) -> list[Outcome]:
@@ -174,14 +212,19 @@ def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
     Outcomes come back in task order; `on_done` sees each as it completes; `on_start` is called once
     the workers exist (a progress display starts there, so that no thread of it is forked)."""
     done = on_done or (lambda outcome: None)
+    started = time.time_ns()
     if jobs <= 1 or len(tasks) <= 1:
         if on_start is not None:
             on_start()
-        out = []
-        for task in tasks:
-            outcome = redact_one(task, settings)
-            done(outcome)
-            out.append(outcome)
+        out: list[Outcome] = []
+        try:
+            for task in tasks:
+                outcome = redact_one(task, settings)
+                out.append(outcome)
+                done(outcome)
+        except KeyboardInterrupt:
+            found = _written_anyway(tasks, {i: o for i, o in enumerate(out)}, started)
+            raise Interrupted([found[i] for i in sorted(found)], len(tasks)) from None
         return out
     ctx = _context()
     frozen = False
@@ -217,6 +260,13 @@ def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
                                                   "nothing written")
                     results[i] = outcome
                     done(outcome)
+        except KeyboardInterrupt:
+            pool.shutdown(wait=True, cancel_futures=True)
+            for future, i in pending.items():  # finished while the pool stopped: their maps are there
+                if future.done() and not future.cancelled() and future.exception() is None:
+                    results[i] = future.result()
+            found = _written_anyway(tasks, results, started)
+            raise Interrupted([found[i] for i in sorted(found)], len(tasks)) from None
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)
             raise

@@ -14,7 +14,8 @@ PROG = "agentplay-redact"
 # for `--help` or completion): `verb` never loads the redactor, the scanner or the renderers.
 MODULES = {"redact": "redact_cmd", "keygen": "keys_cmd", "policy": "policy_cmd", "formats": "policy_cmd",
            "verb": "verb_cmd", "scan": "scan_cmd", "audit": "audit_cmd", "receipt": "receipt_cmd",
-           "reveal": "reveal_cmd", "explain": "explain_cmd"}
+           "reveal": "reveal_cmd", "explain": "explain_cmd",
+           "sweep": "sweep_cmd", "hook": "sweep_cmd"}
 COMMANDS = set(MODULES)
 TOP_OPTIONS = ("--help", "-h", "--version", "--install-completion", "--show-completion")
 #: What a first run with no arguments prints (stderr, exit 2): what to type next.
@@ -82,16 +83,18 @@ def main(argv: list[str] | None = None) -> int:
     # Each command imports what it needs when it runs (start-up time: docs/performance.md)
     import typer
 
-    from redact.cli.common import app, err
+    from redact.cli.common import Interrupt, app, err
     from redact.errors import RedactError
+
+    Interrupt.said = False
 
     if args and args[0] not in COMMANDS and args[0] not in TOP_OPTIONS:
         args.insert(0, "redact")
     _register(args[0] if args and args[0] in COMMANDS and not (set(args) & {"--help", "-h"}) else None)
     try:
         code = app(args=args, prog_name=PROG, standalone_mode=False)
-        if code == 130:  # typer turns Ctrl-C into Exit(130), returned silently in this mode
-            err("interrupted; nothing written")
+        if code == 130 and not Interrupt.said:  # typer turns Ctrl-C into Exit(130), returned
+            err("interrupted; nothing written")    # silently in this mode
         if isinstance(code, int) and not isinstance(code, bool) and code:
             return code  # a command's `raise typer.Exit(n)`, which click returns in this mode
     except RedactError as exc:
@@ -101,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         err("interrupted; nothing written")
         return 130
     except typer.Exit as exc:
+        if exc.exit_code == 130 and not Interrupt.said:
+            err("interrupted; nothing written")
         return int(exc.exit_code or 0)
     except typer.Abort:
         err("interrupted; nothing written")

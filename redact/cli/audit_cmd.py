@@ -1,17 +1,22 @@
-"""`agentplay-redact audit FILE [--format terminal|json|md|html] [-o OUT] [--source RAW]`: the
+"""`agentplay-redact audit FILE... [--format terminal|json|md|html] [-o OUT] [--source RAW]`: the
 pre-upload report.
 
-Exit 0 when the report was made (whatever it says: `scan` is the command that fails on findings),
-2 on bad input or usage.
+One map: its whole report. Several maps, or a folder of them (a release folder: `audit maps/`):
+one line per map (events, path mode, identifiers in clear, the scanner's findings) and one summary
+(terminal, json or md). Exit 0 when the report was made (whatever it says: `scan` is the command
+that fails on findings), 2 on bad input (a file that is not a readable map; the others are still
+audited) or usage.
 """
 from __future__ import annotations
 
+import json
 import sys
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
-from redact.cli.common import app, choices, err, value
+from redact.cli.common import app, choices, err, map_files, value
 from redact.errors import UsageError
 from redact.io.write import check_output_path, write_atomic
 
@@ -22,7 +27,8 @@ ReportFormat = choices("ReportFormat", _CHOICES)
 
 @app.command("audit")
 def audit(
-    file: Annotated[str, typer.Argument(help="A session map (.json or .json.gz), or - for stdin.")],
+    files: Annotated[list[str], typer.Argument(help="A session map (.json or .json.gz), or - for stdin; "
+                                                    "or several maps, or folders of maps.")],
     report_format: Annotated[ReportFormat | None, typer.Option(  # type: ignore[valid-type]
         "--format", "-f", help="Report format (default: from -o's extension, else terminal).")] = None,
     output: Annotated[str | None, typer.Option("-o", "--output", help="Write the report here "
@@ -37,6 +43,11 @@ def audit(
     from audit.render import format_for_path, render
     from audit.report_of_map import audit_file
 
+    maps = map_files(files)
+    if len(maps) > 1 or (len(files) == 1 and files[0] != "-" and Path(files[0]).is_dir()):
+        _many(maps, value(report_format), output, source)
+        return
+    file = maps[0]
     fmt = value(report_format)
     if fmt is None:
         fmt = format_for_path(output) if output not in (None, "-") else "terminal"
@@ -65,3 +76,83 @@ def audit(
         return
     write_atomic(output, text.encode("utf-8"))
     err(f"wrote {output} ({fmt} audit report)")
+
+
+def _row(file: str) -> dict[str, Any]:
+    """One map's line of a many-map audit: counts and verdicts, never a value."""
+    from audit.report_of_map import audit_file
+    from redact.errors import RedactError
+    from redact.io.read import display_name
+
+    try:
+        report, _ = audit_file(file)
+    except RedactError as exc:
+        return {"file": display_name(file), "error": exc.diagnostic(), "exitCode": exc.exit_code}
+    return {"file": display_name(file), "events": report.get("eventCount", 0), "pathMode": report.get("pathMode"),
+            "identifiersInClear": sum(len(v) for v in (report.get("identifiersInClear") or {}).values()),
+            "warnings": len(report.get("warnings") or ()), "findings": len(report.get("findings") or ()),
+            "rules": sorted({str(f.get("rule")) for f in report.get("findings") or ()}),
+            "scanner": report.get("scanner") or {}, "contentHash": report.get("contentHash")}
+
+
+def _many(files: list[str], fmt: str | None, output: str | None, source: str | None) -> None:
+    from audit.render import format_for_path
+
+    if source is not None:
+        raise UsageError("--source is the raw log of one map: audit that map alone")
+    if fmt is None:
+        fmt = format_for_path(output) if output not in (None, "-") else "terminal"
+    if fmt == "html":
+        raise UsageError("--format html is the report of one map; use terminal, json or md for many")
+    if output not in (None, "-"):
+        if fmt == "terminal":
+            raise UsageError("the terminal format prints to the screen; use --format json or md with -o")
+        check_output_path(output, files)
+    rows = [_row(f) for f in files]
+    bad = [r for r in rows if "error" in r]
+    good = [r for r in rows if "error" not in r]
+    summary = {"maps": len(rows), "audited": len(good), "notAudited": len(bad),
+               "withFindings": sum(1 for r in good if r["findings"]),
+               "events": sum(r["events"] for r in good), "findings": sum(r["findings"] for r in good),
+               "identifiersInClear": sum(r["identifiersInClear"] for r in good),
+               "pathModes": sorted({str(r["pathMode"]) for r in good})}
+    if fmt == "json":
+        text = json.dumps({"auditOf": "maps", "summary": summary, "maps": rows}, indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = _table(rows, summary, markdown=fmt == "md")
+    if output in (None, "-"):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        write_atomic(output, text.encode("utf-8"))
+        err(f"wrote {output} ({fmt} audit of {len(rows)} maps)")
+    for r in bad:
+        err(f"error: {r['error']}")
+    if bad:
+        raise typer.Exit(max(int(r["exitCode"]) for r in bad))
+
+
+def _table(rows: list[dict[str, Any]], summary: dict[str, Any], *, markdown: bool) -> str:
+    from redact.cli.common import printable
+
+    head = ("map", "events", "paths", "ids in clear", "findings", "verdict")
+    lines = []
+    for r in rows:
+        if "error" in r:
+            cells = (printable(r["file"]), "", "", "", "", "not a readable map")
+        else:
+            verdict = "clean" if not r["findings"] else "findings: " + ", ".join(r["rules"])
+            cells = (printable(r["file"]), str(r["events"]), str(r["pathMode"]), str(r["identifiersInClear"]),
+                     str(r["findings"]), verdict)
+        lines.append(cells)
+    total = (f"{summary['maps']} maps", str(summary["events"]), ", ".join(summary["pathModes"]),
+             str(summary["identifiersInClear"]), str(summary["findings"]),
+             f"{summary['audited'] - summary['withFindings']} clean, {summary['withFindings']} with findings, "
+             f"{summary['notAudited']} not audited")
+    if markdown:
+        out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        out += ["| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |" for cells in [*lines, total]]
+        return "\n".join(out) + "\n"
+    widths = [max(len(c[i]) for c in [head, *lines, total]) for i in range(len(head))]
+    fmt_line = "  ".join("{:<%d}" % w for w in widths)
+    return "\n".join(fmt_line.format(*c).rstrip() for c in [head, *lines, total]) + "\n"

@@ -17,8 +17,8 @@ from rich.progress import Progress as RichProgress
 from rich.table import Table
 from rich.text import Text
 
-from redact.batch.inputs import BAD, BUG, LEAK, SKIPPED, WRITTEN, Outcome, Task
-from redact.cli.common import printable
+from redact.batch.inputs import BAD, BUG, LEAK, SKIPPED, WRITTEN, Outcome, Survey, Task
+from redact.cli.common import err, printable
 
 _STYLE = {WRITTEN: "green", LEAK: "yellow", BAD: "red", BUG: "red", SKIPPED: "dim"}
 
@@ -58,6 +58,39 @@ def _output(outcome: Outcome) -> str:
     if out_stem == src_stem:
         return "= " + out.name[len(out_stem):]
     return _short(out.name)
+
+
+def _home(place: str) -> str:
+    """A place with the user's home written `~` (the lines are for the user, on their screen)."""
+    home = str(Path.home())
+    return "~" + place[len(home):] if place == home or place.startswith(home + "/") else place
+
+
+def found(survey: Survey, tasks: Sequence[Task]) -> None:
+    """Before the progress bar: one line per agent found in the folders given (how many sessions,
+    in how many stores, where), the places looked in that held nothing, and the inputs given by
+    name. Counts are the sessions found; `--skip-existing` may leave some of them."""
+    for arg, what in survey.folders:
+        agents = what.agents()
+        width = max((len(a) for a in agents), default=0)
+        for agent, (n, stores, places) in agents.items():
+            count = f"{stores} store(s), {n} session(s)" if stores else f"{n} session(s)"
+            err(f"{agent:<{width}}  {count} in {', '.join(_home(p) for p in places)}")
+        if what.empty:
+            err("looked in, nothing there: " + "; ".join(f"{a} {_home(p)}" for a, p in what.empty))
+        if what.unreadable:
+            err(f"{len(what.unreadable)} file(s) or folder(s) that look like sessions cannot be read "
+                "(named below)")
+        if what.other:
+            err(f"{len(what.other)} other file(s) in {_home(arg)} match no session format this build reads")
+        if what.absent:
+            err(f"{what.absent} other place(s) where agents keep sessions do not exist here "
+                "(`agentplay-redact formats --homes` lists them)")
+        for line in what.truncated:
+            err(f"warning: {line}")
+    by_name = sum(1 for t in tasks if t.input not in survey.agent)
+    if survey.folders and by_name:
+        err(f"and {by_name} input(s) given by name or pattern")
 
 
 class Progress:

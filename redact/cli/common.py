@@ -88,3 +88,34 @@ def load_key(key_file: Path | None, unsafe: bool) -> Key | None:
     if key_file is not None:
         return load_key_file(key_file, allow_unsafe_permissions=unsafe)
     return key_from_env(allow_unsafe_permissions=unsafe)
+
+
+class Interrupt:
+    """Whether a command said what Ctrl-C left behind (`main` then adds nothing: its own line, for
+    a command that says nothing, is "nothing written")."""
+
+    said = False
+
+
+def say_interrupted(line: str) -> None:
+    Interrupt.said = True
+    err(line)
+
+
+def map_files(args: list[str]) -> list[str]:
+    """The maps named by `args`: each file as given (`-` too), and every `*.json` / `*.json.gz`
+    under a folder (a release folder: `scan maps/`), in order, without its manifest `index.json`."""
+    out: list[str] = []
+    for arg in args:
+        folder = Path(arg)
+        if arg != "-" and folder.is_dir():
+            found = sorted(p for pattern in ("*.json", "*.json.gz") for p in folder.rglob(pattern)
+                           if p.is_file() and p.name != "index.json")
+            if not found:
+                from redact.errors import UsageError
+
+                raise UsageError("no maps (*.json, *.json.gz) in this folder", where=arg)
+            out.extend(str(p) for p in found)
+        else:
+            out.append(arg)
+    return out

@@ -14,10 +14,24 @@ app.add_typer(policy_app, name="policy")
 
 
 @app.command("formats")
-def formats_cmd() -> None:
-    """List the input formats this tool reads."""
+def formats_cmd(
+    homes: Annotated[bool, typer.Option(
+        "--homes", help="Only where each agent keeps its sessions: one `format<TAB>place` line each.")] = False,
+) -> None:
+    """List the input formats this tool reads, and where each agent keeps its sessions (what
+    `agentplay-redact ~` searches)."""
+    from redact.formats.registry import raw_format
+
     for name, what in FORMATS.items():
+        raw = raw_format(name)
+        places = raw.homes if raw is not None else ()
+        if homes:
+            for place in places:
+                typer.echo(f"{name}\t{place}")
+            continue
         typer.echo(f"{name}\t{what}")
+        for place in places:
+            typer.echo(f"\t  sessions in {place}")
 
 
 @policy_app.command("list")

@@ -1,11 +1,14 @@
 """`agentplay-redact [redact] INPUT... -o OUT | --out-dir DIR`: the main job.
 
 One INPUT (a session map, a raw log such as a Claude Code transcript, whose subagent transcripts are
-found next to it, or `-` for stdin) goes to `-o OUT`. Several inputs, folders (a Claude Code project
-folder or projects tree, a Codex sessions tree: whatever the format registry lists) and glob
+found next to it, or `-` for stdin) goes to `-o OUT`. Several inputs, folders (the home `~`, or
+`--all`: every agent's places; any folder: by layout, then by content; redact/formats/discover.py) and glob
 patterns go to `--out-dir DIR`, one `<name>.json.gz` map each, `--jobs` at a time (default: every
-core), with a progress bar and one summary table. One input that fails does not stop the others;
-the exit code is the worst outcome: 3 a bug, 2 a bad input, 1 a leak blocked a map, 0 all written.
+core): first one line per agent found, then a progress bar, one summary table, and `index.json`
+(redact/batch/manifest.py; `--json` prints it on stdout with the inputs' paths). One input that fails
+does not stop the others; the exit code is the worst outcome: 3 a bug, 2 a bad input, 1 a leak
+blocked a map, 0 all written; 130 when Ctrl-C stopped the batch (the maps written are complete and
+stay; `--skip-existing` resumes).
 """
 from __future__ import annotations
 
@@ -50,10 +53,11 @@ class Options:
 
 @app.command()
 def redact(
-    inputs: Annotated[list[str], typer.Argument(
-        help="Input file, - for stdin; or several files, folders (a Claude Code project folder or "
-             "projects tree, a Codex sessions tree) and glob patterns with --out-dir.",
-        show_default=False)],
+    inputs: Annotated[list[str] | None, typer.Argument(
+        help="Input file, - for stdin; or several files, folders (your home folder `~`: every "
+             "agent's sessions; any folder: its sessions by layout and content) and glob patterns "
+             "with --out-dir.",
+        show_default=False)] = None,
     output: Annotated[str, typer.Option(
         "-o", "--output", help="Output file for one input (.gz compresses), - for stdout.")] = "-",
     mode: Annotated[Mode | None, typer.Option(  # type: ignore[valid-type]
@@ -99,6 +103,15 @@ def redact(
     vault: Annotated[Path | None, typer.Option(
         "--vault", help="Write a local, encrypted token -> name vault here (hashed mode; never "
                         "upload it).")] = None,
+    every: Annotated[bool, typer.Option(
+        "--all", help="With --out-dir and no INPUT: every session of every agent in your home "
+                      "folder (as `~`).")] = False,
+    skip_existing: Annotated[bool, typer.Option(
+        "--skip-existing", help="With --out-dir: leave an input whose map is already there (resume "
+                                "a stopped batch).")] = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="With --out-dir: print the batch's summary (index.json, with each input's "
+                       "path) on stdout.")] = False,
 ) -> None:
     """Redact INPUT under a policy and write the map (the default command)."""
     from redact.batch import run as batch
@@ -107,6 +120,12 @@ def redact(
 
     mode_name = value(mode)
     fmt = input_format_of(input_format, old_format)
+    if every:
+        if inputs:
+            raise UsageError("--all searches your home folder: give it no INPUT (or give `~`)")
+        inputs = [str(Path.home())]
+    if not inputs:
+        raise UsageError("give an INPUT (a file, - for stdin, a folder, a pattern), or --all with --out-dir")
     to = value(to) if isinstance(to, Enum) else to
     if out_dir is None and _one_store_of_many(inputs):
         raise UsageError("INPUT is a session store holding several sessions: give --out-dir DIR for the "
@@ -123,9 +142,12 @@ def redact(
                                                            allow_unsafe_permissions=unsafe_key_permissions),
                       mode_name, fmt, skip_bad_lines)
     extras = Extras(receipt, signing_key, vault, unsafe_key_permissions)
+    if (skip_existing or as_json) and not _is_batch(inputs):
+        raise UsageError("--skip-existing and --json are for a batch (--out-dir DIR)")
     if _is_batch(inputs):
         assert out_dir is not None
-        _many(inputs, out_dir, options, jobs or batch.default_jobs())
+        _many(inputs, out_dir, options, jobs or batch.default_jobs(),
+              Batch(home=True if every else None, skip_existing=skip_existing, as_json=as_json))
     elif to == "native":
         _native(inputs[0], output, options, report, level, chain_key_file, unsafe_key_permissions)
     else:
@@ -158,17 +180,30 @@ def _is_batch(inputs: list[str]) -> bool:
     from redact.batch import run as batch
 
     return len(inputs) > 1 or (inputs[0] != "-" and (Path(inputs[0]).is_dir() or batch.is_pattern(inputs[0])
-                                                     or len(batch.in_store(Path(inputs[0]))) > 1))
+                                                     or len(batch.in_store(_store(inputs[0]))) > 1))
+
+
+def _store(arg: str) -> Path:
+    """The path `arg` names, or the store whose `-wal` (`-shm`, `-journal`) it is."""
+    from redact.io.store import store_of_side
+
+    return store_of_side(arg) or Path(arg)
 
 
 def _one_store_of_many(inputs: list[str]) -> bool:
     """One input that is a session store holding several sessions (a batch of its own)."""
     from redact.batch import run as batch
 
-    return len(inputs) == 1 and inputs[0] != "-" and len(batch.in_store(Path(inputs[0]))) > 1
+    return len(inputs) == 1 and inputs[0] != "-" and len(batch.in_store(_store(inputs[0]))) > 1
 
 
 # -- one input ----------------------------------------------------------------------------------------
+
+def _read_with(input: str) -> list[str | Path]:
+    from redact.share.outputs import read_with
+
+    return read_with(input)
+
 
 @dataclass(frozen=True)
 class Extras:
@@ -201,6 +236,8 @@ def _one(input: str, output: str, options: Options, report: Path | None,
             err(f"wrote receipt {where}")
     for warning in result.report.warnings:
         err(f"warning: {warning}")
+    if input == "-":
+        _say_out_of_reach(result)
     if result.report.fallbacks:
         rules = ", ".join(f"{name} {n}" for name, n in sorted(result.report.fallbacks.items()))
         err(f"replaced instead of refused: {sum(result.report.fallbacks.values())} name(s) the leak "
@@ -209,6 +246,19 @@ def _one(input: str, output: str, options: Options, report: Path | None,
     if output != "-":
         err(f"wrote {output} ({result.report.path_mode} paths, "
             f"contentHash {result.report.content_hash[:16]})")
+
+
+def _say_out_of_reach(result: Any) -> None:
+    """A log read from stdin whose format reads files beside the session (Claude Code's subagent
+    transcripts), and that started subagents: those files could not be found, so say so."""
+    from redact.formats.registry import raw_format
+
+    raw = raw_format(result.report.input_format or "")
+    started = any(e.get("kind") == "subagent" for e in result.session_map.get("events") or ())
+    if raw is not None and getattr(raw, "companions", None) and started:
+        err(f"note: read from standard input, so the files a {raw.name} session keeps beside it (its "
+            "subagent transcripts) were out of reach: the subagents' own work is not in the map; give "
+            "the file's path to include it")
 
 
 def _native(input: str, output: str, options: Options, report: Path | None, level: str | None,
@@ -220,7 +270,7 @@ def _native(input: str, output: str, options: Options, report: Path | None, leve
 
     if report is not None:
         format_for_path(report)
-        check_output_path(report, [input, output])
+        check_output_path(report, [*_read_with(input), output])
     # the chain key is its own file: never the redaction key from the environment
     chain_key = load_key_file(chain_key_file, allow_unsafe_permissions=unsafe) if chain_key_file else None
     try:
@@ -267,38 +317,102 @@ def _print_findings(exc: LeakFound) -> None:
 _FINDINGS_PER_INPUT = 5
 
 
-def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int) -> None:
+@dataclass(frozen=True)
+class Batch:
+    """The batch-only flags: `--all` (home), `--skip-existing`, `--json`."""
+
+    home: bool | None = None
+    skip_existing: bool = False
+    as_json: bool = False
+
+
+_SKIPPED_SHOWN = 20  # skipped files named one by one on stderr; index.json lists them all
+
+
+def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int, flags: Batch = Batch()) -> None:
     from redact.batch import run as batch
     from redact.cli import batch_view
 
-    tasks, unusable = batch.plan(inputs, out_dir, options.key, options.policy.policy.tokens.link_scope)
-    if not tasks and all(o.status == batch.SKIPPED for o in unusable):
+    pol = options.policy.policy
+    planned = batch.plan_all(inputs, out_dir, options.key, pol.tokens.link_scope,
+                             hash_names=pol.ids.action == "hash", skip_existing=flags.skip_existing,
+                             home=flags.home)
+    tasks, unusable = planned.tasks, planned.unusable
+    batch_view.found(planned.survey, tasks)
+    if not tasks and all(o.status == batch.SKIPPED and o.output is None for o in unusable):
         for outcome in unusable:
             _print_outcome(outcome)
         raise UsageError("no sessions found" + (" in this folder" if Path(inputs[0]).is_dir() else ""),
                          where=inputs[0])
     failing = [o for o in unusable if o.status != batch.SKIPPED]
-    if not tasks and len(failing) == 1 and len(inputs) == 1:
+    if not tasks and len(failing) == 1 and len(inputs) == 1 and failing[0].input == inputs[0]:
         raise UsageError(failing[0].message.split(": ", 1)[-1], where=inputs[0])
+    _check_index(out_dir, planned)
     settings = batch.Settings(options.policy, options.keys, options.file_options())
+    interrupted = False
     with batch_view.Progress(tasks) as progress:
-        outcomes = batch.run(tasks, settings, jobs=min(jobs, max(1, len(tasks))), on_done=progress.advance,
-                             on_start=progress.start)
+        try:
+            outcomes = batch.run(tasks, settings, jobs=min(jobs, max(1, len(tasks))), on_done=progress.advance,
+                                 on_start=progress.start)
+        except batch.Interrupted as stop:
+            outcomes, interrupted = stop.done, True
     every = unusable + outcomes
+    _write_index(out_dir, every, tasks, options, interrupted, flags)
+    shown = 0
     for outcome in every:
+        if outcome.status == batch.SKIPPED:
+            shown += 1
+            if shown > _SKIPPED_SHOWN:
+                continue
         _print_outcome(outcome)
+    if shown > _SKIPPED_SHOWN:
+        err(f"... and {shown - _SKIPPED_SHOWN} more file(s) skipped ({out_dir / 'index.json'} lists them all)")
     batch_view.summary(every)
     totals = tuple(sum(o.drops[i] for o in outcomes) for i in range(4))
     _say_drops(totals, f" over {sum(1 for o in outcomes if any(o.drops))} input(s)",  # type: ignore[arg-type]
                report=False, where="redact one input alone with --report R.json to see them")
     written = sum(1 for o in outcomes if o.status == batch.WRITTEN)
-    skipped = sum(1 for o in every if o.status == batch.SKIPPED)
-    failed = len(every) - written - skipped
+    if interrupted:
+        from redact.cli.common import say_interrupted
+
+        say_interrupted(f"interrupted after {len(outcomes)} of {len(tasks)} sessions; {written} maps are "
+                        f"complete in {out_dir} (index.json says which; --skip-existing resumes)")
+        raise typer.Exit(130)
+    skipped = sum(1 for o in every if o.status == batch.SKIPPED and o.output is None)
+    kept = sum(1 for o in every if o.status == batch.SKIPPED and o.output is not None)
+    failed = len(every) - written - skipped - kept
     err(f"wrote {written} map(s) to {out_dir}" + (f"; {failed} input(s) failed" if failed else "")
-        + (f"; skipped {skipped} file(s) that are not sessions" if skipped else ""))
+        + (f"; left {kept} map(s) already there (--skip-existing)" if kept else "")
+        + (f"; skipped {skipped} file(s) that are not sessions" if skipped else "")
+        + "; index.json lists every input")
     code = batch.exit_code(every)
     if code:
         raise typer.Exit(code)
+
+
+def _check_index(out_dir: Path, planned: batch.Plan) -> None:
+    """The manifest is never written over an input of the batch (nor over a link)."""
+    from redact.batch.manifest import INDEX
+
+    target = out_dir / INDEX
+    check_output_path(target, [t.input for t in planned.tasks] + [o.input for o in planned.unusable])
+
+
+def _write_index(out_dir: Path, every: list[batch.Outcome], tasks: list[batch.Task], options: Options,
+                 interrupted: bool, flags: Batch) -> None:
+    import json
+
+    from redact.io.write import write_atomic
+    from redact.batch.manifest import INDEX, manifest
+
+    doc = manifest(every, tasks, key=options.key, interrupted=interrupted)
+    write_atomic(out_dir / INDEX, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    if flags.as_json:
+        import sys
+
+        local = manifest(every, tasks, key=options.key, interrupted=interrupted, local=True)
+        sys.stdout.write(json.dumps(local, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
 
 
 def _print_outcome(outcome: batch.Outcome) -> None:

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from redact.cli.common import app, choices, err, value
+from redact.cli.common import app, choices, err, map_files, value
 from redact.errors import BadInput, LeakFound, RedactError
 from redact.io.read import display_name, parse_json, read_input, report_name, shorten
 from redact.io.write import check_output_path, write_atomic
@@ -41,7 +41,8 @@ def _text(name: str, res: Any) -> list[str]:
 
 @app.command("scan")
 def scan(
-    files: Annotated[list[str], typer.Argument(help="Session maps (.json or .json.gz); - for stdin.")],
+    files: Annotated[list[str], typer.Argument(help="Session maps (.json or .json.gz), folders of maps "
+                                                   "(a release folder); - for stdin.")],
     source: Annotated[str | None, typer.Option("--source", help="The raw log the maps were made "
                                                   "from (JSON or JSONL, gzip ok): adds the taint layer.")] = None,
     scan_format: Annotated[ScanFormat, typer.Option(  # type: ignore[valid-type]
@@ -68,6 +69,7 @@ def scan(
 
     fmt = str(value(scan_format))
     options = _policy_options(policy)
+    files = map_files(files)
     if output not in (None, "-"):
         check_output_path(output, list(files) + ([source] if source else []))
     maps: list[tuple[str, dict[str, Any]]] = []
@@ -122,6 +124,9 @@ def scan(
     codes = [code for _, _, code in failures] + ([1] if leaking else [])
     if leaking:
         err(f"error: findings in {leaking} of {len(results)} map(s)")
+    if len(files) > 1:
+        err(f"scanned {len(results)} of {len(files)} map(s): {len(results) - leaking} clean, {leaking} with "
+            f"findings, {len(failures)} not scanned")
     if codes:
         raise typer.Exit(max(codes))
 

@@ -18,11 +18,12 @@ AUXILIARY: dict[str, str] = {
     ".aider.llm.history": "Aider's LLM message log (free text; the chat history holds the session)",
     "prompt-history.jsonl": "opencode's prompt history (free text typed at the prompt; not a session)",
     "opencode.log": "opencode's own log (not a session)",
-    "sessions.json": "Continue's session index (titles and folders; each session is its own file)",
+    "sessions.json": "a session index (Continue's, Kiro IDE's: titles and folders; each session is its own file)",
     "toolUsage.jsonl": "Continue's dev_data usage log (not a session)",
     "tokensGenerated.jsonl": "Continue's dev_data usage log (not a session)",
     "chatInteraction.jsonl": "Continue's dev_data usage log (not a session)",
     "autocomplete.jsonl": "Continue's dev_data usage log (not a session)",
+    "projects.json": "Goose's project index (the last session per project folder; not a session)",
 }
 
 

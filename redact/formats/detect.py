@@ -118,10 +118,29 @@ def _sniff_bytes(data: bytes) -> str | None:
     return None
 
 
+#: Windsurf (Cascade) keeps each conversation as `~/.codeium/windsurf/cascade/<uuid>.pb`: protobuf
+#: encrypted with AES-GCM under a key the program holds, so nothing in it can be read offline.
+ENCRYPTED_PB = ("a Windsurf Cascade conversation (.pb: AES-encrypted protobuf): encrypted: cannot be read; "
+                "nothing in it can be redacted")
+
+
+def _encrypted_pb(data: bytes, where: str) -> bool:
+    """A `.pb` file that is not JSON (nor any format a sniffer claims): Windsurf's encrypted store."""
+    if not where.lower().endswith(".pb"):
+        return False
+    try:
+        orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return _sniff_bytes(data) is None
+    return False
+
+
 def detect(data: bytes, where: str, *, parsed: list[Any] | None = None) -> str:
     """The format of `data`. When telling a map took parsing the whole input (a pretty-printed or
     very long one), the document is appended to `parsed` (when given): the caller that goes on to
     redact it takes it instead of parsing the input a second time."""
+    if _encrypted_pb(data, where):
+        raise BadInput(ENCRYPTED_PB, where=where)
     if data.startswith(SQLITE_HEADER):
         raise BadInput("a SQLite session store is read from its file: give its path (not standard "
                        "input or bytes)", where=where)

@@ -4,6 +4,11 @@
 a text-mode file would cut the record there. A line that is not a JSON object is bad input; with
 `skip_bad_lines` the reader carries on and counts it (the caller reports how many).
 
+A writer that raced with itself can leave two whole records on one line with no newline between
+them (Pi did). A reader that asks for it (`glued=True`) reads such a line as the records it holds
+when every piece is a JSON object and nothing else is on the line, and says so (`LineStats.glued`);
+any other line that does not parse stays bad input.
+
 The input is either bytes in memory or a binary file opened for reading, which is streamed line by
 line (binary file iteration splits on `\\n` only), so memory does not grow with the log's size.
 """
@@ -12,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
+
+import json
 
 import orjson
 
@@ -26,11 +33,48 @@ class LineStats:
     lines: int = 0
     bad: int = 0
     first_bad: int | None = None
+    glued: int = 0  # lines that held several records with no newline between them (`glued=True`)
+    first_glued: int | None = None
 
     def warn_skipped(self, report: Any) -> None:
-        """Tell the report how many bad lines `--skip-bad-lines` skipped (every reader says it alike)."""
+        """Tell the report how many bad lines `--skip-bad-lines` skipped, and how many lines held
+        records glued together (every reader says it alike)."""
         if self.bad:
             report.warn(f"skipped {self.bad} bad line(s) (--skip-bad-lines); first at line {self.first_bad}")
+        if self.glued:
+            report.warn(f"{self.glued} line(s) held several records with no newline between them; each "
+                        f"record was read; first at line {self.first_glued}")
+
+
+_DECODER = json.JSONDecoder()
+
+
+def split_glued(chunk: bytes) -> list[dict[str, Any]] | None:
+    """The records of a line holding two or more JSON objects written one after the other with no
+    newline (`{...}{...}`), each proven by orjson; None when the line is anything else."""
+    try:
+        text = chunk.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    found: list[dict[str, Any]] = []
+    pos, n = 0, len(text)
+    while pos < n:
+        while pos < n and text[pos] in " \t\r":
+            pos += 1
+        if pos == n:
+            break
+        if text[pos] != "{":
+            return None
+        try:
+            _, end = _DECODER.raw_decode(text, pos)
+            record = orjson.loads(text[pos:end])  # the stdlib decoder accepts NaN; orjson decides
+        except (ValueError, orjson.JSONDecodeError):
+            return None
+        if not isinstance(record, dict):
+            return None
+        found.append(record)
+        pos = end
+    return found if len(found) > 1 else None
 
 
 def _lines(data: bytes | memoryview | BinaryIO) -> Iterable[bytes | memoryview]:
@@ -50,8 +94,9 @@ def _lines(data: bytes | memoryview | BinaryIO) -> Iterable[bytes | memoryview]:
 
 
 def iter_objects(data: bytes | memoryview | BinaryIO, where: str, *, skip_bad_lines: bool = False,
-                 stats: LineStats | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, object) for each non-blank line of `data`.
+                 stats: LineStats | None = None, glued: bool = False) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each non-blank line of `data` (each record of a glued line, with
+    `glued`, under the line's number).
 
     A UTF-8 byte-order mark before the first line is not part of it. A line whose object has a
     duplicate key is bad input: parsers disagree on which value counts (SECURITY.md)."""
@@ -72,6 +117,14 @@ def iter_objects(data: bytes | memoryview | BinaryIO, where: str, *, skip_bad_li
                 obj = loads(chunk)
             except orjson.JSONDecodeError as exc:
                 if not bytes(chunk).strip():
+                    continue
+                pieces = split_glued(bytes(chunk)) if glued else None
+                if pieces is not None:
+                    stats.lines += 1
+                    stats.glued += 1
+                    stats.first_glued = stats.first_glued or lineno
+                    for piece in pieces:
+                        yield lineno, piece
                     continue
                 what = json_error(exc, bytes(chunk))[0]
             else:
@@ -94,12 +147,13 @@ def iter_objects(data: bytes | memoryview | BinaryIO, where: str, *, skip_bad_li
 
 
 def rewrite_lines(data: bytes, where: str, each: Callable[[dict[str, Any]], Any], *, report: Any,
-                  skip_bad_lines: bool = False) -> bytes:
+                  skip_bad_lines: bool = False, glued: bool = False) -> bytes:
     """`data`'s JSON Lines, each object replaced by `each(object)` (None: the line is left out), as
-    JSON Lines again; the lines `--skip-bad-lines` skipped are told to the report."""
+    JSON Lines again (the records of a glued line, with `glued`, each on its own line); the lines
+    `--skip-bad-lines` skipped are told to the report."""
     stats = LineStats()
     out: list[bytes] = []
-    for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=stats):
+    for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=stats, glued=glued):
         new = each(record)
         if new is not None:
             out.append(orjson.dumps(new))

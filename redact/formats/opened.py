@@ -19,10 +19,10 @@ from typing import Any
 from redact.errors import BadInput, UsageError
 from redact.formats.auxiliary import reason
 from redact.formats.detect import FORMATS, MAP, detect
-from redact.formats.registry import raw_format
+from redact.formats.registry import formats, raw_format
 from redact.formats.stores import export
 from redact.io.read import GZIP_MAGIC, MAX_INPUT_BYTES, display_name, read_input
-from redact.io.store import SQLITE_HEADER, split_ref
+from redact.io.store import SQLITE_HEADER, ref, side_files, split_ref, store_of_side
 
 #: how much of a plain file detection reads (a file no longer than this is read whole)
 HEAD = 1 << 20
@@ -79,19 +79,26 @@ def open_path(path: str | Path, *, input_format: str | None = None, companions: 
     skipped = reason(store_path)
     if skipped is not None:  # never opened: not even to detect its format
         raise BadInput(f"not a session: {skipped}; never read as a session", where=name)
+    side = store_of_side(store_path)
+    if side is not None:  # a store's -wal (-shm, -journal) given: the store is read, with it
+        store_path, path = side, side if session is None else ref(side, session)
     head = _plain_head(store_path) if session is None else None
     if session is not None or (head is not None and head[0].startswith(SQLITE_HEADER)):
         fmt, data = export(store_path, session, where=name, forced=input_format)
-        return Opened(name, fmt, data=data, reads=[store_path])
+        # the store's write-ahead log holds sessions too: no output may replace it either
+        return Opened(name, fmt, data=data, reads=[store_path, *side_files(store_path)])
     if head is None:  # gzip, a large file, not a regular file: read (and checked) whole
         opened = open_bytes(read_input(path), name, input_format=input_format)
     else:
         first, size = head
-        opened = Opened(name, input_format or detect(first, name))
+        opened = Opened(name, input_format or _spread_format(Path(path), first) or detect(first, name))
         if size > len(first) and opened.fmt != MAP:
             opened.stream = Path(path)
         else:
-            opened = open_bytes(read_input(path), name, input_format=opened.fmt)
+            # a document longer than the head does not parse from it and is taken for a map: the
+            # whole input decides then (a pretty-printed Cline task or OpenHands events.json of MiBs)
+            forced = input_format if opened.fmt == MAP and size > len(first) else opened.fmt
+            opened = open_bytes(read_input(path), name, input_format=forced)
     opened.reads = [Path(path)]
     raw = raw_format(opened.fmt)
     if raw is None:  # a session map: no companions
@@ -99,10 +106,23 @@ def open_path(path: str | Path, *, input_format: str | None = None, companions: 
     whole = raw.assemble(Path(path))
     if whole is not None:  # a session spread over files: the reader (and the scanner) read all of them
         opened.data, opened.stream, companions = whole, None, []
+        opened.reads += [Path(getattr(c, "path", c)) for c in raw.discover(Path(path))]  # its message files
     opened.companions = list(raw.discover(Path(path)) if companions is None else companions)
     opened.file_stem = file_stem if file_stem is not None else Path(path).name.split(".")[0]
     opened.reads += [Path(getattr(c, "path", c)) for c in opened.companions]
     return opened
+
+
+def _spread_format(path: Path, head: bytes) -> str | None:
+    """The format of an empty file that is one part of a session kept in several files (a Kiro
+    store's `.jsonl` beside its `.json`): the session its files make, which may hold no records,
+    not an empty input. None for any file with content (detection decides) or no such format."""
+    if head.strip():
+        return None
+    for fmt in formats():
+        if fmt.assemble(path) is not None:
+            return fmt.name
+    return None
 
 
 def _plain_head(path: Path) -> tuple[bytes, int] | None:

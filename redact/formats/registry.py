@@ -56,10 +56,29 @@ if TYPE_CHECKING:
     from redact.tables.spec import Table
     from redact.report import RedactionReport
 
-#: The format folders under redact/formats/, in the order their sniffers are asked.
-PACKAGES: tuple[str, ...] = ("claude_code", "codex", "session_record", "teaagent", "agent_replay",
+#: The format folders under redact/formats/, in the order their sniffers are asked (Qwen Code's first:
+#: its records look like Claude Code's and its chat record like Gemini CLI's, and its sniffers claim
+#: only what neither writes).
+PACKAGES: tuple[str, ...] = ("qwen_code", "claude_code", "codex", "session_record", "teaagent", "agent_replay",
                              "opencode", "crush", "cursor", "aider", "openhands", "amp",
-                             "continue_dev", "gemini_cli", "copilot_cli", "copilot_vscode", "cline")
+                             "zed", "factory_droid", "kiro_ide", "continue_dev", "gemini_cli", "copilot_cli", "copilot_vscode", "cline",
+                             "kiro", "kiro_legacy", "pi", "kimi", "goose")
+
+
+#: The start of a `homes` entry that lies inside a project folder rather than at a fixed place.
+PROJECT = "{project}"
+
+
+def app_data(app: str, *tail: str) -> tuple[str, ...]:
+    """The places of a desktop application's folder `app` (`Code`, `Cursor`), then `tail`, on Linux
+    (`~/.config`), macOS (`~/Library/Application Support`) and Windows (`AppData/Roaming`)."""
+    rest = "/".join(tail)
+    return tuple(f"{base}/{app}" + (f"/{rest}" if rest else "")
+                 for base in ("~/.config", "~/Library/Application Support", "~/AppData/Roaming"))
+
+
+#: The VS Code builds whose `User` folder holds the same extensions' storage.
+VSCODE_APPS = ("Code", "Code - Insiders", "VSCodium")
 
 
 @runtime_checkable
@@ -148,8 +167,10 @@ class FormatFolder:
     # with why ([(path, reason)]): batch mode skips them and says so (Gemini CLI's checkpoints)
     skips: str | None = None
     # Where this agent keeps its sessions, relative to the user's home (`~/.claude/projects`), one
-    # entry per place and OS; `*` globs one segment. Home-wide discovery (`agentplay-redact ~`)
-    # searches each that exists, and `agentplay-redact formats` and docs/formats.md list them.
+    # entry per place and OS; `*` globs one segment; `{project}/...` is a place inside a project
+    # folder (a bounded walk of the home's folders finds them: PROJECT). Each place is given to
+    # `list_sessions`. Home-wide discovery (`agentplay-redact ~`, redact/formats/discover.py)
+    # searches each that exists; `agentplay-redact formats` and docs/formats.md list them.
     homes: tuple[str, ...] = ()
 
     @property
@@ -219,6 +240,16 @@ def raw_format(name: str) -> Format | None:
         if fmt.name == name:
             return fmt
     return None
+
+
+def homes_markdown() -> str:
+    """The table of where each agent keeps its sessions, as docs/formats.md shows it (from `homes`)."""
+    lines = ["| format | where its agent keeps sessions (searched by `agentplay-redact ~`) |", "|---|---|"]
+    for fmt in formats():
+        shown = ", ".join(f"`{h.replace(PROJECT, '<project>')}`" for h in fmt.homes) or \
+            "no fixed place: give the files or their folder"
+        lines.append(f"| `{fmt.name}` | {shown} |")
+    return "\n".join(lines) + "\n"
 
 
 def raw_formats() -> tuple[str, ...]:

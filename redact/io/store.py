@@ -43,6 +43,24 @@ def is_sqlite(path: str | Path) -> bool:
         return False
 
 
+#: The files SQLite keeps beside a store (`opencode.db-wal`): read with it, never on their own.
+SIDE_SUFFIXES = ("-wal", "-shm", "-journal")
+
+
+def side_files(path: str | Path) -> list[Path]:
+    """The write-ahead log, shared memory and journal files that exist beside the store at `path`."""
+    return [Path(f"{path}{suffix}") for suffix in SIDE_SUFFIXES if Path(f"{path}{suffix}").is_file()]
+
+
+def store_of_side(path: str | Path) -> Path | None:
+    """The store whose side file `path` is (`x.db-wal` -> `x.db`, when that is a SQLite file), or None."""
+    text = str(path)
+    for suffix in SIDE_SUFFIXES:
+        if text.endswith(suffix) and is_sqlite(text[: -len(suffix)]):
+            return Path(text[: -len(suffix)])
+    return None
+
+
 def split_ref(arg: str | Path) -> tuple[Path, str | None]:
     """(store path, session id) of `STORE#SESSION`; (path, None) for anything else."""
     text = str(arg)

@@ -32,7 +32,8 @@ _DRIVE = re.compile(r"[A-Za-z]:(?:/|$)")
 #: (`local:acme-payroll:...`), so such an id is not an id here: the redactor hashes it.
 LOCAL_ID_TOOLS = ("claude-code", "codex", "cursor", "copilot", "copilot-vscode", "opencode", "kiro",
                   "gemini-cli", "aider", "cline", "roo-code", "kilo-code", "windsurf", "amp", "teaagent",
-                  "agent-replay", "other", "crush", "openhands", "continue")
+                  "agent-replay", "other", "crush", "openhands", "continue", "pi", "qwen-code", "kimi", "zed",
+                  "goose", "factory-droid")
 
 # How far hashed tokens link (docs/threat-model.md): `global`, `session`, or `dataset:NAME` where NAME
 # is 1-64 characters of lowercase letters, digits, `.`, `_` and `-`, starting and ending with a letter

@@ -38,6 +38,18 @@ class Done:
     vault_tokens: int = 0
 
 
+def read_with(input: str | Path) -> list[str | Path]:
+    """The input and every file read with it (a store's -wal, a subagent transcript, a workspace
+    file, a storage tree's messages and parts): no side output may replace one."""
+    if str(input) == "-":
+        return [input]
+    from redact.formats.discover import files_read
+    from redact.io.store import store_of_side
+
+    store = store_of_side(str(input)) or Path(input)
+    return [input, store, *files_read(store)]
+
+
 def redact_with_outputs(input: str | Path, output: str | Path, outputs: Outputs, **settings: Any) -> Done:
     """`redact.api.redact_file(input, output, **settings)` with the side outputs `outputs` asks for.
 
@@ -45,7 +57,7 @@ def redact_with_outputs(input: str | Path, output: str | Path, outputs: Outputs,
     up; nothing else is written then."""
     from redact import api
 
-    reads: list[str | Path] = [input, output]
+    reads: list[str | Path] = [*read_with(input), output]
     if outputs.report is not None:  # the renderers load only when a report is asked for
         from audit.render import format_for_path
 

@@ -129,6 +129,25 @@ def _cursor() -> Inputs:
     return _export(storefix.cursor_global_db, "state.vscdb") + _export(storefix.cursor_workspace_db, "state.vscdb")
 
 
+def _zed() -> Inputs:
+    from tests.formats import zedfix
+
+    return _export(lambda db: zedfix.threads_db(db, with_legacy=True), "threads.db")
+
+
+def _factory_droid() -> Inputs:
+    from tests.formats import droidfix
+
+    return [(Path(f"{droidfix.SID}.jsonl"), droidfix.session())]
+
+
+def _goose() -> Inputs:
+    from tests.formats import goosefix
+
+    return [(Path(f"{goosefix.SID}.jsonl"), goosefix.session_2025()), (Path("feb.jsonl"), goosefix.session_feb_2025()),
+            (Path("BsNz.jsonl"), goosefix.session_2024()), *_export(goosefix.sessions_db, "sessions.db")]
+
+
 def _aider() -> Inputs:
     from tests.formats.test_aider import history
 
@@ -154,12 +173,56 @@ def _continue() -> Inputs:
             (Path("posix.json"), jsonfix.continue_session(jsonfix.plain(), workspace="/home/dana/src/shop"))]
 
 
+def _kiro() -> Inputs:
+    from tests.formats import jsonfix, kirofix
+
+    meta, log = kirofix.store_pair(jsonfix.plain())
+    return [(Path("export.json"), kirofix.export(jsonfix.plain())),
+            (Path(f"{kirofix.SID}.json"), meta), (Path(f"{kirofix.SID}.jsonl"), log)]
+
+
+def _kiro_legacy() -> Inputs:
+    from tests.formats import jsonfix, kirofix
+
+    return [(Path("chat.json"), kirofix.legacy(jsonfix.plain())),
+            (Path("q-save"), kirofix.legacy(jsonfix.plain(), writer="amazon-q")),
+            *_export(kirofix.legacy_db, "data.sqlite3")]
+
+
+def _kiro_ide() -> Inputs:
+    from tests.formats import jsonfix, kirofix
+
+    return [(Path(f"{kirofix.IDE_ID}.json"), kirofix.ide_session_bytes(jsonfix.plain())),
+            (Path("assembled.json"), kirofix.ide_assembly(jsonfix.plain()))]
+def _pi() -> Inputs:
+    from tests.native import pifix
+
+    return [(Path("tree.jsonl"), pifix.session(_word)), (Path("linear.jsonl"), pifix.session(_word, version=1)),
+            (Path("glued.jsonl"), pifix.session(_word, glued=True))]
+
+
+def _qwen_code() -> Inputs:
+    from tests.native import qwenfix
+
+    return [(Path(f"{qwenfix.SESSION_ID}.jsonl"), qwenfix.chats(_word)),
+            (Path("session-2025-11-08T22-32-c796947e.json"), qwenfix.record(_word))]
+
+
+def _kimi() -> Inputs:
+    from tests.native import kimifix
+
+    return [(Path("wire.jsonl"), kimifix.wire(_word))]
+
+
 #: Format name -> the builder of its generated inputs. One line per registered format.
 GENERATED: dict[str, Callable[[], Inputs]] = {
     "claude-code": _claude_code, "codex": _codex, "session-record": _session_record, "teaagent": _teaagent,
     "agent-replay": _agent_replay, "gemini-cli": _gemini_cli, "copilot-cli": _copilot_cli,
     "copilot-vscode": _copilot_vscode, "cline": _cline, "opencode": _opencode, "crush": _crush,
     "cursor": _cursor, "aider": _aider, "openhands": _openhands, "amp": _amp, "continue-dev": _continue,
+    "kiro": _kiro, "kiro-legacy": _kiro_legacy, "kiro-ide": _kiro_ide,
+    "pi": _pi, "qwen-code": _qwen_code, "kimi": _kimi,
+    "zed": _zed, "factory-droid": _factory_droid, "goose": _goose,
 }
 
 #: Format name -> its folder in ../shared/corpus (see its README.md); a format absent here has none.
@@ -167,4 +230,7 @@ CORPUS_FOLDERS: dict[str, str] = {
     "claude-code": "claude-code", "codex": "codex", "gemini-cli": "gemini-cli", "copilot-cli": "copilot-cli",
     "copilot-vscode": "copilot-vscode", "cline": "cline", "opencode": "opencode", "crush": "crush",
     "cursor": "cursor", "aider": "aider", "openhands": "openhands", "amp": "amp", "continue-dev": "continue",
+    "kiro": "kiro", "kiro-legacy": "kiro",
+    "pi": "pi", "qwen-code": "qwen-code", "kimi": "kimi",
+    "zed": "zed", "factory-droid": "factory-droid", "goose": "goose",
 }

@@ -11,13 +11,14 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 
 from redact.api import redact_bytes
-from tests.formats import storefix
+from tests.formats import goosefix, storefix, zedfix
 from tests.formats.canary import POLICIES, Canaries, canary_base, check, check_file
 from tests.formats.test_aider import history
 
 STORES: tuple[tuple[str, Callable[..., object]], ...] = (
     ("opencode.db", storefix.opencode_db), ("crush.db", storefix.crush_db),
     ("state.vscdb", storefix.cursor_global_db), ("ws.vscdb", storefix.cursor_workspace_db),
+    ("threads.db", zedfix.threads_db), ("sessions.db", goosefix.sessions_db),
 )
 
 

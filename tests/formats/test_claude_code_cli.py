@@ -70,7 +70,7 @@ def test_cli_folder_to_out_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str
     out.mkdir()
     assert main([str(project)]) == 2  # a folder needs --out-dir
     assert main([str(project), "--out-dir", str(out)]) == 0
-    made = sorted(p.name for p in out.iterdir())
+    made = sorted(p.name for p in out.glob("*.json.gz"))
     assert made == sorted([f"{legacy_fixture.SESSION}.json.gz", f"{make_example.SESSION}.json.gz"])
     m = json.loads(gzip.decompress((out / f"{make_example.SESSION}.json.gz").read_bytes()))
     assert m["totals"]["subagents"] == 1  # the subagents folder was found and read

@@ -44,7 +44,7 @@ def test_a_session_becomes_a_map(tmp_path: Path, workspace: str) -> None:
     assert {e["t"] for e in m["events"]} == {0}  # Continue writes no times
     out = tmp_path / "out"
     assert main([str(sessions), "--out-dir", str(out)]) == 0  # ~/.continue/sessions
-    assert [p.name for p in out.iterdir()] == [f"{jsonfix.CONTINUE_ID}.json.gz"]
+    assert [p.name for p in out.glob("*.json.gz")] == [f"{jsonfix.CONTINUE_ID}.json.gz"]
     with pytest.raises(BadInput, match="never read"):
         redact_file(sessions / "sessions.json")
 

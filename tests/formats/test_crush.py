@@ -44,7 +44,7 @@ def test_project_folder_discovery_and_canaries(tmp_path: Path) -> None:
     db = _store(tmp_path)
     out = tmp_path / "out"
     assert main([str(tmp_path / "shop"), "--out-dir", str(out)]) == 0
-    assert [p.name for p in out.iterdir()] == [storefix.CRUSH_SID + ".json.gz"]
+    assert [p.name for p in out.glob("*.json.gz")] == [storefix.CRUSH_SID + ".json.gz"]
     from redact.formats.stores import export
 
     _, data = export(db, None, where="x")

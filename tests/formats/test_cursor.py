@@ -71,7 +71,7 @@ def test_discovery_in_global_and_workspace_storage(tmp_path: Path) -> None:
     plain.close()
     out = tmp_path / "out"
     assert main([str(user / "globalStorage"), str(ws), "--out-dir", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == [storefix.CURSOR_CID + ".json.gz",
+    assert sorted(p.name for p in out.glob("*.json.gz")) == [storefix.CURSOR_CID + ".json.gz",
                                                      "dc0c019d-8edf-46e6-a8ad-7cc1b8493960.json.gz"]
 
 

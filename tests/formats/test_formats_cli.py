@@ -21,7 +21,8 @@ from tests.formats.make_json_agents import FIXTURES
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ALL = ("agentplay", "claude-code", "codex", "session-record", "teaagent", "agent-replay",
        "opencode", "crush", "cursor", "aider", "openhands", "amp", "continue-dev", "gemini-cli",
-       "copilot-cli", "copilot-vscode", "cline")
+       "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-legacy", "kiro-ide", "pi", "qwen-code", "kimi",
+       "zed", "factory-droid", "goose")
 
 
 def test_every_format_is_listed_and_has_a_reader(capsys: pytest.CaptureFixture[str]) -> None:

@@ -100,7 +100,7 @@ def test_several_sessions_one_map_each(tmp_path: Path) -> None:
         redact_file(f"{db}#ses_x")
     out = tmp_path / "out"
     assert main([str(tmp_path), "--out-dir", str(out)]) == 0  # ~/.local/share/opencode
-    assert sorted(p.name for p in out.iterdir()) == ["ses_12be9f828ffeaiYkWjPssYhKmB.json.gz",
+    assert sorted(p.name for p in out.glob("*.json.gz")) == ["ses_12be9f828ffeaiYkWjPssYhKmB.json.gz",
                                                      "ses_22be9f828ffeaiYkWjPssYhKmC.json.gz"]
 
 

@@ -61,7 +61,7 @@ def test_the_tree_is_one_session(tmp_path: Path) -> None:
     assert [f["path"] for f in m["files"]] == ["src/app.ts"]
     out = tmp_path / "out"
     assert main([str(tmp_path / "opencode"), "--out-dir", str(out)]) == 0  # ~/.local/share/opencode
-    assert [p.name for p in out.iterdir()] == [f"{SID}.json.gz"]
+    assert [p.name for p in out.glob("*.json.gz")] == [f"{SID}.json.gz"]
 
 
 @pytest.mark.parametrize("policy", ["default", "internal", "public"])

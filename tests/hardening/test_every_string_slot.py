@@ -23,7 +23,7 @@ from redact.keys.material import Key
 from redact.api_native import scrub_native
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
-from tests.formats import storefix
+from tests.formats import goosefix, storefix, zedfix
 from tests.formats.test_aider import history
 from tests.hardening.helpers import EXAMPLE_MAP
 from tests.native.test_fail_closed import INPUTS, format_of
@@ -98,6 +98,8 @@ MAP_ONLY: dict[str, Callable[[], bytes]] = {
     "crush": _store_export(storefix.crush_db, "crush.db"),
     "cursor": _store_export(storefix.cursor_global_db, "state.vscdb"),
     "cursor-tabs": _store_export(storefix.cursor_workspace_db, "state.vscdb"),
+    "zed": _store_export(zedfix.threads_db, "threads.db"),
+    "goose#db": _store_export(goosefix.sessions_db, "sessions.db"),
 }
 
 

@@ -38,7 +38,7 @@ CASES = [(fmt, path.name, data) for fmt, build in sorted(GENERATED.items()) for 
 def test_every_format_with_a_project_folder_is_covered() -> None:
     covered = {fmt for fmt, _, _ in CASES}
     assert {"gemini-cli", "copilot-cli", "copilot-vscode", "cline", "opencode", "crush", "cursor",
-            "continue-dev", "claude-code"} <= covered, covered
+            "continue-dev", "claude-code", "pi", "qwen-code"} <= covered, covered
 
 
 @pytest.mark.parametrize("policy", ["default", "internal", "public"])

@@ -14,7 +14,7 @@ from tests.native.helpers import lines, native
 DOC = Path(__file__).resolve().parents[2] / "docs" / "formats.md"
 _BLOCK = re.compile(r"<!-- native:([a-z-]+):(before|after) -->\n```json\n(.*?)\n```", re.DOTALL)
 FORMATS = ("claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli", "copilot-cli",
-           "copilot-vscode", "cline")
+           "copilot-vscode", "cline", "kiro")
 
 
 def _blocks() -> dict[tuple[str, str], object]:

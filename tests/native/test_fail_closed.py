@@ -15,12 +15,19 @@ from redact.api_native import scrub_native
 from redact.native.scrub import Scrubber
 from redact.policy.load import load_policy
 from redact.report import RedactionReport
+from tests.formats import kirofix
+from tests.formats.droidfix import session as droid_session
+from tests.formats.goosefix import session_2025 as goose_2025
 from tests.formats.jsonfix import amp_thread, continue_session, openhands_events
 from tests.native.arfix import trace
 from tests.native.clinefix import ui_messages
 from tests.native.codexfix import rollout
 from tests.native.copilotfix import events
 from tests.native.geminifix import recording
+from tests.native.kimifix import wire as kimi_wire
+from tests.native.pifix import session as pi_session
+from tests.native.qwenfix import chats as qwen_chats
+from tests.native.qwenfix import record as qwen_record
 from tests.native.vscodefix import chat, edit_log
 from tests.native.srfix import stream
 from tests.native.teafix import log
@@ -30,6 +37,11 @@ from tests.native.test_claude_code_native import session
 def _counter(base: str) -> Callable[[], str]:
     n = iter(range(10_000))
     return lambda: f"zq{base}{next(n)}qz"
+
+
+def _slots(canary: Callable[[], str]) -> Callable[[str], str]:
+    """A fixture builder's `text(slot)` from a canary counter."""
+    return lambda slot: canary()
 
 
 def format_of(name: str) -> str:
@@ -55,6 +67,18 @@ INPUTS: dict[str, Callable[[], bytes]] = {
     "copilot-vscode#export": lambda: chat(_counter("fc"), export=True),
     "copilot-vscode#log": lambda: edit_log(_counter("fc")),
     "cline": lambda: ui_messages(_counter("fc")),
+    "kiro": lambda: kirofix.export(_counter("fc")),
+    "kiro#log": lambda: kirofix.store_pair(_counter("fc"))[1],
+    "kiro-legacy": lambda: kirofix.legacy(_counter("fc")),
+    "kiro-legacy#amazon-q": lambda: kirofix.legacy(_counter("fc"), writer="amazon-q"),
+    "kiro-ide": lambda: kirofix.ide_session_bytes(_counter("fc")),
+    "pi": lambda: pi_session(_counter("fc")),
+    "pi#v1": lambda: pi_session(_counter("fc"), version=1),
+    "qwen-code": lambda: qwen_chats(_counter("fc")),
+    "qwen-code#record": lambda: qwen_record(_counter("fc")),
+    "kimi": lambda: kimi_wire(_counter("fc")),
+    "factory-droid": lambda: droid_session(_slots(_counter("fc"))),
+    "goose": lambda: goose_2025(_slots(_counter("fc"))),
 }
 
 

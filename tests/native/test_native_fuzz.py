@@ -11,12 +11,16 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from redact.errors import RedactError
+from tests.formats import kirofix
 from tests.native.arfix import trace
 from tests.native.clinefix import ui_messages
 from tests.native.codexfix import rollout
 from tests.native.copilotfix import events
 from tests.native.geminifix import recording
 from tests.native.helpers import native
+from tests.native.kimifix import wire as kimi_wire
+from tests.native.pifix import session as pi_session
+from tests.native.qwenfix import chats as qwen_chats
 from tests.native.srfix import stream
 from tests.native.teafix import log
 from tests.native.test_claude_code_native import session
@@ -41,10 +45,24 @@ def _records(fmt: str) -> list[Any]:
         data = recording(_counter())
     elif fmt == "copilot-cli":
         data = events(_counter())
+    elif fmt == "pi":
+        data = pi_session(_counter())
+    elif fmt == "qwen-code":
+        data = qwen_chats(_counter())
+    elif fmt == "kimi":
+        data = kimi_wire(_counter())
     elif fmt == "copilot-vscode":
         return [orjson.loads(chat(_counter()))]
     elif fmt == "cline":
         return list(orjson.loads(ui_messages(_counter())))
+    elif fmt == "kiro":
+        data = kirofix.store_pair(_counter())[1]
+    elif fmt == "kiro-export":
+        return [orjson.loads(kirofix.export(_counter()))]
+    elif fmt == "kiro-legacy":
+        return [orjson.loads(kirofix.legacy(_counter()))]
+    elif fmt == "kiro-ide":
+        return [kirofix.ide_session(_counter())]
     else:
         doc = orjson.loads(trace(_counter()))
         return [doc["run"], *doc["steps"]]
@@ -86,7 +104,8 @@ json_values = st.recursive(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fmt=st.sampled_from(["claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli",
-                            "copilot-cli", "copilot-vscode", "cline"]),
+                            "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-export", "kiro-legacy", "kiro-ide",
+                            "pi", "qwen-code", "kimi"]),
        pick=st.integers(0, 10_000), where=st.integers(0, 10_000),
        # the canary itself, or a string or object that holds it, half the time: the canary check
        # below is the point of the test, so it must run often (it ran on 5-13% of examples before)
@@ -103,14 +122,14 @@ def test_any_value_anywhere(fmt: str, pick: int, where: int, value: Any, policy:
     if fmt == "agent-replay":
         data = orjson.dumps({"run": records[0], "steps": records[1:]}) if isinstance(records[0], dict) else \
             orjson.dumps(records[0])
-    elif fmt == "copilot-vscode":
+    elif fmt in ("copilot-vscode", "kiro-export", "kiro-legacy", "kiro-ide"):
         data = orjson.dumps(records[0])
     elif fmt == "cline":
         data = orjson.dumps(records)
     else:
         data = b"".join(orjson.dumps(r) + b"\n" for r in records)
     try:
-        out, _ = native(data, fmt, policy=policy, key=KEY if policy == "public" else None)
+        out, _ = native(data, fmt.removesuffix("-export"), policy=policy, key=KEY if policy == "public" else None)
     except RedactError:
         event("refused")
         return

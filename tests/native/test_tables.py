@@ -18,7 +18,8 @@ from redact.policy.load import load_policy
 from redact.report import RedactionReport
 
 ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay", "openhands", "amp",
-       "continue-dev", "gemini-cli", "copilot-cli", "copilot-vscode", "cline")
+       "continue-dev", "gemini-cli", "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-legacy", "kiro-ide", "pi",
+       "qwen-code", "kimi", "factory-droid", "goose")
 
 
 def _table(fmt: str) -> Table:

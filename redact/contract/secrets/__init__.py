@@ -24,7 +24,7 @@ from __future__ import annotations
 from redact.contract.secrets.context import CONTEXT_RULES
 from redact.contract.secrets.plugins import VerificationForbidden
 from redact.contract.secrets.providers import PROVIDER_RULES
-from redact.contract.secrets.scan import find_secrets
+from redact.contract.secrets.scan import find_secrets, secret_spans
 from redact.contract.secrets.values import SecretHit, is_exempt, mask
 
 __all__ = [
@@ -35,4 +35,5 @@ __all__ = [
     "find_secrets",
     "is_exempt",
     "mask",
+    "secret_spans",
 ]

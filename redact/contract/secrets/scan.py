@@ -58,6 +58,13 @@ def _scan(text: str) -> list[tuple[int, int, str]]:
     return accepted.findings
 
 
+def secret_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, rule) of every finding in one string, disjoint and in order: what `find_secrets`
+    reports for it, with where each value sits. For callers that must replace the values in place
+    (the sweep's scrub); the spans index `text`, which they must not print."""
+    return list(_scan(text))
+
+
 def find_secrets(strings: Sequence[str]) -> list[SecretHit]:
     """Credential-shaped values in `strings`, ordered by index and then by position in the string.
 

@@ -2,7 +2,7 @@
 native.py (maps only)."""
 from __future__ import annotations
 
-from redact.formats.registry import FormatFolder
+from redact.formats.registry import FormatFolder, PROJECT
 
 FORMAT = FormatFolder(
     name="aider",
@@ -12,4 +12,5 @@ FORMAT = FormatFolder(
     sessions="table:list_sessions",
     text=True,
     native=False,
+    homes=(PROJECT,),
 )

@@ -11,4 +11,5 @@ FORMAT = FormatFolder(
     jsonl=False,
     document=True,
     sessions="table:list_sessions",
+    homes=("~/.local/share/amp/threads", "~/Library/Application Support/amp/threads", "~/AppData/Roaming/amp/threads"),
 )

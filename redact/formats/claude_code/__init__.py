@@ -30,4 +30,5 @@ FORMAT = _ClaudeCode(
     package=__name__,
     companions="files:find_sidechains",
     sessions="files:project_sessions",
+    homes=("~/.claude/projects/*", "~/.config/claude/projects/*"),
 )

@@ -2,7 +2,7 @@
 native.py."""
 from __future__ import annotations
 
-from redact.formats.registry import FormatFolder
+from redact.formats.registry import FormatFolder, VSCODE_APPS, app_data
 
 FORMAT = FormatFolder(
     name="cline",
@@ -13,4 +13,5 @@ FORMAT = FormatFolder(
     document=True,
     sessions="table:list_sessions",
     skips="table:auxiliary",
+    homes=tuple(place for app in (*VSCODE_APPS, "Cursor") for place in app_data(app, "User", "globalStorage", "*", "tasks")),
 )

@@ -11,4 +11,5 @@ FORMAT = FormatFolder(
     package=__name__,
     document=True,
     sessions="reader:list_sessions",
+    homes=("~/.codex/sessions", "~/.codex/archived_sessions"),
 )

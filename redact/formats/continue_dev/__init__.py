@@ -12,4 +12,5 @@ FORMAT = FormatFolder(
     jsonl=False,
     document=True,
     sessions="table:list_sessions",
+    homes=("~/.continue/sessions",),
 )

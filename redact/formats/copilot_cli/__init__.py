@@ -11,4 +11,5 @@ FORMAT = FormatFolder(
     companions="table:find_companions",
     sessions="table:list_sessions",
     skips="table:auxiliary",
+    homes=("~/.copilot/session-state", "~/.copilot/history-session-state"),
 )

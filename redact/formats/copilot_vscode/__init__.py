@@ -1,7 +1,7 @@
 """VS Code Copilot Chat sessions: table.py, reader.py, native_table.py, native.py."""
 from __future__ import annotations
 
-from redact.formats.registry import FormatFolder
+from redact.formats.registry import FormatFolder, VSCODE_APPS, app_data
 
 FORMAT = FormatFolder(
     name="copilot-vscode",
@@ -13,4 +13,5 @@ FORMAT = FormatFolder(
     document=True,
     companions="table:find_companions",
     sessions="table:list_sessions",
+    homes=tuple(place for app in VSCODE_APPS for tail in (("User", "workspaceStorage"), ("User", "globalStorage", "emptyWindowChatSessions")) for place in app_data(app, *tail)),
 )

@@ -2,7 +2,7 @@
 native_table.py, native.py (maps only)."""
 from __future__ import annotations
 
-from redact.formats.registry import FormatFolder
+from redact.formats.registry import FormatFolder, PROJECT
 
 FORMAT = FormatFolder(
     name="crush",
@@ -12,4 +12,5 @@ FORMAT = FormatFolder(
     sessions="store:list_sessions",
     sqlite=True,
     native=False,
+    homes=(f"{PROJECT}/.crush",),
 )

@@ -2,7 +2,7 @@
 reader.py, native_table.py, native.py (maps only)."""
 from __future__ import annotations
 
-from redact.formats.registry import FormatFolder
+from redact.formats.registry import FormatFolder, app_data
 
 FORMAT = FormatFolder(
     name="cursor",
@@ -12,4 +12,5 @@ FORMAT = FormatFolder(
     sessions="store:list_sessions",
     sqlite=True,
     native=False,
+    homes=(*app_data("Cursor", "User", "globalStorage"), *app_data("Cursor", "User", "workspaceStorage", "*")),
 )

@@ -12,4 +12,5 @@ FORMAT = FormatFolder(
     document=True,
     sessions="table:list_sessions",
     skips="table:auxiliary",
+    homes=("~/.gemini/tmp",),
 )

@@ -7,8 +7,9 @@ the table's own constants (`RESULT_PATH`, `PART_TEXT`...), which its `use` text 
 from __future__ import annotations
 
 from redact.formats.gemini_cli.native_table import (
-    PART_IMAGE, PART_TEXT, RESULT_ERROR, RESULT_OUTPUT, RESULT_PATH, TABLE, TARGET_ARGS, TOOLS,
+    MODEL_TYPE, PART_IMAGE, PART_TEXT, RESULT_ERROR, RESULT_OUTPUT, RESULT_PATH, TABLE, TARGET_ARGS, TOOLS,
 )
+from redact.formats.gemini_record_table import RecordKeys
 from redact.formats.slots import Slots
 
 S = Slots(TABLE)
@@ -22,12 +23,12 @@ SET_DIRECTORIES, SET_MESSAGES = S.key("$set", "directories"), S.key("$set", "mes
 MESSAGE_KINDS = S.cases("<message>")
 MESSAGE_TYPE, MESSAGE_ID, AT = S.key("<message>", "type"), S.key("<message>", "id"), S.key("<message>", "timestamp")
 CONTENT = S.key("<message>", "content")  # every message type's
-MODEL, TOKENS, THOUGHTS = (S.key("<message>", "gemini", name) for name in ("model", "tokens", "thoughts"))
-IN, CACHED, OUT, THINKING = (S.key("<message>", "gemini", "tokens", name)
+MODEL, TOKENS, THOUGHTS = (S.key("<message>", MODEL_TYPE, name) for name in ("model", "tokens", "thoughts"))
+IN, CACHED, OUT, THINKING = (S.key("<message>", MODEL_TYPE, "tokens", name)
                              for name in ("input", "cached", "output", "thoughts"))
-TOOL_CALLS = S.key("<message>", "gemini", "toolCalls")
+TOOL_CALLS = S.key("<message>", MODEL_TYPE, "toolCalls")
 # -- a tool call
-_CALL = ("<message>", "gemini", "toolCalls")
+_CALL = ("<message>", MODEL_TYPE, "toolCalls")
 CALL_ID, CALL_NAME, CALL_ARGS = S.key(*_CALL, "id"), S.key(*_CALL, "name"), S.key(*_CALL, "args")
 CALL_STATUS, CALL_DONE = S.key(*_CALL, "status"), S.key(*_CALL, "timestamp")
 CALL_RESULT = S.blob(*_CALL, "result")
@@ -41,3 +42,18 @@ PROMPT, URL = S.key(*_CALL, "web_fetch", "args", "prompt"), S.key(*_CALL, "web_f
 FUNCTION_RESPONSE, RESPONSE = RESULT_PATH
 OUTPUT, ERROR = RESULT_OUTPUT, RESULT_ERROR
 TEXT, INLINE_DATA = PART_TEXT, PART_IMAGE
+
+
+def _record() -> RecordKeys:
+    return RecordKeys(
+        session_id=SESSION_ID, start=START, kind=KIND, directories=DIRECTORIES, messages=MESSAGES,
+        message_kinds=MESSAGE_KINDS, message_type=MESSAGE_TYPE, message_id=MESSAGE_ID, at=AT, content=CONTENT,
+        model=MODEL, tokens=TOKENS, thoughts=THOUGHTS, tokens_in=IN, cached=CACHED, tokens_out=OUT,
+        thinking=THINKING, tool_calls=TOOL_CALLS, call_id=CALL_ID, call_name=CALL_NAME, call_args=CALL_ARGS,
+        call_status=CALL_STATUS, call_done=CALL_DONE, call_result=CALL_RESULT, path_args=PATH_ARGS,
+        command=COMMAND, prompt=PROMPT, url=URL, function_response=FUNCTION_RESPONSE, response=RESPONSE,
+        output=OUTPUT, error=ERROR, text=TEXT, inline_data=INLINE_DATA)
+
+
+#: The names the shared chat-record reader reads (redact/formats/gemini_record.py).
+RECORD = _record()

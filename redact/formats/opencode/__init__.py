@@ -12,6 +12,8 @@ FORMAT = FormatFolder(
     sessions="store:list_sessions",
     document=True,
     assembles="tree:assemble",
+    companions="tree:companions",
     sqlite=True,
     native=False,
+    homes=("~/.local/share/opencode", "~/Library/Application Support/opencode", "~/AppData/Local/opencode"),
 )

@@ -107,3 +107,14 @@ def list_sessions(folder: Path) -> list[Path]:
                 found.extend(_files(project, "ses_"))
             return found
     return []
+
+
+def companions(path: Path) -> list[Path]:
+    """The message and part files read with the session file at `path` (by their folders' names,
+    which are the ids; none opened): batch discovery never takes them for sessions of their own, and
+    no output may be written over one of them."""
+    storage = storage_of(path)
+    if storage is None:
+        return []
+    messages = _files(storage / "message" / path.stem, "msg_")
+    return messages + [part for message in messages for part in _files(storage / "part" / message.stem, "prt_")]

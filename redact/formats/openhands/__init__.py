@@ -10,4 +10,6 @@ FORMAT = FormatFolder(
     package=__name__,
     jsonl=False,
     document=True,
+    sessions="table:list_sessions",
+    homes=("~/.openhands/conversations",),
 )

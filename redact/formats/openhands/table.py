@@ -7,6 +7,7 @@ both (scripts/gen_format_docs.py).
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 
@@ -37,6 +38,17 @@ def sniff_doc(doc: Any) -> bool:
 
     head = doc[:25]
     return all(_event(e) for e in head) and any(e[KIND] in KNOWN_KINDS for e in head)
+
+
+def list_sessions(folder: Path) -> list[Path]:
+    """The conversations of an OpenHands folder (`~/.openhands/conversations`, or one conversation's
+    folder): `<id>/events.json`."""
+    found = [folder / "events.json"]
+    try:
+        found += [p / "events.json" for p in folder.iterdir() if p.is_dir() and not p.is_symlink()]
+    except OSError:
+        return []
+    return sorted(p for p in found if p.is_file())
 
 
 def markdown() -> str:

@@ -1,0 +1,179 @@
+"""A Factory Droid session (`<uuid>.jsonl`, with `<uuid>.settings.json` beside it) -> facts.
+
+The `session_start` line names the session and its working directory (the repository root on
+evidence, redact/formats/roots.py). A user `message` is a prompt (text length, images) unless the harness
+marked it `llm_only` (context it injected: counted, not a prompt); its `tool_result` blocks are the
+results of the calls. An assistant message is one llm event: text length, thinking, its `tool_use`
+calls through the shared tool table after Droid's aliases (`Execute` is a shell command through the
+verb engine). Droid writes no tokens per message; the model is the message's, else the one of the
+settings file beside the log.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import orjson
+
+from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
+from redact.formats import chatlog
+from redact.formats.chatlog import as_object
+from redact.formats.common import epoch_ms, is_model_name, label
+from redact.formats.factory_droid.keys import (
+    AT, BLOCK_TYPE, BLOCKS, CALL_ID, CALL_INPUT, CALL_NAME, CONTENT, CWD, KIND, MESSAGE, MODEL, RECORD_TYPES,
+    RESULT_CALL, RESULT_CONTENT, RESULT_ERROR, RESULT_TEXT, RESULT_TYPE, ROLE, SESSION_ID, SETTINGS_MODEL, TEXT,
+    VISIBILITY,
+)
+from redact.formats.factory_droid.native_table import ALIASES, FOLDER_KEYS
+from redact.formats.ids import session_id
+from redact.formats.jsonl import LineStats, iter_objects
+from redact.report import RedactionReport
+
+AGENT_TOOL = "factory-droid"
+
+
+def settings_model(companions: list[Any] | None) -> str | None:
+    """The model named by the session's settings file, when it is a model name."""
+    for item in companions or []:
+        path = Path(getattr(item, "path", item))
+        if not path.name.endswith(".settings.json"):
+            continue
+        try:
+            doc = orjson.loads(path.read_bytes()[:1 << 20])
+        except (OSError, orjson.JSONDecodeError):
+            continue
+        model = as_object(doc).get(SETTINGS_MODEL)
+        if is_model_name(model):
+            return str(model)
+    return None
+
+
+def result_text(content: object) -> str | None:
+    """The text of a tool result: a string, or its `text` blocks joined."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [as_object(b).get(RESULT_TEXT) for b in content if as_object(b).get(RESULT_TYPE) == "text"]
+        return "\n".join(p for p in parts if isinstance(p, str))
+    return None
+
+
+class DroidReader:
+    def __init__(self, report: RedactionReport, model: str | None) -> None:
+        self.report = report
+        self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
+        self.stats = LineStats()
+        self.model = model
+        self.sid: str | None = None
+        self.calls: dict[str, ToolCall] = {}
+        self.done: set[str] = set()
+        self.t: float | None = None
+
+    def skip(self, name: str) -> None:
+        self.report.skipped_records[name] += 1
+
+    def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:
+        for _, r in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
+            kind = r.get(KIND)
+            if kind == "session_start" and self.sid is None:
+                self.start(r)
+            elif kind == "message":
+                self.message(r)
+            else:
+                self.skip(label(kind) if isinstance(kind, str) and kind not in RECORD_TYPES else
+                          "session_start:<again>" if kind == "session_start" else "<no record type>")
+
+    def start(self, r: dict[str, Any]) -> None:
+        sid, cwd = r.get(SESSION_ID), r.get(CWD)
+        self.sid = sid if isinstance(sid, str) and sid else None
+        if isinstance(cwd, str) and cwd:
+            self.s.cwd = cwd
+            self.s.roots = chatlog.root_of(cwd)
+
+    def message(self, r: dict[str, Any]) -> None:
+        t = epoch_ms(r.get(AT))
+        if t is not None:
+            self.t = t
+            self.s.saw(t)
+        m = as_object(r.get(MESSAGE))
+        role, content = m.get(ROLE), m.get(CONTENT)
+        if self.t is None or role not in ("user", "assistant"):
+            self.skip("message:<no time>" if self.t is None else label("message", role if isinstance(role, str) else None))
+            return
+        blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+        for b in blocks:
+            kind = b.get(BLOCK_TYPE)
+            if not isinstance(kind, str) or BLOCKS.get(kind) != "mapped":
+                self.skip(label("block", kind if isinstance(kind, str) else None))
+        if role == "user":
+            self.user(r, content, blocks, self.t)
+        else:
+            self.assistant(m, content, blocks, self.t)
+
+    def user(self, r: dict[str, Any], content: object, blocks: list[dict[str, Any]], t: float) -> None:
+        for b in blocks:
+            if b.get(BLOCK_TYPE) == "tool_result":
+                self.result(b, t)
+        texts = [b for b in blocks if b.get(BLOCK_TYPE) in ("text", "image")]
+        if not texts and not isinstance(content, str):
+            return
+        if r.get(VISIBILITY) == "llm_only":
+            self.skip("message:llm_only")
+            return
+        turn = UserTurn(t, MAIN, len(content) if isinstance(content, str) else
+                        sum(len(b[TEXT]) for b in texts if isinstance(b.get(TEXT), str)))
+        turn.images = sum(1 for b in texts if b.get(BLOCK_TYPE) == "image")
+        self.s.facts.append(turn)
+
+    def assistant(self, m: dict[str, Any], content: object, blocks: list[dict[str, Any]], t: float) -> None:
+        model = m.get(MODEL) if is_model_name(m.get(MODEL)) else self.model
+        llm = LlmResponse(t, MAIN, model)
+        self.s.facts.append(llm)
+        if isinstance(content, str):
+            llm.text_chars += len(content)
+        for b in blocks:
+            kind = b.get(BLOCK_TYPE)
+            if kind == "text" and isinstance(b.get(TEXT), str):
+                llm.text_chars += len(b[TEXT])
+            elif kind in ("thinking", "redacted_thinking"):
+                llm.thinking = True
+            elif kind == "tool_use":
+                self.call(b, t, llm)
+
+    def call(self, b: dict[str, Any], t: float, llm: LlmResponse) -> None:
+        call_id, name = b.get(CALL_ID), b.get(CALL_NAME)
+        if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name \
+                or call_id in self.calls:
+            self.skip("block:tool_use:<no id or name>")
+            return
+        found = b.get(CALL_INPUT)
+        args: dict[str, Any] = dict(found) if isinstance(found, dict) else {}
+        for key in FOLDER_KEYS:  # a search's folder is its target
+            if isinstance(args.get(key), str) and "path" not in args:
+                args["path"] = args[key]
+        c = chatlog.call(name, args, call_id, t, MAIN, aliases=ALIASES)
+        self.calls[call_id] = c
+        llm.tool_calls += 1
+        self.s.facts.append(c)
+
+    def result(self, b: dict[str, Any], t: float) -> None:
+        call_id = b.get(RESULT_CALL)
+        c = self.calls.get(call_id) if isinstance(call_id, str) else None
+        if c is None or c.call_id in self.done:
+            self.skip("block:tool_result:<no call>" if c is None else "<duplicate>")
+            return
+        self.done.add(c.call_id)
+        error = b.get(RESULT_ERROR) is True
+        text = result_text(b.get(RESULT_CONTENT))
+        self.s.facts.append(chatlog.result(c, max(t, c.t), error=error, output=text,
+                                           error_text=text if error else None))
+
+
+def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
+                 companions: list[Any] | None = None, skip_bad_lines: bool = False,
+                 file_stem: str | None = None) -> SessionFacts:
+    reader = DroidReader(report, settings_model(companions))
+    reader.read(data, where, skip_bad_lines)
+    reader.s.native_id = session_id(reader.sid, data, file_stem)
+    reader.stats.warn_skipped(report)
+    return reader.s

@@ -1,0 +1,267 @@
+"""Write-time redaction: the scrub installed as an agent's session-end hook.
+
+    install("claude-code", key_file, vault_dir)   # ~/.claude/settings.json gets a SessionEnd hook
+    uninstall("claude-code")                      # and loses it again, the rest as it was
+
+Where each agent calls a program when a session (or a turn) ends, and what it passes:
+
+* Claude Code: `hooks.SessionEnd` in `~/.claude/settings.json`, a list of groups each with a
+  `hooks` list of `{"type": "command", "command": ...}`; the hook's standard input is a JSON object
+  with `transcript_path`.
+* Gemini CLI: the same shape in `~/.gemini/settings.json` (`hooks.SessionEnd`, entries with a
+  `name`); standard input holds `transcript_path` too.
+* Codex: `notify` in `~/.codex/config.toml`, a program and its arguments; Codex appends one JSON
+  argument when a turn completes (`thread-id`, ...). Codex keeps the current rollout open, so the
+  hook scrubs the rollouts of other sessions that have not changed for `IDLE_SECONDS` (and did
+  within `RECENT_SECONDS`).
+
+Editing a settings file: it must parse (JSON, or TOML for Codex), or nothing is touched; a copy is
+kept beside it before the first change (`<name>.agentplay-backup`); only the hook's own entry is
+added or removed, and it is recognised by `MARK`. Installing twice changes nothing. A JSON file is
+written back with two-space indentation; a TOML file gets two lines at its top, which uninstall removes, so
+its bytes come back exactly.
+"""
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import sys
+import time
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from redact.errors import UsageError
+from redact.io.write import write_atomic
+
+MARK = "agentplay-redact-sweep-hook"
+IDLE_SECONDS = 600
+RECENT_SECONDS = 2 * 86400  # older rollouts: an earlier turn's hook, or a manual sweep
+AGENTS = ("claude-code", "codex", "gemini-cli")
+
+
+@dataclass(frozen=True)
+class Agent:
+    name: str
+    settings: str  # relative to the home
+    kind: str  # "json-hooks" or "toml-notify"
+    event: str = "SessionEnd"
+
+
+_AGENTS = {
+    "claude-code": Agent("claude-code", ".claude/settings.json", "json-hooks"),
+    "gemini-cli": Agent("gemini-cli", ".gemini/settings.json", "json-hooks"),
+    "codex": Agent("codex", ".codex/config.toml", "toml-notify"),
+}
+
+
+def agent(name: str) -> Agent:
+    if name not in _AGENTS:
+        raise UsageError(f"no session hook is known for {name!r}; agents with one: {', '.join(AGENTS)}")
+    return _AGENTS[name]
+
+
+def settings_path(name: str, home: Path | None = None) -> Path:
+    return (Path.home() if home is None else home) / agent(name).settings
+
+
+def _program() -> list[str]:
+    found = shutil.which("agentplay-redact")
+    return [found] if found else [sys.executable, "-m", "redact"]
+
+
+def hook_argv(name: str, key_file: Path, vault_dir: Path) -> list[str]:
+    return [*_program(), "hook", "run", name, "--key-file", str(key_file.expanduser().resolve()),
+            "--vault-dir", str(vault_dir.expanduser().resolve())]
+
+
+def _command(argv: list[str]) -> str:
+    return " ".join(shlex.quote(a) for a in argv) + f" # {MARK}"
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read the settings file ({type(exc).__name__}); nothing changed", where=str(path)) from None
+
+
+def _backup(path: Path) -> Path | None:
+    if not path.exists():
+        return None
+    backup = path.with_name(path.name + ".agentplay-backup")
+    if not backup.exists():
+        shutil.copy2(path, backup)
+    return backup
+
+
+def _parse_json(path: Path, text: str | None) -> dict[str, Any]:
+    if text is None or not text.strip():
+        return {}
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"the settings file is not valid JSON (line {exc.lineno}); nothing changed",
+                         where=str(path)) from None
+    if not isinstance(doc, dict):
+        raise UsageError("the settings file is not a JSON object; nothing changed", where=str(path))
+    return doc
+
+
+def _is_ours(entry: Any) -> bool:
+    return isinstance(entry, dict) and MARK in str(entry.get("command", ""))
+
+
+def install(name: str, key_file: Path, vault_dir: Path, *, settings: Path | None = None,
+            home: Path | None = None) -> str:
+    """Add the scrub hook to `name`'s settings; returns what was done, in a sentence."""
+    spec = agent(name)
+    path = settings or settings_path(name, home)
+    text = _read(path)
+    argv = hook_argv(name, key_file, vault_dir)
+    if spec.kind == "toml-notify":
+        return _install_toml(path, text, argv)
+    doc = _parse_json(path, text)
+    hooks = doc.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise UsageError("`hooks` in the settings file is not an object; nothing changed", where=str(path))
+    groups = hooks.get(spec.event, [])
+    if not isinstance(groups, list):
+        raise UsageError(f"`hooks.{spec.event}` is not a list; nothing changed", where=str(path))
+    if any(isinstance(g, dict) and any(_is_ours(h) for h in g.get("hooks", []) or []) for g in groups):
+        return f"already installed in {path}"
+    entry: dict[str, Any] = {"type": "command", "command": _command(argv)}
+    if name == "gemini-cli":
+        entry = {"name": MARK, **entry}
+    doc.setdefault("hooks", {}).setdefault(spec.event, []).append({"hooks": [entry]})
+    backup = _backup(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
+                 mode=_mode(path))
+    return f"installed a {spec.event} hook in {path}" + (f" (backup: {backup})" if backup else "")
+
+
+def uninstall(name: str, *, settings: Path | None = None, home: Path | None = None) -> str:
+    spec = agent(name)
+    path = settings or settings_path(name, home)
+    text = _read(path)
+    if text is None:
+        return f"nothing to remove: {path} does not exist"
+    if spec.kind == "toml-notify":
+        return _uninstall_toml(path, text)
+    doc = _parse_json(path, text)
+    hooks = doc.get("hooks")
+    groups = hooks.get(spec.event) if isinstance(hooks, dict) else None
+    if not isinstance(groups, list):
+        return f"nothing to remove in {path}"
+    kept = []
+    removed = 0
+    for group in groups:
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+            inner = [h for h in group["hooks"] if not _is_ours(h)]
+            removed += len(group["hooks"]) - len(inner)
+            if not inner:
+                continue
+            group = {**group, "hooks": inner}
+        kept.append(group)
+    if not removed:
+        return f"nothing to remove in {path}"
+    assert isinstance(hooks, dict)
+    if kept:
+        hooks[spec.event] = kept
+    else:
+        del hooks[spec.event]
+        if not hooks:
+            del doc["hooks"]
+    _backup(path)
+    write_atomic(path, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"), mode=_mode(path))
+    return f"removed the hook from {path}"
+
+
+def _mode(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        return 0o600
+
+
+def _toml_lines(argv: list[str]) -> str:
+    return f"# {MARK}: scrub finished sessions (agentplay-redact hook uninstall codex)\n" \
+           f"notify = {json.dumps(argv)}\n"
+
+
+def _install_toml(path: Path, text: str | None, argv: list[str]) -> str:
+    body = text or ""
+    try:
+        doc = tomllib.loads(body)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"the config file is not valid TOML ({exc}); nothing changed", where=str(path)) from None
+    if MARK in body:
+        return f"already installed in {path}"
+    if "notify" in doc:
+        raise UsageError("the config already sets `notify` (Codex runs one program): remove it or add "
+                         "`agentplay-redact hook run codex ...` to it by hand; nothing changed", where=str(path))
+    new = _toml_lines(argv) + body  # first in the file: a top-level key whatever follows
+    tomllib.loads(new)  # still valid, and `notify` is top-level
+    backup = _backup(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, new.encode("utf-8"), mode=_mode(path))
+    return f"installed `notify` in {path}" + (f" (backup: {backup})" if backup else "")
+
+
+def _uninstall_toml(path: Path, text: str) -> str:
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"the config file is not valid TOML ({exc}); nothing changed", where=str(path)) from None
+    lines = text.splitlines(keepends=True)
+    kept, skip_next, removed = [], False, False
+    for line in lines:
+        if skip_next:
+            skip_next = False
+            if line.startswith("notify = "):
+                removed = True
+                continue
+        if line.startswith(f"# {MARK}:"):
+            skip_next = True
+            continue
+        kept.append(line)
+    if not removed:
+        return f"nothing to remove in {path}"
+    _backup(path)
+    write_atomic(path, "".join(kept).encode("utf-8"), mode=_mode(path))
+    return f"removed `notify` from {path}"
+
+
+def hook_targets(name: str, payload: str | None, home: Path | None = None) -> list[str]:
+    """The files the hook of `name` scrubs, from what the agent passed it."""
+    if name in ("claude-code", "gemini-cli"):
+        try:
+            doc = json.loads(payload or "{}")
+        except json.JSONDecodeError:
+            return []
+        transcript = doc.get("transcript_path") if isinstance(doc, dict) else None
+        return [str(Path(transcript).expanduser())] if isinstance(transcript, str) and transcript else []
+    base = (Path.home() if home is None else home) / ".codex" / "sessions"
+    current = ""
+    try:
+        doc = json.loads(payload or "{}")
+        current = str(doc.get("thread-id", "")) if isinstance(doc, dict) else ""
+    except json.JSONDecodeError:
+        pass
+    now = time.time()
+    found = []
+    for path in sorted(base.glob("**/rollout-*.jsonl")):
+        if current and current in path.name:
+            continue
+        try:
+            age = now - path.stat().st_mtime
+            if IDLE_SECONDS <= age <= RECENT_SECONDS:
+                found.append(str(path))
+        except OSError:
+            continue
+    return found

@@ -1,0 +1,103 @@
+"""Which files a sweep reads: `sweep_inputs` is the one place that turns the command's PATH
+arguments (or, with none, every agent's home) into files.
+
+PATH arguments expand as batch mode expands them (redact/batch/inputs.py: a folder's sessions as
+every format lists them, glob patterns, single files); a SQLite store is one file (its sessions
+share it). Unlike batch mode, the sweep also reads the auxiliary files a format keeps beside its
+sessions (a shell history, a prompt log, checkpoints), and every other file under a folder named
+like a log (`LOG_SUFFIXES`: the formats this build does not read yet, an agent's prompt history):
+tokens sit there too. Credential files
+(redact/formats/credentials.py) are named and never opened.
+
+With no PATH, `default_roots` lists every agent's home: each registered format's `homes`
+(`~/.claude/projects`, `*` matching one segment) that exists. Home-wide discovery can take its
+place in `default_roots` alone.
+"""
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from redact.batch.inputs import SKIPPED, expand
+from redact.formats.credentials import is_credential_file
+from redact.io.store import split_ref
+
+
+@dataclass
+class Inputs:
+    files: list[Path] = field(default_factory=list)
+    credentials: list[Path] = field(default_factory=list)  # named, never opened
+    unusable: list[tuple[str, str]] = field(default_factory=list)  # (argument, why)
+
+
+def default_roots(home: Path | None = None) -> list[str]:
+    """Every agent home that exists under `home` (the user's by default), from the registry."""
+    from redact.formats.registry import formats
+
+    base = Path.home() if home is None else home
+    roots: dict[str, str] = {}
+    for fmt in formats():
+        for pattern in getattr(fmt, "homes", ()) or ():
+            text = str(pattern)
+            rel = text[2:] if text.startswith("~/") else text
+            for found in sorted(glob.glob(str(base / rel))):
+                if Path(found).exists():
+                    roots.setdefault(os.path.realpath(found), found)
+    return list(roots.values())
+
+
+#: what an agent's log can be named, beyond the sessions the formats list
+LOG_SUFFIXES = (".jsonl", ".json", ".md", ".txt", ".log", ".db", ".sqlite", ".sqlite3", ".vscdb", ".jsonl.gz")
+_SKIP_FOLDERS = frozenset({"node_modules", ".git", "__pycache__", ".venv", "site-packages"})
+
+
+def _logs_under(folder: Path) -> list[Path]:
+    """Files under `folder` named like logs (`LOG_SUFFIXES`), not in a package or VCS folder."""
+    found = []
+    for base, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_FOLDERS)
+        for name in sorted(files):
+            if name.endswith(LOG_SUFFIXES) and not name.endswith((".db-wal", ".db-shm")):
+                path = Path(base) / name
+                if path.is_file() and not path.is_symlink():
+                    found.append(path)
+    return found
+
+
+def sweep_inputs(paths: Sequence[str], home: Path | None = None) -> Inputs:
+    """The files a sweep of `paths` reads (every agent home when `paths` is empty)."""
+    from redact.batch.inputs import is_pattern
+
+    args = list(paths) if paths else default_roots(home)
+    result = Inputs()
+    missing = [a for a in args if not is_pattern(a) and not Path(split_ref(a)[0]).exists()]
+    result.unusable.extend((a, f"{a}: no such file or folder") for a in missing)
+    args = [a for a in args if a not in missing]
+    seen: dict[str, Path] = {}
+    files, outcomes = expand(args)
+    for path in files:
+        seen.setdefault(os.path.realpath(split_ref(path)[0]), split_ref(path)[0])
+    for outcome in outcomes:
+        path = Path(outcome.input)
+        if is_credential_file(path):
+            result.credentials.append(path)
+        elif outcome.status == SKIPPED and path.is_file():
+            seen.setdefault(os.path.realpath(path), path)  # an auxiliary file: searched too
+        elif outcome.status != SKIPPED:
+            result.unusable.append((outcome.input, outcome.message))
+    for arg in args:  # the other logs of a folder: formats not registered yet, histories, notes
+        if Path(arg).is_dir():
+            logs = _logs_under(Path(arg))
+            if logs:  # a folder of logs no format lists is not a folder without sessions here
+                result.unusable = [(a, why) for a, why in result.unusable if a != arg]
+            for path in logs:
+                if is_credential_file(path):
+                    result.credentials.append(path)
+                else:
+                    seen.setdefault(os.path.realpath(path), path)
+    result.files = [p for p in seen.values() if not is_credential_file(p)]
+    result.credentials = sorted(set(result.credentials))
+    return result

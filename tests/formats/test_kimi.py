@@ -1,0 +1,192 @@
+"""Kimi CLI sessions (the wire log of `~/.kimi/sessions/<md5>/<id>/`): detection, the map's events
+counted from the log, tokens and latency per step, subagent lanes from SubagentEvent, the work dir
+from `~/.kimi/kimi.json`, `config.toml` never opened, native scrubbing, batch discovery, canaries in
+every text slot never surviving any policy, and every corpus file read or skipped with why."""
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from redact.batch import run as batch
+from redact.api import redact_bytes, redact_file
+from redact.formats.detect import detect
+from redact.errors import BadInput
+from redact.keys.material import Key
+from redact.policy.load import load_policy
+from tests.conftest import corpus_case, corpus_dir, corpus_params
+from tests.formats.canary import KEY, POLICIES, Canaries, canary_base, check
+from tests.formats.seed_strict import violations
+from tests.native.helpers import lines, native, report_text
+from tests.native.kimifix import events, wire
+
+CALL_KINDS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subagent", "web", "tool")
+SESSION = "0be84c98-0aeb-48c3-aa42-0fb8330914ef"
+
+
+def _map(data: bytes, policy: str = "default") -> dict[str, Any]:
+    return redact_bytes(data, name="wire.jsonl", policy=policy, key=KEY if policy == "public" else None).session_map
+
+
+def test_detected_from_the_content() -> None:
+    assert detect(wire(Canaries("d")), "x") == "kimi"
+
+
+def test_events_agree_with_the_log() -> None:
+    """Counted from the fixture's events (not from the reader)."""
+    evs = [e["message"] for e in events(Canaries("n"))[1:]]
+    nested = [e["payload"]["event"] for e in evs if e["type"] == "SubagentEvent"]
+    every = [e for e in evs if e["type"] != "SubagentEvent"] + nested
+    m = _map(wire(Canaries("n")))
+    assert m["session"]["agentTool"] == "kimi" and violations(m) == []
+    kinds = Counter(e["kind"] for e in m["events"])
+    assert sum(kinds[k] for k in CALL_KINDS) == m["totals"]["calls"] == sum(e["type"] == "ToolCall" for e in every)
+    updates = [e["payload"]["token_usage"] for e in every if e["type"] == "StatusUpdate"]
+    assert kinds["llm"] == m["totals"]["requests"] == len(updates)  # the interrupted empty step is no response
+    assert m["totals"]["tokens"] == sum(sum(u.values()) for u in updates)
+    assert kinds["user"] == sum(e["type"] == "TurnBegin" for e in evs)  # a subagent's task is no prompt
+    assert m["totals"]["subagents"] == 1
+
+
+def test_steps_tools_lanes_and_errors() -> None:
+    m = _map(wire(Canaries("r")))
+    ev = m["events"]
+    first = next(e for e in ev if e["kind"] == "llm")
+    assert (first["in"], first["out"], first["cr"], first["cw"]) == (1200, 80, 5000, 7)
+    assert first["latency"] == 3900 and first["thinking"] is True and first["toolCalls"] == 3
+    assert first["stop"] == "tool_use"
+    assert [e["sha"] for e in ev if e["kind"] == "commit"] == ["1a2b3c4"]
+    test = next(e for e in ev if e.get("verb") == "npm test")
+    assert test["exitCode"] == 1 and test["errClass"] == "exit_code"
+    assert next(e for e in ev if e["kind"] == "edit")["errClass"] == "patch_failed"
+    sub = next(e for e in ev if e["kind"] == "subagent")
+    lane = next(a for a in m["agents"] if a["kind"] == "subagent")
+    assert sub["subagentType"] == "coder" == lane["subagentType"] and sub["child"] == lane["id"]
+    assert [e["kind"] for e in ev if e["agent"] == lane["id"]] == ["llm", "search"]
+    assert [(e["source"], e["errClass"]) for e in ev if e["kind"] == "error"] == [("orchestration", "interrupted")]
+    assert sum(e["kind"] == "compaction" for e in ev) == 1
+
+
+def _home(tmp_path: Path, user: str = "chris") -> Path:
+    kimi = tmp_path / ".kimi"
+    work = f"/home/{user}/src/shop"
+    md5 = hashlib.md5(work.encode()).hexdigest()
+    folder = kimi / "sessions" / md5 / SESSION
+    folder.mkdir(parents=True)
+    (folder / "wire.jsonl").write_bytes(wire(Canaries("h"), user))
+    (folder / "context.jsonl").write_text('{"role": "user", "content": "zqsecretqz"}\n')
+    (folder / "context_sub_1.jsonl").write_text('{"role": "user", "content": "zqsecretqz"}\n')
+    (folder / "state.json").write_text('{"version": 1, "approval": {"yolo": false}}')
+    (kimi / "user-history").mkdir()
+    (kimi / "user-history" / f"{md5}.jsonl").write_text('{"content": "zqsecretqz"}\n')
+    (kimi / "kimi.json").write_text(f'{{"work_dirs": [{{"path": "/home/{user}", "kaos": "local"}}, '
+                                    f'{{"path": "{work}", "kaos": "local", "last_session_id": null}}]}}')
+    (kimi / "config.toml").write_text('[providers.kimi]\napi_key = "zqsecretqz"\n')
+    return folder / "wire.jsonl"
+
+
+def test_the_work_dir_comes_from_kimi_json(tmp_path: Path) -> None:
+    m = redact_file(_home(tmp_path)).session_map
+    assert m["repos"][0]["name"] == "shop"
+    assert {f["path"] for f in m["files"]} == {"src/app.py", "src/util.py"}
+
+
+def test_config_toml_is_never_opened(tmp_path: Path) -> None:
+    _home(tmp_path)
+    with pytest.raises(BadInput) as exc:
+        redact_file(tmp_path / ".kimi" / "config.toml")
+    assert "zqsecretqz" not in str(exc.value)
+
+
+@pytest.mark.parametrize("start", [".kimi", ".kimi/sessions"])
+def test_batch_finds_the_wire_logs_and_skips_the_rest(tmp_path: Path, start: str) -> None:
+    _home(tmp_path)
+    tasks, other = batch.plan([str(tmp_path / start)], tmp_path / "out")
+    assert [Path(t.input).name for t in tasks] == ["wire.jsonl"]
+    skipped = {Path(o.input).name for o in other}
+    assert all(o.status == batch.SKIPPED for o in other) and all("zqsecretqz" not in o.message for o in other)
+    assert {"context.jsonl", "context_sub_1.jsonl", "state.json"} <= skipped
+    if start == ".kimi":
+        assert {"kimi.json", "config.toml"} <= skipped
+    outcomes = batch.run(tasks, batch.Settings(policy=load_policy("default")))
+    assert {o.status for o in outcomes} == {batch.WRITTEN}
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=canary_base)
+def test_no_canary_in_any_map(base: str) -> None:
+    for policy, key in POLICIES:
+        c = Canaries(base)
+        check(wire(c), c, policy, key, name="wire.jsonl")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=canary_base, policy=st.sampled_from([p for p, _ in POLICIES]))
+def test_no_canary_survives_native(base: str, policy: str) -> None:
+    c = Canaries(base)
+    key = KEY if policy == "public" else None
+    out, report = native(wire(c), "kimi", policy=policy, key=key)
+    body = out.decode()
+    assert not [x for x in c.all if x in body] and "chris" not in body
+    assert all(x.isascii() and x.replace("_", "").isalnum() for x in c.all if x in report_text(report))
+    again = redact_bytes(out, name="native", input_format="kimi", policy=policy, key=key)
+    assert not [x for x in c.all if x in again.data.decode()]
+
+
+def test_native_keeps_what_the_table_allows() -> None:
+    data = wire(Canaries("k"))
+    out, report = native(data, "kimi")
+    got = lines(out)
+    assert len(got) == len(lines(data)) - 1 and report.skipped_records  # the unknown event type
+    calls = [r["message"]["payload"] for r in got[1:] if r["message"]["type"] == "ToolCall"]
+    assert calls[0]["function"]["arguments"] == "{}"  # streamed: cut short, so not JSON on its own line
+    assert [c["function"]["arguments"] for c in calls if c["function"]["name"] == "Shell"] == \
+        ["{}", '{"command":"npm test"}']
+    part = next(r["message"]["payload"] for r in got[1:] if r["message"]["type"] == "ToolCallPart")
+    assert "arguments_part" not in part
+    again = redact_bytes(out, name="n", input_format="kimi").session_map
+    assert again["totals"]["calls"] == 6 and again["totals"]["subagents"] == 1
+
+
+def test_the_format_lists_where_kimi_keeps_sessions() -> None:
+    from redact.formats.registry import raw_format
+
+    fmt = raw_format("kimi")
+    assert fmt is not None and fmt.homes == ("~/.kimi/sessions",) and fmt.native
+
+
+# -- the shared corpus ------------------------------------------------------------------------------
+
+#: corpus files that are not the wire log, by name, with why
+NOT_SESSIONS = {"context.jsonl": "the model history without times (the wire log holds the same)",
+                "state.json": "approval settings, not a session log", "kimi.json": "the work-dir list",
+                "user-history": "the prompt history, not a session log"}
+
+
+def _corpus() -> list[Path]:
+    return sorted(p for p in corpus_dir("kimi").rglob("*") if p.is_file())
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("path", corpus_params(_corpus), ids=lambda p: "/".join(getattr(p, "parts", [str(p)])[-3:]))
+def test_every_corpus_file_is_read_or_skipped_with_a_reason(path: Path) -> None:
+    corpus_case(path, "kimi")
+    if path.name != "wire.jsonl":
+        why = NOT_SESSIONS.get(path.name) or NOT_SESSIONS["context.jsonl" if path.name.startswith("context_sub_")
+                                                           else "user-history"]
+        pytest.skip(f"{path.name}: {why}")
+    data = path.read_bytes()
+    assert detect(data, path.name) == "kimi"
+    for policy in ("default", "public"):
+        m = redact_bytes(data, name=str(path), policy=policy,
+                         key=Key(bytes(range(32)), source="t") if policy == "public" else None).session_map
+        assert violations(m) == [] and m["totals"]["requests"] >= 1
+    subs = {line for line in data.split(b"\n") if b'"SubagentEvent"' in line}
+    assert (m["totals"]["subagents"] > 0) == bool(subs)
+    out, _ = native(data, "kimi")
+    assert len(lines(out)) == sum(1 for line in data.split(b"\n") if line.strip())
