@@ -87,7 +87,24 @@ def load_key(key_file: Path | None, unsafe: bool) -> Key | None:
         err("warning: --unsafe-key-permissions: accepting a key file others may read")
     if key_file is not None:
         return load_key_file(key_file, allow_unsafe_permissions=unsafe)
-    return key_from_env(allow_unsafe_permissions=unsafe)
+    key = key_from_env(allow_unsafe_permissions=unsafe)
+    if key is not None:
+        return key
+    default = default_key_path()
+    if default.is_file():
+        err(f"using the key in {default} (the default place; --key-file names another)")
+        return load_key_file(default, allow_unsafe_permissions=unsafe)
+    return None
+
+
+def default_key_path() -> Path:
+    """Where a key is looked for when none is given: $XDG_CONFIG_HOME/agentplay/key, else
+    ~/.config/agentplay/key (where `keygen` is shown writing it)."""
+    import os
+
+    base = os.environ.get("XDG_CONFIG_HOME")
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".config"
+    return root / "agentplay" / "key"
 
 
 class Interrupt:
