@@ -87,14 +87,23 @@ def load_key(key_file: Path | None, unsafe: bool) -> Key | None:
         err("warning: --unsafe-key-permissions: accepting a key file others may read")
     if key_file is not None:
         return load_key_file(key_file, allow_unsafe_permissions=unsafe)
-    key = key_from_env(allow_unsafe_permissions=unsafe)
-    if key is not None:
-        return key
+    return key_from_env(allow_unsafe_permissions=unsafe)
+
+
+def key_file_or_default(key_file: Path | None) -> Path | None:
+    """`--key-file`, else (no key in the environment either) the default key file when it exists,
+    said on stderr; None when there is no key to use."""
+    import os
+
+    from redact.keys.material import ENV_KEY, ENV_KEY_FILE
+
+    if key_file is not None or os.environ.get(ENV_KEY) or os.environ.get(ENV_KEY_FILE):
+        return key_file
     default = default_key_path()
-    if default.is_file():
-        err(f"using the key in {default} (the default place; --key-file names another)")
-        return load_key_file(default, allow_unsafe_permissions=unsafe)
-    return None
+    if not default.is_file():
+        return None
+    err(f"using the key in {default} (the default place; --key-file names another)")
+    return default
 
 
 def default_key_path() -> Path:

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from redact.cli.common import InputFormat, Mode, app, choices, err, input_format_of, load_key, value
+from redact.cli.common import (InputFormat, Mode, app, choices, err, input_format_of, key_file_or_default, load_key,
+                               value)
 from redact.errors import LeakFound, UsageError
 from redact.io.write import check_output_path
 from redact.options import FOLDER, MANY, ONE, RunOptions
@@ -131,6 +132,7 @@ def redact(
         raise UsageError("INPUT is a session store holding several sessions: give --out-dir DIR for the "
                          "maps (one per session), or name one as STORE#SESSION", where=inputs[0])
     _check_exists(inputs)
+    key_file = key_file_or_default(key_file)  # the batch's workers load the same file
     key = load_key(key_file, unsafe_key_permissions)
     # every flag rule is the library's (redact/options.py): the API refuses the same combinations
     RunOptions(to=to or "map", mode=mode_name, input_format=fmt, inputs=_inputs(inputs), output=output,
