@@ -156,11 +156,12 @@ def _content_hash(raw: dict[str, Any], report: dict[str, Any]) -> None:
                                       "after it was written?); the one shown was computed here")
 
 
-def _scan(raw: dict[str, Any], report: dict[str, Any], source_log: bytes | None) -> None:
+def _scan(raw: dict[str, Any], report: dict[str, Any], source_log: bytes | None,
+          options: dict[str, Any]) -> None:
     """Verdicts and findings from the leak scanner, which shares none of this walk's code."""
     from audit.scan import scan_map  # imported here: the scanner loads the verb vocabulary
 
-    result = scan_map(raw, source=source_log)
+    result = scan_map(raw, source=source_log, **options)
     report["scanner"] = {str(layer): str(v) for layer, v in result.verdicts.items()}
     report["findings"] = [finding_dict(f) for f in result.findings]
 
@@ -174,11 +175,13 @@ def finding_dict(finding: Any) -> dict[str, Any]:
 
 
 def report_of_map(raw: Any, *, source: str = "<map>", scan: bool = True,
-                  source_log: bytes | None = None) -> dict[str, Any]:
+                  source_log: bytes | None = None, policy: Any = None) -> dict[str, Any]:
     """The audit report dict of a parsed map `raw` (BadInput when it is not an agentplay/v1 map).
 
     `source` names the map in the report; `scan` runs the leak scanner (`audit/scan.py`) for the
     verdicts and findings, with its taint layer when `source_log` (the raw log's bytes) is given.
+    `policy` (an `EffectivePolicy`, `audit --policy`): the policy the map was made under; the report
+    names it and the scanner does not count what it keeps on purpose as findings.
     """
     if not isinstance(raw, dict):
         raise BadInput("a session map must be a JSON object", where=f"{source}#/")
@@ -192,7 +195,8 @@ def report_of_map(raw: Any, *, source: str = "<map>", scan: bool = True,
         "source": source,
         "inputFormat": str(schema),
         "keyFingerprint": None,
-        "policy": {"name": None, "hash": None},
+        "policy": ({"name": None, "hash": None} if policy is None else
+                   {"name": policy.name, "hash": policy.hash(), "keeps": policy.keeps()}),
         "identifiersDropped": {},
         "droppedFields": {},
         "droppedValues": {},
@@ -221,18 +225,38 @@ def report_of_map(raw: Any, *, source: str = "<map>", scan: bool = True,
         report["warnings"].append("the map carries text fields (task names or artifact titles); "
                                   "their values are not shown here")
     if scan:
-        _scan(raw, report, source_log)
+        _scan(raw, report, source_log, {} if policy is None else policy.scan_options())
+    if policy is not None:
+        report["textKept"] = _text_kept(raw, policy)
     return report
 
 
+def _text_kept(raw: dict[str, Any], policy: Any) -> dict[str, list[str]]:
+    """The task names and artifact titles `policy` keeps on purpose, as the map holds them."""
+    text = policy.policy.text
+    out: dict[str, list[str]] = {}
+    tasks = raw.get("tasks")
+    if text.keep_task_names and isinstance(tasks, list):
+        names = {t["name"] for t in tasks if isinstance(t, dict) and isinstance(t.get("name"), str) and t["name"]}
+        if names:
+            out["task_names"] = sorted(names)
+    events = raw.get("events")
+    if text.keep_artifact_titles and isinstance(events, list):
+        titles = {e["title"] for e in events if isinstance(e, dict) and e.get("kind") == "ArtifactEvent"
+                  and isinstance(e.get("title"), str) and e["title"]}
+        if titles:
+            out["artifact_titles"] = sorted(titles)
+    return out
+
+
 def audit_file(path: str | Path, *, scan: bool = True,
-               source_log: str | Path | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+               source_log: str | Path | None = None, policy: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """(report, map) for the map file at `path` (gzip or not, `-` for stdin). BadInput on bad input.
 
     `source_log`: the raw log the map was made from, for the scanner's taint layer."""
     where = display_name(path)
     raw = parse_json(read_input(path), where)
     log = read_input(source_log) if source_log is not None else None
-    report = report_of_map(raw, source=where, scan=scan, source_log=log)
+    report = report_of_map(raw, source=where, scan=scan, source_log=log, policy=policy)
     return report, raw
 

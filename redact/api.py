@@ -277,6 +277,10 @@ def scan_output(session_map: dict[str, Any], report: RedactionReport, policy: Ef
                       keep_task_names=policy.policy.text.keep_task_names,
                       keep_artifact_titles=policy.policy.text.keep_artifact_titles,
                       verb_check=_verb_check(policy))
+    if source is not None:
+        from redact.report import source_digest
+
+        report.source_sha256 = source_digest(source)
     report.scanner = dict(result.verdicts)
     report.findings = [f.as_dict() for f in result.findings]
     if not result.clean:

@@ -27,6 +27,11 @@ class RedactionReport:
     link_scope: str | None = None  # how far keyed tokens link: global, session, dataset:NAME; None: no key
     policy_name: str = ""
     policy_hash: str = ""
+    source_sha256: str | None = None  # SHA-256 of the raw log the map was made from (None: a map input)
+    policy_keeps: list[str] = field(default_factory=list)  # `EffectivePolicy.keeps()`: setting names
+    # class ("task_names", "artifact_titles") -> the text values the policy kept on purpose: they leave
+    # the machine in the map, so the report lists them with the identifiers in clear
+    kept_text: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     content_hash: str = ""
     dropped_fields: Counter[str] = field(default_factory=Counter)  # pointer pattern -> count
     dropped_values: Counter[str] = field(default_factory=Counter)  # pointer pattern -> count
@@ -62,12 +67,14 @@ class RedactionReport:
             "requestedMode": self.requested_mode,
             "keyFingerprint": self.key_fingerprint,
             "linkScope": self.link_scope,
-            "policy": {"name": self.policy_name, "hash": self.policy_hash},
+            "policy": {"name": self.policy_name, "hash": self.policy_hash, "keeps": list(self.policy_keeps)},
             "contentHash": self.content_hash,
+            "sourceSha256": self.source_sha256,
             "eventsByKind": dict(sorted(self.events_by_kind.items())),
             "eventsByAgent": dict(sorted(self.events_by_agent.items())),
             "identifiersInClear": {k: sorted(v) for k, v in sorted(self.idents.kept.items())},
             "identifiersHashed": dict(sorted(self.idents.hashed.items())),
+            "textKept": {k: sorted(v) for k, v in sorted(self.kept_text.items()) if v},
             "identifiersDropped": dict(sorted(self.idents.dropped.items())),
             "droppedFields": dict(sorted(self.dropped_fields.items())),
             "droppedValues": dict(sorted(self.dropped_values.items())),
@@ -81,12 +88,28 @@ class RedactionReport:
         }
 
 
-def drop_line(counts: tuple[int, int, int, int]) -> str | None:
-    """One line for stderr saying how much a run dropped or skipped (None: nothing)."""
+def source_digest(source: bytes | str | Any) -> str:
+    """SHA-256 of a raw log (its bytes, or the path of an uncompressed file read a chunk at a time):
+    what `scan --report` and `receipt sign --report-json` compare a `--source` with."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    if isinstance(source, bytes):
+        digest.update(source)
+    else:
+        with open(source, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(chunk)
+    return digest.hexdigest()
+
+
+def drop_line(counts: tuple[int, int, int, int], *, where: str = "the audit report") -> str | None:
+    """One line for stderr saying how much a run dropped or skipped (None: nothing). `where`: what
+    lists them by place and reason (the audit report when one was asked for, else how to get one)."""
     events, fields, values, records = counts
     parts = [f"{n} {word}{'' if n == 1 else 's'}" for n, word in
              ((events, "event"), (fields, "field"), (values, "value")) if n]
     text = f"dropped {', '.join(parts)}" if parts else ""
     if records:
         text += ("; " if text else "") + f"skipped {records} record{'' if records == 1 else 's'}"
-    return (text + " (by place and reason: the audit report)") if text else None
+    return (text + f" (by place and reason: {where})") if text else None

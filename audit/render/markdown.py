@@ -67,6 +67,9 @@ def render_markdown(report: dict[str, Any], session_map: dict[str, Any] | None =
         out += _table(("Category", "Value", "Note"), rows)
     else:
         out += ["None: every identifier is hashed or dropped.", ""]
+    if view["textKept"]:
+        out += ["Text the policy keeps on purpose (it leaves as shown):", ""]
+        out += _table(("Class", "Value"), [(cls, v) for cls, values in view["textKept"].items() for v in values])
     counts = [(cat, view["identifiersHashed"].get(cat, 0), view["identifiersDropped"].get(cat, 0))
               for cat in sorted(set(view["identifiersHashed"]) | set(view["identifiersDropped"]))]
     if counts:

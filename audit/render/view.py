@@ -89,6 +89,20 @@ def _leaving(report: dict[str, Any], session_map: dict[str, Any] | None) -> dict
     return out
 
 
+_TEXT_CLASSES = ("task_names", "artifact_titles")
+
+
+def _text_kept(report: dict[str, Any]) -> dict[str, list[str]]:
+    """The text values a policy kept on purpose, by class: they leave in the map as written, so the
+    report shows them (masked only when one could be secret or holds invisible characters)."""
+    from audit.render.safety import show_sentences
+
+    raw = report.get("textKept")
+    found = raw if isinstance(raw, dict) else {}
+    return {cls: show_sentences(sorted(v for v in found[cls] if isinstance(v, str)))
+            for cls in _TEXT_CLASSES if isinstance(found.get(cls), list) and found[cls]}
+
+
 def _fits(cls: str, text: str) -> bool:
     """Whether `text` has the shape its class allows (a map under audit may hold anything)."""
     from redact.model import grammar
@@ -220,8 +234,12 @@ def build_view(report: dict[str, Any], session_map: dict[str, Any] | None = None
         "keyFingerprint": show_hex(report.get("keyFingerprint")),
         "linkScope": report.get("linkScope") if is_link_scope(report.get("linkScope")) else None,
         "policy": {"name": show_name(policy["name"]) if policy.get("name") else None,
-                   "hash": show_hex(policy.get("hash"))},
+                   "hash": show_hex(policy.get("hash")),
+                   **({"keeps": [show_name(k) for k in policy["keeps"] if isinstance(k, str)]}
+                      if isinstance(policy.get("keeps"), list) else {})},
+        "textKept": _text_kept(report),
         "contentHash": show_hex(report.get("contentHash")),
+        "sourceSha256": show_hex(report["sourceSha256"]) if isinstance(report.get("sourceSha256"), str) else None,
         "contentHashStored": show_hex(stored) if stored is not None else None,
         "contentHashMatches": report.get("contentHashMatches")
         if isinstance(report.get("contentHashMatches"), bool) else None,
@@ -289,6 +307,8 @@ def facts(view: dict[str, Any]) -> list[tuple[str, str]]:
     policy = view["policy"]
     if policy["name"] or policy["hash"]:
         policy_text = f"{policy['name'] or '(unnamed)'} (hash {policy['hash'] or 'unknown'})"
+        if policy.get("keeps"):
+            policy_text += f"; keeps {', '.join(policy['keeps'])}"
     else:
         policy_text = "not recorded in the map" if view["auditOf"] == "map" else "unknown"
     mode = view["pathMode"]

@@ -222,7 +222,9 @@ class LeafRedactor:
     def text(self, value: str, ptr: str) -> Any:
         keep = self.policy.policy.text
         if ptr.startswith("/tasks/") and keep.keep_task_names:
+            self.report.kept_text["task_names"].add(value)
             return value
         if ptr.endswith("/title") and keep.keep_artifact_titles:
+            self.report.kept_text["artifact_titles"].add(value)
             return value
         return self.drop_value(ptr)

@@ -188,6 +188,7 @@ def redact_map(raw: Any, policy: EffectivePolicy, key: Key | None, report: Redac
     report.path_mode = out_mode
     report.key_fingerprint = key.fingerprint() if key else None
     report.policy_name, report.policy_hash = policy.name, policy.hash()
+    report.policy_keeps = policy.keeps()
     r = MapRedactor(policy, key, report, in_mode=in_mode, out_mode=out_mode, where=where, recorder=recorder)
     try:
         top = r.node(map_node(), raw, "")

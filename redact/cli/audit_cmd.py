@@ -35,6 +35,9 @@ def audit(
                                                   "(.json, .md or .html).")] = None,
     source: Annotated[str | None, typer.Option("--source", help="The raw log the map was made "
                                                "from: adds the scanner's taint layer.")] = None,
+    policy: Annotated[str | None, typer.Option("--policy", help="The policy the map was made under "
+                                               "(preset or TOML path): what it keeps on purpose is "
+                                               "then not a finding, and the report names it.")] = None,
 ) -> None:
     """Show what would leave the machine: every string by class, drops, scanner verdicts, contentHash."""
     from audit.render import format_for_path, render
@@ -53,7 +56,12 @@ def audit(
             raise UsageError("the terminal format prints to the screen; use --format json, md or html "
                              "with -o")
         check_output_path(output, [file] + ([source] if source else []))
-    report, session_map = audit_file(file, source_log=source)
+    eff = None
+    if policy is not None:
+        from redact.policy.load import load_policy
+
+        eff = load_policy(policy)
+    report, session_map = audit_file(file, source_log=source, policy=eff)
     if fmt == "terminal":
         from rich.console import Console
 

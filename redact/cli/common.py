@@ -90,6 +90,32 @@ def load_key(key_file: Path | None, unsafe: bool) -> Key | None:
     return key_from_env(allow_unsafe_permissions=unsafe)
 
 
+def key_file_or_default(key_file: Path | None) -> Path | None:
+    """`--key-file`, else (no key in the environment either) the default key file when it exists,
+    said on stderr; None when there is no key to use."""
+    import os
+
+    from redact.keys.material import ENV_KEY, ENV_KEY_FILE
+
+    if key_file is not None or os.environ.get(ENV_KEY) or os.environ.get(ENV_KEY_FILE):
+        return key_file
+    default = default_key_path()
+    if not default.is_file():
+        return None
+    err(f"using the key in {default} (the default place; --key-file names another)")
+    return default
+
+
+def default_key_path() -> Path:
+    """Where a key is looked for when none is given: $XDG_CONFIG_HOME/agentplay/key, else
+    ~/.config/agentplay/key (where `keygen` is shown writing it)."""
+    import os
+
+    base = os.environ.get("XDG_CONFIG_HOME")
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".config"
+    return root / "agentplay" / "key"
+
+
 class Interrupt:
     """Whether a command said what Ctrl-C left behind (`main` then adds nothing: its own line, for
     a command that says nothing, is "nothing written")."""

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from redact.cli.common import InputFormat, Mode, app, choices, err, input_format_of, load_key, value
+from redact.cli.common import (InputFormat, Mode, app, choices, err, input_format_of, key_file_or_default, load_key,
+                               value)
 from redact.errors import LeakFound, UsageError
 from redact.io.write import check_output_path
 from redact.options import FOLDER, MANY, ONE, RunOptions
@@ -131,6 +132,8 @@ def redact(
         raise UsageError("INPUT holds several sessions (a session store, or a log of several runs such as "
                          "Aider's history): give --out-dir DIR for the maps (one per session), or name one "
                          "as STORE#SESSION (a run: FILE#N)", where=inputs[0])
+    _check_exists(inputs)
+    key_file = key_file_or_default(key_file)  # the batch's workers load the same file
     key = load_key(key_file, unsafe_key_permissions)
     # every flag rule is the library's (redact/options.py): the API refuses the same combinations
     RunOptions(to=to or "map", mode=mode_name, input_format=fmt, inputs=_inputs(inputs), output=output,
@@ -152,6 +155,22 @@ def redact(
         _native(inputs[0], output, options, report, level, chain_key_file, unsafe_key_permissions)
     else:
         _one(inputs[0], output, options, report, extras)
+
+
+def _check_exists(inputs: list[str]) -> None:
+    """A single input that does not exist (and is no glob) is named as such, before any flag rule
+    could blame -o/--out-dir for it; a leading `~` that reached us was not expanded by the shell."""
+    from redact.batch import run as batch
+
+    if len(inputs) != 1 or inputs[0] == "-" or batch.is_pattern(inputs[0]) or "#" in inputs[0]:
+        return
+    path = Path(inputs[0])
+    if path.exists():
+        return
+    if inputs[0].startswith("~"):
+        raise UsageError("no such file or folder: the shell did not expand `~` (it was quoted); write "
+                         "the path without quotes or with $HOME", where=inputs[0])
+    raise UsageError("no such file or folder", where=inputs[0])
 
 
 def _inputs(inputs: list[str]) -> str:
@@ -226,7 +245,7 @@ def _one(input: str, output: str, options: Options, report: Path | None,
         rules = ", ".join(f"{name} {n}" for name, n in sorted(result.report.fallbacks.items()))
         err(f"replaced instead of refused: {sum(result.report.fallbacks.values())} name(s) the leak "
             f"scanner would flag ({rules})")
-    _say_drops(result.report.drop_counts())
+    _say_drops(result.report.drop_counts(), report=report is not None)
     if output != "-":
         err(f"wrote {output} ({result.report.path_mode} paths, "
             f"contentHash {result.report.content_hash[:16]})")
@@ -270,15 +289,20 @@ def _native(input: str, output: str, options: Options, report: Path | None, leve
         write_report(result.report, None, report)
     for warning in result.report.warnings:
         err(f"warning: {warning}")
-    _say_drops(result.report.drop_counts())
+    _say_drops(result.report.drop_counts(), report=report is not None)
     if output != "-":
         err(f"wrote {output} ({result.input_format}, scrubbed natively)")
 
 
-def _say_drops(counts: tuple[int, int, int, int], of: str = "") -> None:
+_NO_REPORT = "add --report R.json to see them"
+
+
+def _say_drops(counts: tuple[int, int, int, int], of: str = "", *, report: bool = True,
+               where: str = _NO_REPORT) -> None:
+    """The drop line; it points at the audit report only when one was asked for."""
     from redact.report import drop_line
 
-    line = drop_line(counts)
+    line = drop_line(counts, where="the audit report" if report else where)
     if line is not None:
         err(f"{line}{of}")
 
@@ -348,7 +372,8 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int, flags: 
         err(f"... and {shown - _SKIPPED_SHOWN} more file(s) skipped ({out_dir / 'index.json'} lists them all)")
     batch_view.summary(every)
     totals = tuple(sum(o.drops[i] for o in outcomes) for i in range(4))
-    _say_drops(totals, f" over {sum(1 for o in outcomes if any(o.drops))} input(s)")  # type: ignore[arg-type]
+    _say_drops(totals, f" over {sum(1 for o in outcomes if any(o.drops))} input(s)",  # type: ignore[arg-type]
+               report=False, where="redact one input alone with --report R.json to see them")
     written = sum(1 for o in outcomes if o.status == batch.WRITTEN)
     if interrupted:
         from redact.cli.common import say_interrupted

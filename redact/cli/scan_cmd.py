@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from redact.cli.common import app, choices, err, map_files, value
-from redact.errors import LeakFound, RedactError
+from redact.errors import BadInput, LeakFound, RedactError
 from redact.io.read import display_name, parse_json, read_input, report_name, shorten
 from redact.io.write import check_output_path, write_atomic
 
@@ -49,6 +49,13 @@ def scan(
         "--format", "-f", help="Report format.")] = "text",
     output: Annotated[str | None, typer.Option("-o", "--output", help="Write the report here instead "
                                                   "of stdout.")] = None,
+    policy: Annotated[str | None, typer.Option("--policy", help="The policy the maps were made under "
+                                               "(preset or TOML path): text it keeps on purpose, such "
+                                               "as task names, and its extra programs are then not "
+                                               "findings.")] = None,
+    report_json: Annotated[str | None, typer.Option("--report", help="The map's JSON audit report "
+                                                    "(`redact --report R.json`): with --source, a log "
+                                                    "that is not the map's own is refused (exit 2).")] = None,
     run_self_test: Annotated[bool, typer.Option("--self-test", help="First plant known leaks in a copy "
                                                 "of each file and fail (exit 1) if any is missed.")] = False,
 ) -> None:
@@ -61,6 +68,7 @@ def scan(
     from audit import selftest
 
     fmt = str(value(scan_format))
+    options = _policy_options(policy)
     files = map_files(files)
     if output not in (None, "-"):
         check_output_path(output, list(files) + ([source] if source else []))
@@ -69,19 +77,20 @@ def scan(
     failures: list[tuple[str, str, int]] = []  # (file, diagnostic, exit code)
     for path in files:
         name = display_name(path)
+        data = b""
         try:
             data = read_input(path)
             doc = parse_json(data, name)
             scanner.check_map_shape(doc, name)
         except RedactError as exc:
-            failures.append((name, exc.diagnostic(), exc.exit_code))
+            failures.append((name, _raw_log(data, name) or exc.diagnostic(), exc.exit_code))
             continue
         maps.append((name, doc))
         texts[name] = data
     raw = None
     if source is not None:
         try:
-            raw = read_input(source)
+            raw = _checked_source(source, report_json)
         except RedactError as exc:  # without the taint layer the verdicts would be weaker than asked
             failures.extend((name, f"--source: {exc.diagnostic()}", exc.exit_code) for name, _ in maps)
             maps = []
@@ -103,7 +112,7 @@ def scan(
     results: list[tuple[str, Any]] = []
     for name, doc in maps:
         try:
-            results.append((name, scanner.scan_map(doc, source=raw)))
+            results.append((name, scanner.scan_map(doc, source=raw, **options)))
         except RedactError as exc:
             failures.append((name, exc.diagnostic(), exc.exit_code))
         except Exception as exc:  # noqa: BLE001 - a bug on one file must not hide the others' findings
@@ -120,6 +129,45 @@ def scan(
             f"findings, {len(failures)} not scanned")
     if codes:
         raise typer.Exit(max(codes))
+
+
+def _raw_log(data: bytes, name: str) -> str | None:
+    """For a file that is not a map: when it is a raw log of a known agent, say so and what makes a
+    map of it (None: it is not one)."""
+    from redact.formats.detect import FORMATS, looks_like
+
+    fmt = looks_like(data, name) if data else None
+    if fmt is None or fmt == "agentplay" or fmt not in FORMATS:
+        return None
+    what = FORMATS[fmt].split(" (", 1)[0]
+    return (f"{name}: this is a raw log ({what}), not a session map; `agentplay-redact redact {name} "
+            f"-o MAP.json` makes a map of it, then scan MAP.json")
+
+
+def _checked_source(source: str, report_json: str | None) -> bytes:
+    """The bytes of `--source`; with `--report`, refused when they are not the log the report's map
+    was made from (`sourceSha256`)."""
+    from redact.share.receipt import check_source
+
+    expected = None
+    if report_json is not None:
+        name = display_name(report_json)
+        doc = parse_json(read_input(report_json), name)
+        found = doc.get("sourceSha256") if isinstance(doc, dict) else None
+        if not isinstance(found, str):
+            raise BadInput("not a JSON redaction report with a sourceSha256 (make one with `redact "
+                           "--report R.json` from the raw log)", where=name)
+        expected = found
+    return check_source(source, expected, display_name(report_json or ""))
+
+
+def _policy_options(policy: str | None) -> dict[str, Any]:
+    """The scanner's keywords for `--policy` (none: the shipped default, which keeps no text)."""
+    if policy is None:
+        return {}
+    from redact.policy.load import load_policy
+
+    return load_policy(policy).scan_options()
 
 
 def _short_names(results: list[tuple[str, Any]], texts: dict[str, bytes], failures: list[tuple[str, str, int]],

@@ -72,6 +72,7 @@ def scrub_unproven(data: bytes, fmt: str, *, name: str, policy: EffectivePolicy,
     report.path_mode = out_mode
     report.key_fingerprint = key.fingerprint() if key else None
     report.policy_name, report.policy_hash = policy.name, policy.hash()
+    report.policy_keeps = policy.keeps()
     out: bytes = scrub(data, name=name, policy=policy, key=key, mode=out_mode, report=report,
                        skip_bad_lines=skip_bad_lines, **given)
     if not out.strip() and data.strip():

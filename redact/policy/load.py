@@ -123,6 +123,27 @@ class EffectivePolicy:
         raw = _merge(self.as_dict(), {"tokens": {"link_scope": link_scope}})
         return EffectivePolicy(_validate(raw, "--link-scope"), self.source, self.allowlists)
 
+    def keeps(self) -> list[str]:
+        """What this policy lets leave in clear beyond the shipped default: kept text fields, identifier
+        categories kept in clear, extra programs (names of settings, never a value)."""
+        text = self.policy.text
+        kept = [f"text.{name}" for name, on in (("keep_task_names", text.keep_task_names),
+                                                ("keep_artifact_titles", text.keep_artifact_titles)) if on]
+        from redact.model.fieldclass import IDENT_CATEGORIES
+
+        kept += [f"identifiers.{cat}" for cat in IDENT_CATEGORIES if getattr(self.policy.identifiers, cat, None) == "keep"]
+        if self.policy.verbs.extra_programs:
+            kept.append("verbs.extra_programs")
+        return kept
+
+    def scan_options(self) -> dict[str, Any]:
+        """The leak scanner's keywords matching this policy (`audit.scan.scan_map`): the text it keeps
+        on purpose and its verb vocabulary."""
+        vocab = self.vocabulary
+        return {"keep_task_names": self.policy.text.keep_task_names,
+                "keep_artifact_titles": self.policy.text.keep_artifact_titles,
+                "verb_check": None if vocab is None else vocab.is_valid_verb}
+
     def hash(self) -> str:
         blob = json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()

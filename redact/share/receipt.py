@@ -52,7 +52,8 @@ _VERDICTS = frozenset({PASS, SKIPPED, "fail"})
 _FIELDS = frozenset({"format", "map", "policy", "pathMode", "keyFingerprint", "scanner", "tool", "signer",
                      "signature"})
 # Added with link scopes (issue 13); a receipt made before has no such field and still verifies.
-_OPTIONAL_FIELDS = frozenset({"linkScope"})
+# sourceSha256 (issue 27): the SHA-256 of the raw log the map was made from, when it was known.
+_OPTIONAL_FIELDS = frozenset({"linkScope", "sourceSha256"})
 
 
 def tool_version() -> str:
@@ -76,7 +77,8 @@ def _check_verdicts(scanner: dict[str, str], where: str) -> dict[str, str]:
 
 def make_receipt(map_bytes: bytes, *, content_hash: str, policy_name: str | None, policy_hash: str | None,
                  path_mode: str, key_fingerprint: str | None, scanner: dict[str, str],
-                 signing_key: SigningKey, where: str = "<map>", link_scope: str | None = None) -> dict[str, Any]:
+                 signing_key: SigningKey, where: str = "<map>", link_scope: str | None = None,
+                 source_sha256: str | None = None) -> dict[str, Any]:
     """A signed receipt for the map whose serialized (gunzipped) bytes are `map_bytes`.
 
     Refuses (LeakFound) when a scanner layer did not pass or was not skipped.
@@ -94,6 +96,8 @@ def make_receipt(map_bytes: bytes, *, content_hash: str, policy_name: str | None
         "tool": {"name": TOOL, "version": tool_version()},
         "signer": {"alg": SIGNATURE_ALG, "keyId": signing_key.verify_key().key_id},
     }
+    if source_sha256 is not None and _SHA256.fullmatch(source_sha256):
+        body["sourceSha256"] = source_sha256
     body["signature"] = signing_key.sign(canonical_json(body)).hex()
     return body
 
@@ -118,7 +122,8 @@ def write_receipt(result: Any, signing_key_path: str | Path | SigningKey, out_pa
     receipt = make_receipt(result.data, content_hash=report.content_hash, policy_name=report.policy_name,
                            policy_hash=report.policy_hash, path_mode=report.path_mode,
                            key_fingerprint=report.key_fingerprint, scanner=dict(report.scanner),
-                           signing_key=key, where=report.source, link_scope=report.link_scope)
+                           signing_key=key, where=report.source, link_scope=report.link_scope,
+                           source_sha256=report.source_sha256)
     write_atomic(out_path, receipt_bytes(receipt))
     return receipt
 
@@ -141,8 +146,10 @@ def _report_facts(report_path: str | Path, map_hash: str) -> dict[str, Any]:
             and all(k in _LAYERS and v in _VERDICTS for k, v in scanner.items())):
         raise BadInput("the report's policy, key fingerprint, link scope or verdicts are not of their form",
                        where=where)
+    source_sha = report.get("sourceSha256")
     return {"policy_name": name, "policy_hash": digest, "key_fingerprint": fingerprint, "scanner": scanner,
-            "link_scope": report.get("linkScope")}
+            "link_scope": report.get("linkScope"),
+            "source_sha256": source_sha if isinstance(source_sha, str) and _SHA256.fullmatch(source_sha) else None}
 
 
 def _str_or_none(value: Any, pattern: str) -> bool:
@@ -163,14 +170,15 @@ def sign_map_file(map_path: str | Path, signing_key: SigningKey, *, report_json:
     computed = content_hash(doc)
     if doc.get("contentHash") != computed:
         raise BadInput("the map's contentHash is missing or does not match its content", where=where)
-    fresh = scan_map(doc, source=read_input(source) if source is not None else None)
+    facts: dict[str, Any] = {"policy_name": None, "policy_hash": None, "key_fingerprint": None,
+                             "scanner": {}, "link_scope": None, "source_sha256": None}
+    if report_json is not None:
+        facts = _report_facts(report_json, computed)
+    raw = check_source(source, facts["source_sha256"], display_name(report_json or "")) if source else None
+    fresh = scan_map(doc, source=raw)
     if not fresh.clean:
         raise LeakFound(f"the scanner found {len(fresh.findings)} problem(s) in this map; no receipt "
                         "is given (run `agentplay-redact scan` to see them)", where=where)
-    facts: dict[str, Any] = {"policy_name": None, "policy_hash": None, "key_fingerprint": None,
-                             "scanner": {}, "link_scope": None}
-    if report_json is not None:
-        facts = _report_facts(report_json, computed)
     verdicts = dict(fresh.verdicts)
     for layer, verdict in facts["scanner"].items():
         if verdict != PASS and verdict != SKIPPED:
@@ -182,7 +190,8 @@ def sign_map_file(map_path: str | Path, signing_key: SigningKey, *, report_json:
     return make_receipt(data, content_hash=computed, policy_name=facts["policy_name"],
                         policy_hash=facts["policy_hash"], path_mode=mode,
                         key_fingerprint=facts["key_fingerprint"], scanner=verdicts,
-                        signing_key=signing_key, where=where, link_scope=facts["link_scope"])
+                        signing_key=signing_key, where=where, link_scope=facts["link_scope"],
+                        source_sha256=facts["source_sha256"])
 
 
 def write_map_receipt(map_path: str | Path, signing_key: SigningKey, out_path: str | Path, **kwargs: Any
@@ -202,6 +211,21 @@ class Verification:
     receipt: dict[str, Any] | None = None
 
 
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def check_source(source: str | Path, expected: str | None, where: str) -> bytes:
+    """The bytes of `--source`, refused (UsageError, exit 2) when the map's report names another log:
+    its SHA-256 differs from the report's `sourceSha256`."""
+    from redact.report import source_digest
+
+    data = read_input(source)
+    if expected is not None and source_digest(data) != expected:
+        raise UsageError("this is not the raw log the map was made from (its SHA-256 differs from the "
+                         f"sourceSha256 in {where}); give the map's own source", where=display_name(source))
+    return data
+
+
 def _bad(reason: str, receipt: dict[str, Any] | None = None) -> Verification:
     return Verification(False, reason, receipt)
 
@@ -209,7 +233,9 @@ def _bad(reason: str, receipt: dict[str, Any] | None = None) -> Verification:
 def _shape_ok(receipt: dict[str, Any]) -> bool:
     m, p, t, s = (receipt.get(k) for k in ("map", "policy", "tool", "signer"))
     scope = receipt.get("linkScope")
-    return (_FIELDS <= set(receipt) <= _FIELDS | _OPTIONAL_FIELDS and isinstance(m, dict)
+    source_sha = receipt.get("sourceSha256")
+    return ((source_sha is None or (isinstance(source_sha, str) and bool(_SHA256.fullmatch(source_sha))))
+            and _FIELDS <= set(receipt) <= _FIELDS | _OPTIONAL_FIELDS and isinstance(m, dict)
             and (scope is None or grammar.is_link_scope(scope)) and set(m) == {"contentHash", "sha256"}
             and all(isinstance(v, str) for v in m.values())
             and isinstance(p, dict) and set(p) == {"name", "hash"} and isinstance(t, dict)
