@@ -15,6 +15,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+# The default key (`$XDG_CONFIG_HOME/agentplay/key`) is looked up when no key is given: a developer's
+# real key must never be picked up by a test that expects none, so the suite gets a config folder of
+# its own (tests of the default key point it elsewhere themselves).
+os.environ["XDG_CONFIG_HOME"] = str(Path(__import__("tempfile").mkdtemp(prefix="agentplay-test-config-")))
+
 # Hypothesis: no per-example deadline and no "too slow" check (the machines are shared and noisy;
 # hang guards are explicit where they matter). With CI set (.ci/run sets it) the examples are
 # derandomized: the same every run, so CI is a regression gate and never fails on a new random

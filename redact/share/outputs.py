@@ -47,6 +47,8 @@ def read_with(input: str | Path) -> list[str | Path]:
     from redact.io.store import store_of_side
 
     store = store_of_side(str(input)) or Path(input)
+    if not store.is_file():  # a FIFO, a device, a folder: never opened here (reading refuses it, by name)
+        return [input, store]
     return [input, store, *files_read(store)]
 
 
