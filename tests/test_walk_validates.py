@@ -94,7 +94,7 @@ def test_the_walk_refuses_or_returns_a_valid_map(edits: list[tuple[tuple[Any, ..
         try:
             for step in path[:-1]:
                 target = target[step]
-            target[path[-1]] = value
+            target[path[-1]] = copy.deepcopy(value)  # a drawn value is never shared between examples
         except (KeyError, IndexError, TypeError):
             continue
     try:

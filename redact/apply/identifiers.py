@@ -69,6 +69,15 @@ def _safe_port(parts: object) -> int | None:
         return None
 
 
+_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/@\s]*@")
+
+
+def _without_credentials(value: str) -> str:
+    """`value` without a URL's user information, query and fragment: they never leave (whatever the
+    policy), so a token there is no reason to hash the rest of a remote."""
+    return _USERINFO.sub(r"\1", value).split("?", 1)[0].split("#", 1)[0]
+
+
 def normalize_remote(value: str) -> str:
     """`https://user:tok@github.com/acme/api.git?x` and `git@github.com:acme/api.git` -> `acme/api`.
 
@@ -253,7 +262,7 @@ class IdentScrubber:
             return None
         if _LOCAL_PATH.search(value.strip()):
             return self._hash(category, value.strip())
-        if category in _FOLDED and secret_rules([value.strip()])[0]:
+        if category in _FOLDED and secret_rules([_without_credentials(value.strip())])[0]:
             # asked before the value is lower-cased: a token's case is part of its shape (`AKIA...`)
             self.fallbacks[f"identifier:{category}/secrets"] += 1
             return self._hash(category, value.strip())

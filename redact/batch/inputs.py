@@ -191,7 +191,10 @@ def survey(inputs: Sequence[str], exclude: Sequence[Path] = (), *, home: bool | 
     for arg in inputs:
         path = Path(arg)
         if path.is_dir():
-            found = discover(path, home=home, exclude=exclude)
+            # the output folder is passed over, unless it is the very folder given (maps written
+            # beside the sessions they come from; the output guard keeps every input safe)
+            keep_out = [e for e in exclude if os.path.realpath(e) != os.path.realpath(path)]
+            found = discover(path, home=home, exclude=keep_out)
             # a log of several runs (Aider's history) is a session per run, in the counts too
             found.sessions = [session if one == session.path else dataclasses.replace(session, path=one)
                               for session in found.sessions for one in in_store(session.path)]

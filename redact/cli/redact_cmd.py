@@ -165,7 +165,7 @@ def _check_exists(inputs: list[str]) -> None:
     if len(inputs) != 1 or inputs[0] == "-" or batch.is_pattern(inputs[0]) or "#" in inputs[0]:
         return
     path = Path(inputs[0])
-    if path.exists():
+    if path.exists() or path.is_symlink():  # a dangling or looping link: reading names it
         return
     if inputs[0].startswith("~"):
         raise UsageError("no such file or folder: the shell did not expand `~` (it was quoted); write "

@@ -151,7 +151,10 @@ def _goose() -> Inputs:
 def _aider() -> Inputs:
     from tests.formats.test_aider import history
 
-    return [(Path(".aider.chat.history.md"), history().encode())]
+    from redact.formats.aider.table import runs
+
+    # one launch (the history's first): a file of several is a batch of its own (redact/formats/runs.py)
+    return [(Path(".aider.chat.history.md"), runs(history().encode())[0][1])]
 
 
 def _openhands() -> Inputs:

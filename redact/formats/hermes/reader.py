@@ -183,7 +183,7 @@ class HermesReader:
         s = self.s
         s.native_id = session_id(self.native, data, file_stem)
         s.cwd = self.cwd
-        settle(s, (self.cwd,))  # a repository only on evidence (redact/roots.py)
+        settle(s, (self.cwd,))  # a repository only on evidence (redact/formats/roots.py)
         self.stats.warn_skipped(self.report)
         return s
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 
+from redact.formats.hermes.keys import AT, TOOL_CALLS
 from redact.io.store import tables
 
 _MESSAGE = ("role", "content", "tool_call_id", "tool_calls", "timestamp", "finish_reason", "reasoning")
@@ -66,8 +67,8 @@ def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> by
     for found in db.execute(f"SELECT {', '.join(cols)} FROM messages WHERE session_id = ? ORDER BY timestamp, id",
                             (session,)):
         record = dict(zip(cols, found, strict=True))
-        record["timestamp"] = _iso(record.get("timestamp"))
-        if "tool_calls" in record:
-            record["tool_calls"] = _list(record["tool_calls"])
+        record[AT] = _iso(record.get(AT))
+        if TOOL_CALLS in record:
+            record[TOOL_CALLS] = _list(record[TOOL_CALLS])
         lines.append(orjson.dumps({k: v for k, v in record.items() if v is not None}))
     return b"".join(line + b"\n" for line in lines)
