@@ -86,7 +86,8 @@ def test_completion_is_installable_and_completes(tmp_path: Path) -> None:
 
     root = Path(__file__).resolve().parents[1]
     prog = "import sys; sys.argv[0] = 'agentplay-redact'; from redact.cli import main; sys.exit(main())"
-    env = {**os.environ, "PYTHONPATH": str(root), "HOME": str(tmp_path), "SHELL": "/bin/bash"}
+    base = {k: v for k, v in os.environ.items() if not k.endswith("_COMPLETE") and not k.startswith(("COMP_", "_TYPER"))}
+    env = {**base, "PYTHONPATH": str(root), "HOME": str(tmp_path), "SHELL": "/bin/bash"}
     shown = subprocess.run([sys.executable, "-c", prog, "--show-completion", "bash"], env=env,
                            capture_output=True, text=True, check=False)
     assert shown.returncode == 0 and "_agentplay_redact_completion" in shown.stdout, shown.stderr

@@ -78,8 +78,11 @@ def sweep_inputs(paths: Sequence[str], home: Path | None = None) -> Inputs:
     args = [a for a in args if a not in missing]
     seen: dict[str, Path] = {}
     files, outcomes = expand(args)
-    for path in files:
-        seen.setdefault(os.path.realpath(split_ref(path)[0]), split_ref(path)[0])
+    from redact.formats.runs import split_run
+
+    for path in files:  # a store's session or a log's run (`FILE#N`) is its whole file here
+        whole = split_run(split_ref(path)[0])[0]
+        seen.setdefault(os.path.realpath(whole), whole)
     for outcome in outcomes:
         path = Path(outcome.input)
         if is_credential_file(path):

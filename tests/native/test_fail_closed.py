@@ -96,7 +96,10 @@ def _has(fmt: str, cls: str) -> bool:
 
 
 # Only the pairs that exist: Claude Code's table has no `mask` leaf, teaagent's no `shape` or `drop`.
-CASES = [(fmt, cls) for fmt in INPUTS for cls in CLASSES if _has(fmt, cls)]
+#: Cline's only `drop` leaf is an image's source in `api_conversation_history.json`, which its
+#: ui_messages input holds none of: breaking `drop` there breaks nothing this input has.
+NOT_IN_THE_INPUT = {("cline", "drop")}
+CASES = [(fmt, cls) for fmt in INPUTS for cls in CLASSES if _has(fmt, cls) and (fmt, cls) not in NOT_IN_THE_INPUT]
 
 
 def test_every_format_has_text_to_break() -> None:

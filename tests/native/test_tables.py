@@ -19,7 +19,7 @@ from redact.report import RedactionReport
 
 ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay", "openhands", "openhands-v0", "amp",
        "continue-dev", "gemini-cli", "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-legacy", "kiro-ide", "pi",
-       "qwen-code", "kimi", "factory-droid", "goose")
+       "qwen-code", "kimi", "factory-droid", "goose", "hermes")
 
 
 def _table(fmt: str) -> Table:
