@@ -71,7 +71,7 @@ def _not_sessions(folder: Path) -> set[Path]:
 
 def _units() -> list[str]:
     from redact.batch.inputs import in_store
-    from redact.io.store import is_sqlite
+    from redact.io.store import is_sqlite, store_of_side
 
     units: list[str] = []
     for fmt_name, sub in sorted(CORPUS_FOLDERS.items()):
@@ -80,10 +80,12 @@ def _units() -> list[str]:
         for path in sorted(p for p in folder.rglob("*") if p.is_file()):
             if path in skipped or NOT_NAMED_YET.fullmatch(path.name):
                 continue
+            if store_of_side(path) is not None:  # a store's -wal or -shm: read with its store
+                continue
             if is_sqlite(path):  # a store: each of its sessions (a store that holds none is no session)
                 units.extend(str(u) for u in in_store(path) if "#" in str(u))
-            else:
-                units.append(str(path))
+            else:  # a log of several runs (Aider's history): each run
+                units.extend(str(u) for u in in_store(path))
     return sorted(set(units))
 
 
@@ -91,8 +93,12 @@ def _units() -> list[str]:
 def _source(unit: str) -> bytes:
     path, _, session = unit.partition("#")
     if session:
+        from redact.formats.runs import run_bytes
         from redact.formats.stores import export
+        from redact.io.store import is_sqlite
 
+        if not is_sqlite(Path(path)):
+            return run_bytes(Path(path), session, where=unit)
         return export(Path(path), session, where=unit)[1]
     from redact.formats.detect import detect
     from redact.formats.registry import raw_format

@@ -128,6 +128,11 @@ def cline_counts(path: Path) -> dict[str, int]:
     tools = [orjson.loads(m["text"])["tool"] for m in msgs if m.get(m["type"]) == "tool"]
     usage = [orjson.loads(m["text"]) for m in msgs if m.get("say") == "api_req_started"]
     prompts = sum(1 for m in msgs if m.get("say") in ("task", "user_feedback") and (m.get("text") or m.get("images")))
+    # older versions log the task itself as the first `say: text`, before any request (issue 25)
+    first_request = next((i for i, m in enumerate(msgs) if m.get("say") == "api_req_started"), len(msgs))
+    if not any(m.get("say") == "task" for m in msgs) and any(
+            m.get("say") == "text" and m.get("text") for m in msgs[:first_request]):
+        prompts += 1
     return {"calls": len(tools) + sub["command"] + sub["use_mcp_server"] + sub["followup"],
             "shell": sub["command"], "edits": sum(t in ("editedExistingFile", "newFileCreated", "fileDeleted",
                                                         "appliedDiff") for t in tools),
