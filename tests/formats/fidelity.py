@@ -56,9 +56,10 @@ def map_counts(m: dict[str, Any], shell_tools: tuple[str, ...]) -> Counts:
     order = []
     for e in calls:
         shell = e.get("tool") in shell_tools and "verb" in e
-        # a web event names its host, not its tool: both sides count it as <web>
+        # a web event names its host, not its tool: both sides count it as <web>; a subagent or a
+        # skill event names what it ran, not the tool that ran it: <subagent>, <skill>
         name = f"{e.get('server')}/{e.get('tool')}" if e["kind"] == "mcp" else \
-            "<web>" if e["kind"] == "web" else str(e.get("tool"))
+            f"<{e['kind']}>" if e["kind"] in ("web", "subagent", "skill") else str(e.get("tool"))
         by_tool[name] += 1
         if shell:
             c.shell += 1
@@ -80,7 +81,7 @@ def map_counts(m: dict[str, Any], shell_tools: tuple[str, ...]) -> Counts:
     c.errors = sum(1 for e in calls if e.get("err") and e.get("errClass") != "no_result") + \
         sum(1 for e in evs if e["kind"] == "error")
     c.start = m["session"]["startedAt"]
-    c.duration = m["session"]["durationMs"]
+    c.duration = round(m["session"]["durationMs"])  # a source timed to the microsecond: to the ms
     return c
 
 

@@ -82,3 +82,25 @@ def test_the_session_tokens_reach_the_map(tmp_path: Path) -> None:
     assert m["totals"]["tokens"] == prompt + completion > 0
     assert (llm[-1].get("in"), llm[-1].get("out")) == (prompt, completion)
     assert all(e.get("in", 0) == e.get("out", 0) == 0 for e in llm[:-1])
+
+
+FAILED = '%"reason": "error"%'
+
+
+def test_a_failed_model_call_is_an_error_not_a_response(tmp_path: Path) -> None:
+    """An assistant message that holds only a `finish` of reason `error` (Crush's record of an API
+    error: "credit balance is too low") is an llm error event, not a model response, and its model is
+    not one the session ran on (issue 25: a session of no response mapped with one)."""
+    import sqlite3
+
+    db = _store(tmp_path)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE messages SET model = 'claude-opus-4-1-20250805' WHERE parts LIKE ?", (FAILED,))
+        failed = con.execute("SELECT COUNT(*) FROM messages WHERE parts LIKE ?", (FAILED,)).fetchone()[0]
+        responses = con.execute("SELECT COUNT(*) FROM messages WHERE role = 'assistant'").fetchone()[0] - failed
+    m = redact_file(db, policy="internal").session_map
+    kinds = Counter(e["kind"] for e in m["events"])
+    assert failed == 1 and kinds["llm"] == m["totals"]["requests"] == responses
+    assert [e["source"] for e in m["events"] if e["kind"] == "error"] == ["llm"]
+    assert m["session"]["models"] == ["gpt-4o"]
+    assert m["totals"]["tokens"] == 15361 + 146  # the session's tokens still land on a response

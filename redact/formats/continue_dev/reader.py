@@ -1,7 +1,8 @@
 """A Continue session (`<uuid>.json`) -> facts.
 
 A user message is a prompt; an assistant message is one llm event (the model and tokens of its
-`usage`, when the client wrote one; its text length; its tool calls through the shared tool table
+`usage`, when the client wrote one: out is what total_tokens counts beyond the prompt, so a thinking
+model's thoughts count; its text length; its tool calls through the shared tool table
 after Continue's aliases). A tool call's state, once `done`, `errored` or `canceled`, is its result.
 Continue writes one time per session, and only in its index `sessions.json` (a companion:
 `dateCreated`, the session's creation): every event is at that time, in the order of the history
@@ -27,7 +28,7 @@ from redact.formats.common import (
 from redact.formats.continue_dev.keys import (
     CALL_ARGS, CALL_ID, CALL_NAME, COMPLETION_TOKENS, CONTENT, FUNCTION, HISTORY, INDEX_CREATED, INDEX_SESSION_ID,
     MESSAGE, MODEL, OUTPUT,
-    OUTPUT_CONTENT, PARSED_ARGS, PROMPT_TOKENS, ROLE, SESSION_ID, SUMMARY, STATE_CALL_ID, STATE_STATUS, STATES, TOOL_CALLS,
+    OUTPUT_CONTENT, PARSED_ARGS, PROMPT_TOKENS, ROLE, TOTAL_TOKENS, SESSION_ID, SUMMARY, STATE_CALL_ID, STATE_STATUS, STATES, TOOL_CALLS,
     USAGE, WORKSPACE,
 )
 from redact.formats.continue_dev.native_table import ALIASES, STATUS
@@ -108,8 +109,10 @@ class ContinueReader:
     def assistant(self, m: dict[str, Any], item: dict[str, Any]) -> None:
         usage = as_object(m.get(USAGE))
         model = usage.get(MODEL) if is_model_name(usage.get(MODEL)) else None
-        llm = LlmResponse(self.t, MAIN, model, inp=positive_int(usage.get(PROMPT_TOKENS)),
-                          out=positive_int(usage.get(COMPLETION_TOKENS)), text_chars=text_chars(m.get(CONTENT)))
+        prompt = positive_int(usage.get(PROMPT_TOKENS))
+        # a thinking model's thoughts are in total_tokens only (Gemini: prompt + completion + thoughts)
+        out = max(positive_int(usage.get(COMPLETION_TOKENS)), positive_int(usage.get(TOTAL_TOKENS)) - prompt)
+        llm = LlmResponse(self.t, MAIN, model, inp=prompt, out=out, text_chars=text_chars(m.get(CONTENT)))
         self.s.facts.append(llm)
         found = item.get(STATES)
         states = {s[STATE_CALL_ID]: s for s in found if isinstance(s, dict) and isinstance(s.get(STATE_CALL_ID), str)} \

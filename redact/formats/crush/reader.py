@@ -1,7 +1,8 @@
 """One Crush session (the JSON Lines export of `store.py`) -> facts.
 
 A user message is a prompt (text length, images); an assistant message is one llm event (model,
-stop reason, latency, thinking, text length, its tool calls); a `tool` message holds the results,
+stop reason, latency, thinking, text length, its tool calls), unless all it holds is a `finish` of
+an error reason (the call failed, nothing came back: an llm error event only); a `tool` message holds the results,
 paired with their calls by id. Crush records tokens per session only (the `sessions` row's
 prompt_tokens and completion_tokens): the session's last model response carries them whole, so the
 map's totals are the session's; they are never spread over the calls. Paths are placed under the project folder holding
@@ -76,9 +77,14 @@ class CrushReader(chatlog.StoreReader):
                     self.result(data, t)
 
     def assistant(self, r: dict[str, Any], t: float, known: list[tuple[str, dict[str, Any]]]) -> None:
+        end = chatlog.epoch_number(r.get(FINISHED))
+        if known and all(kind == "finish" and safe_name(data.get(REASON)) in FINISH_ERRORS for kind, data in known):
+            # the model call failed (an API error): nothing came back, so no model response
+            reason = safe_name(known[-1][1].get(REASON))
+            self.s.facts.append(ErrorFact(end or t, MAIN, "llm", FINISH_ERRORS[str(reason)]))
+            return
         model = r.get(MODEL) if is_model_name(r.get(MODEL)) else None
         fact = LlmResponse(t, MAIN, model)
-        end = chatlog.epoch_number(r.get(FINISHED))
         if end is not None and end >= t:
             fact.latency = end - t
         self.s.facts.append(fact)
@@ -129,4 +135,6 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     reader.read(data, where, skip_bad_lines)
     if reader.last_llm is not None:
         reader.last_llm.inp, reader.last_llm.out = reader.tokens
+    elif any(reader.tokens):
+        reader.skip("session:tokens:<no model response>")
     return reader.finish(data, file_stem)
