@@ -104,3 +104,25 @@ def test_a_failed_model_call_is_an_error_not_a_response(tmp_path: Path) -> None:
     assert [e["source"] for e in m["events"] if e["kind"] == "error"] == ["llm"]
     assert m["session"]["models"] == ["gpt-4o"]
     assert m["totals"]["tokens"] == 15361 + 146  # the session's tokens still land on a response
+
+
+def test_the_summary_message_is_a_compaction(tmp_path: Path) -> None:
+    """Crush's summarize writes the model's summary as an assistant message and names it on the
+    session row (`summary_message_id`): that message is a compaction event at its time (issue 25:
+    dropped), and still a model response; a session without one has none."""
+    import sqlite3
+
+    db = _store(tmp_path)
+    assert redact_file(db, policy="internal").session_map["totals"]["compactions"] == 0
+    with sqlite3.connect(db) as con:
+        sid = con.execute("SELECT id FROM sessions").fetchone()[0]
+        at = con.execute("SELECT MAX(created_at) FROM messages").fetchone()[0] + 5
+        con.execute("INSERT INTO messages VALUES ('msum', ?, 'assistant', ?, 'gpt-4o', ?, ?, ?, 'openai')",
+                    (sid, '[{"type": "text", "data": {"text": "the summary"}}, '
+                          '{"type": "finish", "data": {"reason": "end_turn", "time": 0}}]', at, at, at + 3))
+        con.execute("UPDATE sessions SET summary_message_id = 'msum'")
+    m = redact_file(db, policy="internal").session_map
+    compactions = [e for e in m["events"] if e["kind"] == "compaction"]
+    assert len(compactions) == m["totals"]["compactions"] == 1
+    assert compactions[0]["t"] == max(e["t"] for e in m["events"])  # the last message's time
+    assert m["totals"]["requests"] == storefix.CRUSH_COUNTS["llm"] + 1
