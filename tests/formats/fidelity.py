@@ -80,7 +80,8 @@ def map_counts(m: dict[str, Any], shell_tools: tuple[str, ...]) -> Counts:
     # a call with no result at all is the map's own finding (no_result), not a failure the log shows
     c.errors = sum(1 for e in calls if e.get("err") and e.get("errClass") != "no_result") + \
         sum(1 for e in evs if e["kind"] == "error")
-    c.start = m["session"]["startedAt"]
+    # a session that records no time starts at the epoch, a stand-in its report names: no start
+    c.start = "" if m["session"]["startedAt"] == "1970-01-01T00:00:00.000Z" else m["session"]["startedAt"]
     c.duration = round(m["session"]["durationMs"])  # a source timed to the microsecond: to the ms
     return c
 

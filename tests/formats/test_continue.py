@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -134,3 +135,23 @@ def test_a_thinking_model_s_thoughts_are_counted(tmp_path: Path, usage: dict[str
     llm = [e for e in m["events"] if e["kind"] == "llm"]
     assert (llm[0].get("in"), llm[0].get("out")) == (2032, out)
     assert m["totals"]["tokens"] == 2032 + out
+
+
+def test_create_new_file_creates_its_file() -> None:
+    """Continue's create_new_file only ever makes a file that was not there: once done, its edit is a
+    create (issue 25: the map had none); a failed one creates nothing."""
+    doc = orjson.loads(jsonfix.continue_session(jsonfix.plain()))
+    m = redact_bytes_of(doc)
+    assert next(f for f in m["files"] if f["path"] == "src/new.js").get("op") == "create"
+    assert m["totals"]["filesCreated"] == 1
+    for item in doc["history"]:
+        for state in item.get("toolCallStates") or []:
+            if state["toolCall"]["function"]["name"] == "create_new_file":
+                state["status"] = "errored"
+    assert redact_bytes_of(doc)["totals"]["filesCreated"] == 0
+
+
+def redact_bytes_of(doc: dict[str, Any]) -> dict[str, Any]:
+    from redact.api import redact_bytes
+
+    return redact_bytes(orjson.dumps(doc), name=f"{jsonfix.CONTINUE_ID}.json", policy="internal").session_map

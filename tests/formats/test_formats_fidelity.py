@@ -105,7 +105,8 @@ class _Tally:
 # One history item is one message. A user message with text (or an image) is a turn; every assistant
 # message is one model response, its `usage` (the cn CLI writes it) its tokens (total_tokens: prompt,
 # completion and thinking) and model; its toolCalls are the calls and the item's toolCallStates their
-# outcome (errored or canceled is a failure). The messages carry no time: the session's only time is
+# outcome (errored or canceled is a failure); create_new_file, done, creates its file (Write may
+# overwrite one: not a create). The messages carry no time: the session's only time is
 # `dateCreated` in the folder's sessions.json, and the duration is unknown (0). The extension's
 # `modelTitle` is the user's own label for a configured model, not a model name: not counted.
 _CONTINUE = {"Bash": "shell", "run_terminal_command": "shell", "Read": "read", "read_file": "read",
@@ -145,10 +146,9 @@ def continue_counts(path: Path) -> Counts:
             args = _obj(tc["function"].get("arguments"))
             state = states.get(tc.get("id")) or {}
             kind = _CONTINUE.get(name, "other")
-            out = " ".join(str(o.get("content", "")) for o in state.get("output") or [] if isinstance(o, dict))
+            failed = state.get("status") in ("errored", "canceled")
             t.call(name, kind, path=any(isinstance(args.get(k), str) and args[k] for k in ("filepath", "file_path")),
-                   create=name == "create_new_file" or (name == "Write" and "@@ -0,0 " in out),
-                   failed=state.get("status") in ("errored", "canceled"))
+                   create=name == "create_new_file" and state.get("status") == "done", failed=failed)
     index = path.parent / (path.name[: -len(path.name.rsplit("_", 1)[1])] + "sessions.json")
     entries = json.loads(index.read_bytes()) if index.is_file() else []
     created = next((_ms(e.get("dateCreated")) for e in entries if e.get("sessionId") == doc.get("sessionId")), None)
@@ -164,7 +164,8 @@ def continue_counts(path: Path) -> Counts:
 # finished).
 _CRUSH = {"bash": "shell", "view": "read", "edit": "edit", "multiedit": "edit", "write": "edit",
           "ls": "search", "glob": "search", "grep": "search", "fetch": "web", "download": "web",
-          "sourcegraph": "web", "agentic_fetch": "web", "web_fetch": "web", "web_search": "web"}
+          "sourcegraph": "web", "agentic_fetch": "web", "web_fetch": "web", "web_search": "web",
+          "agent": "subagent"}
 
 
 def crush_counts(db: sqlite3.Connection, sid: str) -> Counts:
@@ -216,7 +217,7 @@ def crush_counts(db: sqlite3.Connection, sid: str) -> Counts:
 # time.
 _OPENCODE = {"bash": "shell", "read": "read", "edit": "edit", "write": "edit", "multiedit": "edit",
              "patch": "edit", "apply_patch": "edit", "grep": "search", "glob": "search", "list": "search",
-             "codesearch": "search", "webfetch": "web", "websearch": "web"}
+             "codesearch": "search", "webfetch": "web", "websearch": "web", "task": "subagent", "skill": "skill"}
 
 
 def opencode_counts(db: sqlite3.Connection, sid: str) -> Counts:
@@ -269,7 +270,8 @@ _CURSOR = {"run_terminal_command": "shell", "run_terminal_cmd": "shell", "read_f
            "edit_file": "edit", "search_replace": "edit", "write": "edit", "apply_patch": "edit",
            "delete_file": "edit", "glob_file_search": "search", "ripgrep_raw_search": "search",
            "grep_search": "search", "file_search": "search", "codebase_search": "search",
-           "list_dir": "search", "ripgrep_search": "search", "web_search": "web", "fetch": "web"}
+           "list_dir": "search", "ripgrep_search": "search", "web_search": "web", "fetch": "web",
+           "task": "subagent"}
 _CURSOR_PATHS = ("targetFile", "target_file", "relativeWorkspacePath", "path", "file_path")
 
 
@@ -310,11 +312,11 @@ def cursor_counts(db: sqlite3.Connection, sid: str) -> Counts:
 # older client writes one response as a text record and a tool-request record a few ms apart: one
 # response); tool.execution_start a call (tool.execution_complete with success false, or a command
 # whose result ends "<exited with exit code N>", N not 0, a failure; a tool request the model made
-# that never started is a call too); subagent.started a subagent; session.error an error. Tokens: a
-# run (a launch or a resume) that ends in session.shutdown has its models' totals there (inputTokens
-# cover the whole prompt, cache reads and writes included, so input + output); a run that never shut
-# down has only its responses' outputTokens. Models: the models the call completions name, the
-# metrics' models, a model_change's new model. Times: the records that are events (prompts,
+# that never started is a call too, in its response's place); subagent.started a subagent;
+# session.error and a failed hook (hook.end, success false) an error. Tokens: each response's
+# outputTokens, and the input of each run (a launch or a resume) that ends in session.shutdown, its
+# models' inputTokens there (the whole prompt, cache reads and writes included). Models: the models
+# the call completions name, the metrics' models, a model_change's new model. Times: the records that are events (prompts,
 # responses, calls and their ends, errors, compactions, subagents, a change of model).
 _COPILOT = {"bash": "shell", "powershell": "shell", "view": "read", "edit": "edit", "create": "edit",
             "str_replace_editor": "edit", "apply_patch": "edit", "grep": "search", "glob": "search",
@@ -348,8 +350,9 @@ def copilot_counts(path: Path) -> Counts:
     t = _Tally()
     done = {r["data"].get("toolCallId"): r["data"] for r in recs if r["type"] == "tool.execution_complete"}
     started: set[str] = set()
+    starts = {r["data"].get("toolCallId") for r in recs if r["type"] == "tool.execution_start"}
     asked: dict[str, dict[str, Any]] = {}
-    run_out = 0  # the output tokens of the run's responses
+    calls: list[tuple[tuple[float, int, int], tuple[str, str], dict[str, bool]]] = []  # (order, call, flags)
     prev: dict[str, Any] | None = None
     for r in recs:
         d, kind = r.get("data") or {}, r["type"]
@@ -360,12 +363,17 @@ def copilot_counts(path: Path) -> Counts:
         elif kind == "assistant.message":
             reqs = d.get("toolRequests") or []
             for q in reqs:
-                asked.setdefault(q["toolCallId"], q)
+                if q["toolCallId"] not in asked and q["toolCallId"] not in starts:
+                    asked[q["toolCallId"]] = q
+                    name = str(q.get("name"))
+                    args = _obj(q.get("arguments"))
+                    calls.append(((_ms(r.get("timestamp")) or 0, 1, len(calls)),
+                                  (name, _copilot_kind(name, args, None)), {"path": bool(args.get("path"))}))
             split = prev is not None and prev["type"] == "assistant.message" and prev["data"].get("content") \
                 and not prev["data"].get("toolRequests") and reqs and not d.get("content") \
                 and (_ms(r["timestamp"]) or 0) - (_ms(prev["timestamp"]) or 0) <= 50
             t.c.requests += not split
-            run_out += int(d.get("outputTokens") or 0)
+            t.c.tokens += int(d.get("outputTokens") or 0)
         elif kind == "tool.execution_start":
             cid = d.get("toolCallId")
             started.add(cid)
@@ -374,30 +382,26 @@ def copilot_counts(path: Path) -> Counts:
             server = d.get("mcpServerName")
             k = _copilot_kind(name, args, server)
             label = f"{server}/{d.get('mcpToolName') or name}" if k == "mcp" else name
-            t.call(label, k, path=bool(args.get("path")),
-                   create=name == "create" or (name == "str_replace_editor" and args.get("command") == "create"),
-                   failed=_copilot_failed(done.get(cid)))
+            calls.append(((_ms(r.get("timestamp")) or 0, 0, len(calls)), (label, k), {
+                "path": bool(args.get("path")), "failed": _copilot_failed(done.get(cid)),
+                "create": name == "create" or (name == "str_replace_editor" and args.get("command") == "create")}))
         elif kind == "tool.execution_complete" and d.get("model"):
             t.models.add(d["model"])
         elif kind == "session.model_change" and d.get("newModel"):
             t.models.add(d["newModel"])
         elif kind == "subagent.started":
             t.c.subagents += 1
-        elif kind == "session.error":
+        elif kind == "session.error" or (kind == "hook.end" and d.get("success") is False):
             t.c.errors += 1
         elif kind == "session.shutdown":
-            run_out = 0
             for model, metric in (d.get("modelMetrics") or {}).items():
-                u = metric.get("usage") or {}
-                t.c.tokens += int(u.get("inputTokens") or 0) + int(u.get("outputTokens") or 0)
+                t.c.tokens += int((metric.get("usage") or {}).get("inputTokens") or 0)
                 t.models.add(model)
         prev = r
-    t.c.tokens += run_out
-    for cid, q in asked.items():
-        if cid not in started:
-            name = str(q.get("name"))
-            args = _obj(q.get("arguments"))
-            t.call(name, _copilot_kind(name, args, None), path=bool(args.get("path")))
+    # in time order; a call asked for and never started at its response's time, after the calls
+    # started then
+    for _, (label, k), flags in sorted(calls, key=lambda c: c[0]):
+        t.call(label, k, **flags)
     return t.done()
 
 
@@ -405,8 +409,11 @@ def copilot_counts(path: Path) -> Counts:
 # A user MessageEvent is a turn; an agent's model response is one llm_response_id (the actions and
 # messages it produced share it); an ActionEvent is a call (its ObservationEvent's error, or an
 # AgentErrorEvent for it, a failure; a command's non-zero exit too). FinishAction and ThinkAction are
-# tools as well. Tokens and models are not in the events. Times: every event's timestamp but the
-# system prompt's (written when the conversation opens, before anything happens).
+# tools as well. Tokens and models are not in the events. Times: the events' timestamps (messages,
+# actions, observations, errors, condensations; not the system prompt, written when the
+# conversation opens, before anything happens, nor the state updates).
+_V1_EVENTS = ("MessageEvent", "ActionEvent", "ObservationEvent", "AgentErrorEvent", "UserRejectObservation",
+              "Condensation")
 _V1 = {"TerminalAction": "shell", "ExecuteBashAction": "shell", "BrowserAction": "web", "MCPToolAction": "mcp"}
 
 
@@ -414,19 +421,22 @@ def openhands_v1_counts(path: Path) -> Counts:
     events = json.loads(path.read_bytes())
     t = _Tally()
     failed: set[str] = set()
+    actions = {e.get("id") for e in events if e.get("kind") == "ActionEvent"}
     for e in events:
         if e.get("kind") == "ObservationEvent":
             obs = e.get("observation") or {}
             exit_ = obs.get("exit_code") if isinstance(obs, dict) else None
             if obs.get("is_error") is True or (isinstance(exit_, int) and exit_ not in (0, -1)) or \
                     str(obs.get("kind", "")).endswith("ErrorObservation"):
-                failed.add(e.get("action_id"))
+                # its action by id (tool_call_ids repeat across responses); by tool_call_id only
+                # when the action_id names no action
+                failed.add(e.get("action_id") if e.get("action_id") in actions else f"call:{e.get('tool_call_id')}")
         elif e.get("kind") == "AgentErrorEvent":
-            failed.add(e.get("tool_call_id"))
+            failed.add(f"call:{e.get('tool_call_id')}")
     responses: set[str] = set()
     for e in events:
         kind = e.get("kind")
-        if kind not in ("SystemPromptEvent", "CondensationRequest"):  # the prompt the agent starts with
+        if kind in _V1_EVENTS:
             t.time(e.get("timestamp"))
         if kind == "MessageEvent" and e.get("source") == "user":
             t.c.turns += 1
@@ -439,7 +449,7 @@ def openhands_v1_counts(path: Path) -> Counts:
             if ak in ("FileEditorAction", "StrReplaceEditorAction"):
                 k = "read" if action.get("command") == "view" else "edit"
             t.call(e.get("tool_name") or ak, k, path=bool(action.get("path")), create=action.get("command") == "create",
-                   failed=e.get("id") in failed or e.get("tool_call_id") in failed)
+                   failed=e.get("id") in failed or f"call:{e.get('tool_call_id')}" in failed)
         elif kind == "AgentErrorEvent" and not e.get("tool_call_id"):
             t.c.errors += 1
     t.c.requests = len(responses)
@@ -454,7 +464,7 @@ def openhands_v1_counts(path: Path) -> Counts:
 # or a non-zero exit is a failure; an `error` observation caused by no call is an error. Times: the
 # records that are events (messages, calls, their observations, errors).
 _V0 = {"run": "shell", "run_ipython": "other", "read": "read", "edit": "edit", "write": "edit",
-       "browse": "web", "browse_interactive": "web", "call_tool_mcp": "mcp"}
+       "browse": "web", "browse_interactive": "web", "call_tool_mcp": "mcp", "delegate": "subagent"}
 
 
 def openhands_v0_counts(folder: Path) -> Counts:
@@ -506,12 +516,14 @@ def openhands_v0_counts(folder: Path) -> Counts:
 # -- Amp: ~/.local/share/amp/threads/T-<id>.json ------------------------------------------------------
 # A thread's messages. A user message with a text or image block is a turn; an assistant message a
 # model response (usage: input, output, cache creation and read; model); its tool_use blocks the calls
-# (the tool_result's run.status "error" or "rejected-by-user", or is_error, a failure). The usage ledger's
+# (create_file creates or overwrites: no create is known)
+# (the tool_result's run.status "error" or "rejected-by-user", is_error, or a command's non-zero
+# exitCode a failure). The usage ledger's
 # calls other than inference (title generation) are model calls too. Times: the messages' sentAt and
 # the ledger's timestamps.
 _AMP = {"Bash": "shell", "Read": "read", "read_file": "read", "edit_file": "edit", "create_file": "edit",
         "Grep": "search", "glob": "search", "list_directory": "search", "codebase_search_agent": "search",
-        "read_web_page": "web", "web_search": "web"}
+        "read_web_page": "web", "web_search": "web", "Task": "subagent"}
 
 
 def amp_counts(path: Path) -> Counts:
@@ -540,8 +552,9 @@ def amp_counts(path: Path) -> Counts:
             status = (r.get("run") or {}).get("status")
             k = "mcp" if name.startswith("mcp__") else _AMP.get(name, "other")
             label = "/".join(name[5:].split("__", 1)) if k == "mcp" else name
-            t.call(label, k, path=bool(args.get("path")), create=name == "create_file",
-                   failed=status in ("error", "rejected-by-user", "cancelled") or r.get("is_error") is True)
+            t.call(label, k, path=bool(args.get("path")), create=False,
+                   failed=status in ("error", "rejected-by-user", "cancelled") or r.get("is_error") is True or
+                   _obj((r.get("run") or {}).get("result")).get("exitCode") not in (0, None))
     for e in (doc.get("usageLedger") or {}).get("events") or []:
         t.time(e.get("timestamp"))
         if e.get("operationType") == "inference":
@@ -661,6 +674,47 @@ def case(request: pytest.FixtureRequest) -> tuple[str, str]:
 def test_every_map_keeps_what_its_session_did(case: tuple[str, str]) -> None:
     source, produced = compare(*case)
     assert differences(source, produced) == {}
+
+
+def _fixtures(folder: Path) -> None:
+    """The sessions the formats' own tests use, laid out as the corpus is (a folder a format)."""
+    import orjson
+
+    from tests.formats import jsonfix, storefix, v0fix
+    from tests.native import copilotfix
+
+    def put(sub: str, name: str, data: bytes) -> None:
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+        (folder / sub / name).write_bytes(data)
+
+    put("continue", f"home_.continue_sessions_{jsonfix.CONTINUE_ID}.json", jsonfix.continue_session(jsonfix.plain()))
+    for sub, build in (("crush", storefix.crush_db), ("cursor", storefix.cursor_global_db),
+                       ("opencode", lambda db: storefix.opencode_db(db, extra_session=True))):
+        (folder / sub).mkdir()
+        build(folder / sub / f"{sub}.db" if sub != "cursor" else folder / sub / "state.vscdb")
+    records = [orjson.loads(line) for line in copilotfix.events(lambda: "quill").splitlines() if line.strip()]
+    for r in records:  # the fixture names its shutdown's model by a word: the model its responses ran on
+        if r["type"] == "session.shutdown":
+            r["data"]["modelMetrics"] = {"claude-sonnet-4.6": next(iter(r["data"]["modelMetrics"].values()))}
+    put("copilot-cli", "events.jsonl", b"".join(orjson.dumps(r) + b"\n" for r in records))
+    put("copilot-cli", "legacy.jsonl", copilotfix.events(lambda: "quill", legacy=True))
+    put("openhands", "conversation_events.json", jsonfix.openhands_events(jsonfix.plain()))
+    v0fix.file_store(folder / "openhands" / "sessions", jsonfix.plain())
+    put("amp", f"{jsonfix.AMP_ID}.json", jsonfix.amp_thread(jsonfix.plain()))
+
+
+def test_the_counts_agree_on_the_formats_own_fixtures(tmp_path: Path) -> None:
+    """The same parsers and the same check over the sessions the formats' own tests write (richer in
+    tools than the corpus: MCP, subagents, creates, rejections, unstarted calls); no corpus needed."""
+    _fixtures(tmp_path)
+    seen = []
+    for name, fmt in FORMATS.items():
+        for unit in fmt.units(tmp_path / fmt.corpus):
+            source = fmt.count(unit)
+            produced = map_counts(redact_file(unit, policy="internal").session_map, fmt.shell)
+            assert differences(source, produced) == {}, (name, unit)
+            seen.append(name)
+    assert set(seen) == set(FORMATS)
 
 
 def report() -> str:

@@ -36,6 +36,8 @@ from redact.formats.continue_dev.table import INDEX_NAME
 from redact.report import RedactionReport
 
 AGENT_TOOL = "continue"
+#: The tool that only ever creates a file (Continue's own: "only use this when a file doesn't exist").
+CREATES = "create_new_file"
 NO_TIME = 0.0
 _INDEX_LIMIT = 16 << 20  # the index lists every session's title: a few KiB each at most
 ONE_TIME = ("Continue records one time per session (sessions.json dateCreated): every event is at the "
@@ -133,10 +135,10 @@ class ContinueReader:
             self.calls[call_id] = c
             llm.tool_calls += 1
             self.s.facts.append(c)
-            self.result(c, state)
+            self.result(c, state, creates=name == CREATES)
         llm.stop = "tool_use" if llm.tool_calls else "end_turn"
 
-    def result(self, c: ToolCall, state: dict[str, Any]) -> None:
+    def result(self, c: ToolCall, state: dict[str, Any], *, creates: bool = False) -> None:
         status = state.get(STATE_STATUS)
         if not isinstance(status, str) or status not in STATUS:
             return  # still generating or calling when the session was saved: no result
@@ -145,7 +147,9 @@ class ContinueReader:
         text = "".join(o.get(OUTPUT_CONTENT, "") for o in output
                        if isinstance(o, dict) and isinstance(o.get(OUTPUT_CONTENT), str)) \
             if isinstance(output, list) else None
-        res = chatlog.result(c, self.t, error=error, output=text, error_text=text if error else None)
+        # create_new_file makes a file that was not there: once it succeeded, a create
+        res = chatlog.result(c, self.t, error=error, output=text, error_text=text if error else None,
+                             created=True if creates and not error else None)
         if cls is not None:
             res.err_class = cls
         self.s.facts.append(res)
