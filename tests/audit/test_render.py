@@ -51,7 +51,8 @@ def parse_html(page: str) -> _Elements:
 
 
 def marks(page: str) -> list[dict[str, str]]:
-    return [a for t, a in parse_html(page).tags if t == "rect" and "ev" in a.get("class", "").split()]
+    """One per event drawn: a `rect.ev`, or for a prompt the `g.ev.prompt` of its flag and stem."""
+    return [a for t, a in parse_html(page).tags if t in ("rect", "g") and "ev" in a.get("class", "").split()]
 
 
 def lanes(page: str) -> list[dict[str, str]]:
