@@ -175,9 +175,10 @@ def _picture(session_map: dict[str, Any] | None) -> str:
                "of their lane, over the other marks.")
     else:
         how = ("Events over time, one lane per agent, coloured by kind; prompts are flags at the top of "
-               "their lane, over the other marks. A mark's width is the call's duration (at least 2 px). Idle "
-               "stretches are cut (a narrow band with slashes); a crowded lane is drawn as density "
-               "columns (height: share of events, colour: the most frequent kind).")
+               "their lane, over the other marks. A mark's width is the call's duration when the map "
+               "records one (at least 2 px). Long gaps between events are cut (a narrow band with "
+               "slashes); a crowded lane is drawn as density columns (height: share of events, colour: "
+               "the most frequent kind).")
     return ("<section id=picture><h2>Session</h2>"
             f'<p class="muted">{h(how)}</p><ul class="about">{facts_of}</ul>'
             f'<div class="picture">{timeline_svg(tl, axis)}</div>{legend_html(tl)}</section>')

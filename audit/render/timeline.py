@@ -418,8 +418,8 @@ def describe(tl: Timeline, axis: Axis) -> list[str]:
     if axis.cuts:
         idle = sum(t1 - t0 for t0, t1, _ in axis.cuts)
         n = len(axis.cuts)
-        out.append(f"{n} idle stretch{'es' if n != 1 else ''} over {format_duration(axis.gap)} "
-                   f"{'are' if n != 1 else 'is'} cut ({format_duration(idle)} in all).")
+        out.append(f"{n} gap{'s' if n != 1 else ''} of over {format_duration(axis.gap)} with no event "
+                   f"recorded {'are' if n != 1 else 'is'} cut ({format_duration(idle)} in all).")
     if axis.step and not tl.ordered:
         tied = sum(tl.ties().values())
         out.append(f"{tied} events share their recorded time with another event: they are drawn side "

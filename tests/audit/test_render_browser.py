@@ -31,6 +31,7 @@ from tests.audit.render_fixtures import (
     long_subagent_lanes,
     vscode_short,
 )
+from tests.conftest import corpus_case, corpus_params
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
@@ -393,3 +394,77 @@ def test_the_public_report_names_the_path_mode_it_used(tmp_path: Path) -> None:
     dom = _dump(_page(m, tmp_path, "public", result.report.as_dict()), tmp_path)
     assert "Paths (relative)" not in dom
     assert "Paths (hashed" in dom
+
+
+# The same cases on the real sessions of the shared corpus (skipped without it). Every session of the
+# four agents the issue names is redacted and its picture checked as the page draws it; the longest
+# Codex rollout is also drawn by chromium.
+
+PICTURE_AGENTS = {"continue": "*.json", "aider": "*.chat.history.md", "copilot-vscode": "*.json",
+                  "codex": "*.jsonl"}
+
+
+def _corpus_sessions() -> list[Any]:
+    from tests.conftest import corpus_dir
+
+    found = []
+    for agent, pattern in PICTURE_AGENTS.items():
+        found.extend(pytest.param(p, id=f"{agent}/{p.name[:48]}") for p in sorted(corpus_dir(agent).glob(pattern)))
+    return found
+
+
+def _redacted(path: Path) -> Any:
+    from redact.api import redact_file
+    from redact.errors import BadInput, UsageError
+
+    try:
+        return redact_file(path, policy="default")
+    except (BadInput, UsageError):  # an index or a store of several sessions: not a session alone
+        pytest.skip("not one session")
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("path", corpus_params(_corpus_sessions))
+def test_each_real_sessions_picture(path: Any) -> None:
+    corpus_case(path)
+    result = _redacted(path)
+    m = result.session_map
+    if len(m["events"]) < 2:
+        pytest.skip("a session of fewer than two events has nothing to spread")
+    page = render(result.report.as_dict(), m, "html")
+    items = _picture(page)
+    times = {e.get("t") for e in m["events"]}
+    untimed = len(times - {None}) <= 1
+    assert (items[0][1].get("data-ordered") == "true") is untimed
+    assert ("No per-event times: drawn in event order" in page) is untimed
+    assert "Duration: " in page
+    xs = _mark_xs(items)
+    assert max(r for _, r in xs) <= WIDTH - RIGHT + 0.01  # nothing pushed off the picture
+    assert max(r for _, r in xs) - min(x for x, _ in xs) > 0.8 * PLOT_W  # the axis spans the session
+    duration = m["session"].get("durationMs") or 0
+    if not untimed and duration > 30 * 60_000:
+        assert len(_tick_labels(items)) > 2
+    labels = [text for tag, a, text in items if tag == "text" and "lanelabel" in _classes(a)]
+    for label, agent in zip(labels, m["agents"]):
+        n = sum(e.get("agent", "main") == agent["id"] for e in m["events"])
+        assert label.endswith(f"({n})"), label
+    users = sum(e["kind"] == "user" for e in m["events"])
+    assert sum(1 for tag, a, _ in items if tag == "g" and "prompt" in _classes(a)) == users
+
+
+@pytest.mark.corpus
+def test_the_longest_real_codex_rollout_in_chromium(tmp_path: Path) -> None:
+    from tests.conftest import corpus_dir
+
+    path = max(corpus_dir("codex").glob("*.jsonl"), key=lambda p: p.stat().st_size)
+    result = _redacted(path)
+    m = result.session_map
+    page = tmp_path / "codex.html"
+    page.write_text(render(result.report.as_dict(), m, "html"), encoding="utf-8")
+    dom = _dump(page, tmp_path)
+    items = _picture(dom)
+    ticks = _tick_labels(items)
+    assert len(ticks) > 2 and ticks[-1][0] - ticks[0][0] > 0.5 * PLOT_W, ticks
+    assert "Duration: " in dom
+    cols = _marked_columns(_shot(page, "codex_corpus"), _kinds_of(m))
+    assert cols[-1] - cols[0] > 0.8 * PLOT_W
