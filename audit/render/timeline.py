@@ -104,7 +104,7 @@ class Timeline:
         if self.duration:
             return f"{format_duration(self.duration)} (the session's durationMs)"
         if not self.ordered and self.marks:
-            return (f"{format_duration(self.span)} (from the session's start to its last event; the map "
+            return (f"{format_duration(self.span)} (from the session's start to the last time it records; the map "
                     "records no durationMs)")
         return "not recorded"
 

@@ -9,7 +9,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from audit.render.timeline import GUTTER, RIGHT, WIDTH, build_timeline, timeline_svg
@@ -150,3 +150,44 @@ def test_a_lane_of_a_thousand_events_is_drawn_as_density_columns() -> None:
 def test_the_picture_is_deterministic() -> None:
     m = _session([("main", i * 7_000 + (i % 5) * 400_000, 900) for i in range(300)])
     assert timeline_svg(build_timeline(m)) == timeline_svg(build_timeline(copy.deepcopy(m)))
+
+
+def _positions(svg: ET.Element) -> list[tuple[int, float, float]]:
+    """(seq, x, right edge) of each mark drawn one per event, read from its tooltip (`#seq ...`)."""
+    out = []
+    for lane in svg.iter(f"{SVG}g"):
+        if lane.get("class") != "lane":
+            continue
+        for el in lane:
+            rect = el if el.tag == f"{SVG}rect" else next(iter(el.iter(f"{SVG}rect")), None)
+            title = next(iter(el.iter(f"{SVG}title")), None)
+            cls = (el.get("class") or "").split()
+            if rect is None or title is None or "ev" not in cls or "dense" in cls:
+                continue
+            x, w = float(rect.get("x", "0")), float(rect.get("width", "0"))
+            out.append((int((title.text or "#0").split()[0][1:]), x, x + w))
+    return out
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["main", "sa-0a1b2c3d4e5f"]),
+                          st.integers(0, 40) | st.integers(0, 30 * HOUR),
+                          st.sampled_from([0, 0, 500, 40_000])), min_size=2, max_size=120),
+       st.booleans())
+@example([("main", i * 20 * MIN + (i % 3) * 7, 500) for i in range(60)], True)  # 59 cuts
+@example([("main", (i // 9) * 9 * MIN, 0) for i in range(90)], False)  # ten requests, one time each
+def test_every_mark_is_on_the_picture_in_time_order(events: list[tuple[str, int, int]], prompts: bool) -> None:
+    """Whatever the times (bursts on one ms, gaps of hours, many cuts): every mark starts and ends on the
+    plot, and a later event is never drawn left of an earlier one."""
+    events = sorted(events, key=lambda e: e[1])
+    m = _session([(a, t, d) for a, t, d in events])
+    if prompts:
+        for ev in m["events"][::7]:
+            ev["kind"] = "user"
+    svg = _svg(m)
+    drawn = _positions(svg)
+    assert len(drawn) == len(events)
+    assert all(GUTTER <= x and r <= WIDTH - RIGHT + 0.01 for _, x, r in drawn), drawn
+    by_seq = sorted(drawn)
+    xs = [x for _, x, _ in by_seq]
+    assert all(b >= a - 0.01 for a, b in zip(xs, xs[1:])), xs  # seq order is time order here
