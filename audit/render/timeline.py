@@ -247,11 +247,14 @@ class Axis:
     cut_w: float = CUT_W
     gap: float = GAP_MS
     ordered: bool = False  # the axis counts events, not time
+    ends: tuple[float, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ends", tuple(p[1] for p in self.pieces))
 
     def x(self, t: float) -> float:
         """The x of time `t`: where the first event recorded at `t` is drawn."""
-        ends = [p[1] for p in self.pieces]
-        i = bisect.bisect_left(ends, t)
+        i = bisect.bisect_left(self.ends, t)
         if i >= len(self.pieces):
             return self.pieces[-1][3]
         t0, t1, x0, x1 = self.pieces[i]
