@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from redact.formats.hermes.keys import AT, META_END, META_TOKENS, TOOL_CALLS
+from redact.formats.hermes.keys import AT, META_CWD, META_END, META_TOKENS, TOOL_CALLS
 from redact.io.store import tables
 
 _MESSAGE = ("role", "content", "tool_call_id", "tool_calls", "timestamp", "finish_reason", "reasoning")
@@ -60,15 +60,16 @@ def _list(value: object) -> list[Any] | None:
 
 def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> bytes:
     have_s, have_m = set(_columns(db, "sessions")), set(_columns(db, "messages"))
-    extra = [c for c in ("cwd", "ended_at", *META_TOKENS) if c in have_s]
+    extra = [c for c in (META_CWD, META_END, *META_TOKENS) if c in have_s]  # the columns are named as the keys
     row = db.execute(f"SELECT {', '.join(('id', 'model', 'source', 'started_at', *extra))} FROM sessions "
                      "WHERE id = ?", (session,)).fetchone()
     head: dict[str, Any] = {"role": "session_meta", "session_id": row[0], "model": row[1], "platform": row[2],
                             "timestamp": _iso(row[3])}
     more = dict(zip(extra, row[4:], strict=True))
-    if isinstance(more.get("cwd"), str) and more["cwd"]:
-        head["cwd"] = more["cwd"]
-    head[META_END] = _iso(more.get("ended_at"))
+    cwd = more.get(META_CWD)
+    if isinstance(cwd, str) and cwd:
+        head[META_CWD] = cwd
+    head[META_END] = _iso(more.get(META_END))
     for column in META_TOKENS:
         value = more.get(column)
         if type(value) is int and value >= 0:
