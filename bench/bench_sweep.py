@@ -175,6 +175,14 @@ def part_corpus(binary: str | None) -> list[str]:
                f"{sum(by_class.values()) / mb * 10:.2f} |")
     if binary:
         out.append(f"| Betterleaks (all rules) | {len(bl_found)} | | {len(bl_found) / mb * 10:.2f} |")
+    out += ["", "Every finding on the real corpus, by class, for a person to judge (open the file at the line;"
+            " the value is never printed: its length and keyed fingerprint only):", ""]
+    listed: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for f, p in result.places:
+        listed[(p.cls, p.fingerprint)].append(f"{Path(f.path).parent.name}/{Path(f.path).name[:60]}:{p.line}")
+    for (cls, print_), where in sorted(listed.items()):
+        more = f" (+{len(where) - 3} more)" if len(where) > 3 else ""
+        out.append(f"- {cls} {print_} x{len(where)}: {', '.join(where[:3])}{more}")
     out += ["", "| tool | seconds | MB/s |", "|---|---:|---:|",
             f"| sweep (1 process) | {ours_s:.1f} | {mb / ours_s:.2f} |"]
     if binary:

@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from redact.contract.secrets.anchors import AnchorIndex
 from redact.contract.secrets.scan import secret_spans
 from redact.sweep.classes import class_of
 
@@ -41,7 +42,10 @@ BLOB_KEYS = frozenset({
 _DATA_KEYS = frozenset({"data", "image", "image_url", "url", "bytes", "base64", "source", "blob"})
 _BASE64_BLOB = re.compile(r"[A-Za-z0-9+/_\-]{200,}={0,2}")
 _DATA_URL = re.compile(r"data:[\w.+\-]+/[\w.+\-]+(?:;[\w=.\-]+)*;base64,")
-_LITERAL = re.compile(r'("(?:[^"\\\n]|\\.)*")(\s*:)?')
+_LITERAL = re.compile(r'("[^"\\\n]*(?:\\.[^"\\\n]*)*")(\s*:)?')
+# A JSON escape of an ASCII character (`\u0070`): the decoded string may hold an anchor the
+# literal does not show, so such a literal is always searched.
+_ASCII_ESCAPE = re.compile(r"\\u00[2-7][0-9a-fA-F]")
 _PEM_END = re.compile(r"-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _PEM_BODY = re.compile(r"(?:[A-Za-z0-9+/=:\- \t\r\n]|\\[nr])*")
 _WHEN = re.compile(
@@ -124,7 +128,7 @@ def _spans(text: str, key: str | None = None, known: Known | None = None) -> lis
     family's finding, no provider's) in the value of a key naming an identifier, when that value
     is one word (`58Bq...:100.00:1`, a rule id; not prose that happens to sit under `id`)."""
     found: list[tuple[int, int, str]] = []
-    for start, end, rule in secret_spans(text):
+    for start, end, rule in secret_spans(text, at_rest=True):
         if rule.startswith("high-entropy") and is_identifier_key(key) and not _SPACE.search(text):
             continue
         if rule == "private-key":
@@ -227,15 +231,65 @@ def json_strings(text: str) -> Iterator[tuple[int, int, str | None, str]]:
         yield m.start(1), m.end(1), key, literal
 
 
+_ANCHORS: list[AnchorIndex] = []
+
+
+def _anchor_index() -> AnchorIndex:
+    if not _ANCHORS:
+        _ANCHORS.append(AnchorIndex())
+    return _ANCHORS[0]
+
+
+def anchored_strings(text: str, known: Known | None = None) -> Iterator[tuple[int, int, str | None, str]]:
+    """What `json_strings` yields, but only the literals that can hold a finding: those with an
+    anchor of the secrets layer inside (redact/contract/secrets/anchors.py: every at-rest finding
+    contains one), a `known` value, or a JSON escape of an ASCII character. Only the lines that
+    hold an anchor are parsed; a key is looked for on the literal's own line (a JSON Lines record
+    is one line; in an indented document a value sits on its key's line)."""
+    positions = _anchor_index().positions(text)
+    if positions is None:
+        yield from json_strings(text)
+        return
+    for value in known or ():
+        for needle in {value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}:
+            at = text.find(needle)
+            while at >= 0:
+                positions.append(at)
+                at = text.find(needle, at + 1)
+    for m in _ASCII_ESCAPE.finditer(text):
+        positions.append(m.start())
+    if not positions:
+        return
+    positions.sort()
+    i, n = 0, len(positions)
+    while i < n:
+        line_start = text.rfind("\n", 0, positions[i]) + 1
+        line_end = text.find("\n", positions[i])
+        if line_end < 0:
+            line_end = len(text)
+        key: str | None = None
+        for m in _LITERAL.finditer(text, line_start, line_end):
+            literal = m.group(1)
+            if m.group(2) is not None:
+                key = decode_literal(literal)
+                continue
+            start, end = m.start(1), m.end(1)
+            j = bisect.bisect_left(positions, start, i)
+            if j < n and positions[j] < end:
+                yield start, end, key, literal
+        i = bisect.bisect_left(positions, line_end, i)
+
+
 def scan_text(text: str, fp: Fingerprint, *, as_json: bool | None = None, known: Known | None = None) -> TextScan:
     """The places and scrub edits of every secret in `text`, a whole file's (or a cell's) text;
-    with `known`, every occurrence of those values too (`known_values` of a first scan)."""
+    with `known`, every occurrence of those values too (`known_values` of a first scan). Only the
+    strings that hold an anchor of the secrets layer are searched (`anchored_strings`)."""
     result = TextScan()
     lines = Lines(text)
     if as_json is None:
         as_json = is_json_text(text)
     if as_json:
-        for start, end, key, literal in json_strings(text):
+        for start, end, key, literal in anchored_strings(text, known):
             value = decode_literal(literal)
             if value is None or len(value) < 8:
                 continue
@@ -248,6 +302,8 @@ def scan_text(text: str, fp: Fingerprint, *, as_json: bool | None = None, known:
             new_value, found, originals = _replaced(value, spans, fp)
             _add(result, lines, start, found)
             result.edits.append(Edit(start, end, encode_literal(new_value, literal), originals))
+        return result
+    if not known and not _anchor_index().holds(text):
         return result
     spans = _spans(text, None, known)
     for start, end, rule in spans:

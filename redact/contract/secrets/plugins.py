@@ -116,6 +116,11 @@ def _make_plugins() -> tuple[_Plugin, ...]:
 
 _PLUGINS = _make_plugins()
 HINTS = frozenset(hint for _, _, _, hints, _ in _PLUGINS for hint in hints)
+#: per plugin: its rule name, hints, gate and its denylist's patterns (anchors.py reads them)
+ANCHOR_SOURCES: tuple[tuple[str, frozenset[str], str | None, tuple[str, ...]], ...] = tuple(
+    (rule, frozenset(hints), gate, tuple(regex.pattern for regex in cls.denylist))
+    for cls, rule, _, hints, gate in _DS_PLUGINS
+)
 _BY_HINT = by_hint(hints for _, _, _, hints, _ in _PLUGINS)
 # Every detect-secrets regex finding contains a run of 10 alphanumerics, a URL or a key header;
 # strings without one skip the plugins (most identifiers, verbs and short paths).

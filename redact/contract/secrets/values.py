@@ -85,6 +85,8 @@ _PLACEHOLDER_WORD = re.compile(
     re.IGNORECASE,
 )
 _KEBAB_OR_SNAKE = re.compile(r"[a-z]+(?:[_-][a-z]+)+")
+# An UPPER_SNAKE_CASE name of letters is a constant or an environment variable: `password=VM_PASSWORD`.
+_CONSTANT = re.compile(r"[A-Z]+(?:_[A-Z]+)+")
 
 
 def is_placeholder(value: str) -> bool:
@@ -180,6 +182,8 @@ def value_ok(value: str, check: str, user: str | None = None) -> bool:
         return False
     if check == "any":
         return _PLACEHOLDER_WORD.fullmatch(value) is None
+    if _CONSTANT.fullmatch(value):
+        return False
     if value.isdigit():
         return check == "random" and len(value) >= 24  # a long number next to `secret`, not a count
     if HOSTNAME.fullmatch(value):
