@@ -79,6 +79,11 @@ def test_an_opaque_token_at_rest_needs_a_keyword_before_it() -> None:
     assert secret_spans(f"result {token} done", at_rest=True) == []  # a log: an id, a hash, a blob
     assert [r for _, _, r in secret_spans(f"export API_KEY_VALUE {token}", at_rest=True)] == ["high-entropy-base64"]
     assert [r for _, _, r in secret_spans(f"Bearer {token}", at_rest=True)] == ["authorization-header"]
+    assert [r for _, _, r in secret_spans(f"-H 'Authorization: Api-Key {token}'", at_rest=True)] == [
+        "high-entropy-base64"]
+    # the keyword must assign the token, not name something else on the way to it
+    assert secret_spans(f"target/debug/deps/auth-fea4fa50b387056b.{token}.rcgu.o", at_rest=True) == []
+    assert secret_spans(f"the keyboard layout {token}", at_rest=True) == []
 
 
 def test_the_sweep_skips_strings_without_an_anchor_but_finds_escaped_ones() -> None:

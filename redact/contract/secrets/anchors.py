@@ -95,7 +95,7 @@ _PROVIDER_ANCHORS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, 
 }
 
 
-def _collect() -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
+def _provider_anchors() -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
     literals: set[str] = set()
     cased: set[str] = set()
     regexes: list[str] = []
@@ -110,6 +110,16 @@ def _collect() -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
             regexes.extend(patterns)
         else:
             regexes.append(pattern)
+    return frozenset(literals), frozenset(cased), tuple(regexes)
+
+
+PROVIDER_LITERALS, PROVIDER_CASED, PROVIDER_REGEXES = _provider_anchors()
+
+
+def _collect() -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
+    literals: set[str] = set(PROVIDER_LITERALS)
+    cased: set[str] = set(PROVIDER_CASED)
+    regexes: list[str] = list(PROVIDER_REGEXES)
     for rule, hints, gate, denylist in plugins.ANCHOR_SOURCES:
         if rule in _PLUGIN_ANCHORS:
             lowered, sensitive, patterns = _PLUGIN_ANCHORS[rule]
@@ -157,9 +167,10 @@ class AnchorIndex:
         found.sort()
         return found
 
-    def holds(self, text: str) -> bool:
-        """Whether `text` holds an anchor at all."""
-        lowered = text.lower()
+    def holds(self, text: str, lowered: str | None = None) -> bool:
+        """Whether `text` holds an anchor at all (`lowered`: text.lower(), when the caller has it)."""
+        if lowered is None:
+            lowered = text.lower()
         if len(lowered) != len(text):
             return True
         for _ in self._automaton.iter(lowered):
@@ -178,4 +189,4 @@ def _automaton(words: Iterable[str]) -> ahocorasick.Automaton:
     return automaton
 
 
-__all__ = ["CASED", "LITERALS", "REGEXES", "AnchorIndex"]
+__all__ = ["CASED", "LITERALS", "PROVIDER_CASED", "PROVIDER_LITERALS", "PROVIDER_REGEXES", "REGEXES", "AnchorIndex"]

@@ -154,9 +154,10 @@ def detect_secrets_findings(
     trimmed of the delimiters some denylists include, and then checked like a context rule's value
     (unless `skip(start, end)`: a span the caller would drop). No settings, no verification."""
     found: list[tuple[int, int, str]] = []
-    if not _DS_GATE.search(text):
+    candidates = admitted(_BY_HINT, present)
+    if not candidates or not _DS_GATE.search(text):
         return found
-    for i in admitted(_BY_HINT, present):
+    for i in candidates:
         plugin, rule, check, _, gate = _PLUGINS[i]
         if gate is not None and gate.search(text) is None:
             continue

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from redact.contract.secrets import context, plugins
-from redact.contract.secrets.anchors import AnchorIndex
+from redact.contract.secrets.anchors import PROVIDER_CASED, PROVIDER_LITERALS, PROVIDER_REGEXES, AnchorIndex
 from redact.contract.secrets.context import context_findings
 from redact.contract.secrets.entropy import entropy_findings
 from redact.contract.secrets.plugins import detect_secrets_findings
@@ -30,6 +30,16 @@ _KEYWORD_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _KEYWORD_REACH = 48
+# What may stand between the keyword's word and the token: an assignment, quotes, brackets, and a
+# scheme word (`Authorization: Api-Key ...`), not another word (`auth-fea4...<hash>.rcgu.o` is a
+# build artefact's name, `<secret>{name ...}` names something else).
+_WORD_REST = re.compile(r"\w*")
+_ASSIGNING = re.compile(
+    r"""[\s"'`:=>(){}\[\],|*\-]*(?:(?:bearer|basic|token|api-?key|key)\b[\s"'`:=]*)?""", re.IGNORECASE
+)
+# the hints one of which every `_KEYWORD_BEFORE` match contains (a string without one skips it)
+_KEYWORD_HINTS = frozenset({"pass", "pwd", "secret", "token", "key", "cred", "auth", "bearer"})
+assert _KEYWORD_HINTS <= context.HINTS
 
 
 class _Accepted:
@@ -57,12 +67,16 @@ class _Accepted:
 
 
 def _named(text: str, found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """The entropy findings that follow a credential keyword on their line (see `_KEYWORD_BEFORE`)."""
+    """The entropy findings that a credential keyword on their line assigns (`_KEYWORD_BEFORE`,
+    `_ASSIGNING`)."""
     kept = []
     for start, end, rule in found:
         line_start = text.rfind("\n", 0, start) + 1
-        if _KEYWORD_BEFORE.search(text, max(line_start, start - _KEYWORD_REACH), start):
-            kept.append((start, end, rule))
+        for m in _KEYWORD_BEFORE.finditer(text, max(line_start, start - _KEYWORD_REACH), start):
+            word_end = _WORD_REST.match(text, m.end(), start).end()
+            if _ASSIGNING.fullmatch(text, word_end, start):
+                kept.append((start, end, rule))
+                break
     return kept
 
 
@@ -75,11 +89,12 @@ def _scan(text: str, at_rest: bool = False) -> list[tuple[int, int, str]]:
     lowered = text.lower()
     present = _HINTS.present(lowered)
     accepted = _Accepted()
-    accepted.add_all(provider_findings(text))
+    if not at_rest or _provider_index().holds(text, lowered):  # at rest, most strings hold no prefix
+        accepted.add_all(provider_findings(text))
     accepted.add_all(detect_secrets_findings(text, present, accepted.overlaps))
     accepted.add_all(context_findings(text, present, accepted.overlaps, lowered))
     if at_rest:
-        if _KEYWORD_BEFORE.search(text):
+        if present & _KEYWORD_HINTS:
             accepted.add_all(_named(text, entropy_findings(text, accepted.overlaps)))
     else:
         accepted.add_all(entropy_findings(text, accepted.overlaps))
@@ -94,6 +109,15 @@ def _scan(text: str, at_rest: bool = False) -> list[tuple[int, int, str]]:
 _LONG, _BEFORE, _AFTER = 4096, 320, 1024
 _SPACE = re.compile(r"\s")
 _ANCHOR_INDEX: list[AnchorIndex] = []
+
+
+_PROVIDER_INDEX: list[AnchorIndex] = []
+
+
+def _provider_index() -> AnchorIndex:
+    if not _PROVIDER_INDEX:
+        _PROVIDER_INDEX.append(AnchorIndex(PROVIDER_LITERALS, PROVIDER_CASED, PROVIDER_REGEXES))
+    return _PROVIDER_INDEX[0]
 
 
 def _windows(text: str, positions: list[int]) -> list[tuple[int, int]]:
