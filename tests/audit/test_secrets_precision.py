@@ -31,6 +31,12 @@ def rules(text: str) -> list[str]:
     # an UPPER_SNAKE name is a constant, not a value
     ("ssh.connect(VM_IP, username=VM_USER, password=VM_PASSWORD, timeout=15)",
      f"ssh.connect(VM_IP, username=VM_USER, password={VALUE}, timeout=15)"),
+    # words joined where a value goes (help pages, examples), and a sample value in letters as digits
+    ("systemd-cryptenroll --recovery-key luks2_block_device", f"systemd-cryptenroll --recovery-key {VALUE}"),
+    ("argocd login --username alice --password s3cret", f"argocd login --username alice --password {VALUE}"),
+    # an address, and a URL naming where a key lives
+    ("ldapdomaindump --password 192.168.1.10", f"ldapdomaindump --password {VALUE}"),
+    ("cosign sign --key k8s://namespace/key ubuntu:22.04", f"cosign sign --key {VALUE}x ubuntu:22.04"),
 ])
 def test_quiet_shape_and_its_loud_twin(quiet: str, loud: str) -> None:
     # the map's scanner may still call a long opaque run in it opaque (a map holds none); no rule
