@@ -18,8 +18,10 @@ tests/sweep/test_anchors.py checks, on every labeled secret and on generated one
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterable
+from typing import Any
 
 import ahocorasick
 
@@ -35,22 +37,23 @@ _MAX_CLASS = 6
 def _literal_prefixes(pattern: str) -> set[str] | None:
     """The lowercased literal prefixes one of which starts every match of `pattern`, or None when
     some match may start with fewer than `_MIN_LITERAL` fixed characters."""
-    try:
-        from re import _parser as sre_parse  # the stdlib's own parser, read only
-        from re._constants import BRANCH, IN, LITERAL, SUBPATTERN
+    try:  # the stdlib's own regex parser, read only
+        sre_parse: Any = importlib.import_module("re._parser")
+        constants: Any = importlib.import_module("re._constants")
     except ImportError:  # pragma: no cover - another Python: the rule is its own anchor
         return None
+    LITERAL, IN, SUBPATTERN, BRANCH = constants.LITERAL, constants.IN, constants.SUBPATTERN, constants.BRANCH
 
-    def walk(items: list[tuple[object, object]], prefixes: set[str]) -> set[str]:
+    def walk(items: list[tuple[Any, Any]], prefixes: set[str]) -> set[str]:
         for op, arg in items:
             if op is LITERAL:
-                prefixes = {p + chr(arg) for p in prefixes}  # type: ignore[call-overload]
-            elif op is IN and all(o is LITERAL for o, _ in arg) and len(arg) <= _MAX_CLASS:  # type: ignore[attr-defined]
-                prefixes = {p + chr(c) for p in prefixes for _, c in arg}  # type: ignore[attr-defined]
-            elif op is SUBPATTERN and arg[-1] is not None:  # type: ignore[index]
-                prefixes = walk(list(arg[-1]), prefixes)  # type: ignore[index]
+                prefixes = {p + chr(arg) for p in prefixes}
+            elif op is IN and all(o is LITERAL for o, _ in arg) and len(arg) <= _MAX_CLASS:
+                prefixes = {p + chr(c) for p in prefixes for _, c in arg}
+            elif op is SUBPATTERN and arg[-1] is not None:
+                prefixes = walk(list(arg[-1]), prefixes)
             elif op is BRANCH:
-                prefixes = {q for branch in arg[1] for q in walk(list(branch), prefixes)}  # type: ignore[index]
+                prefixes = {q for branch in arg[1] for q in walk(list(branch), prefixes)}
             else:
                 break
             if len(prefixes) > 64:

@@ -118,8 +118,8 @@ _PLUGINS = _make_plugins()
 HINTS = frozenset(hint for _, _, _, hints, _ in _PLUGINS for hint in hints)
 #: per plugin: its rule name, hints, gate and its denylist's patterns (anchors.py reads them)
 ANCHOR_SOURCES: tuple[tuple[str, frozenset[str], str | None, tuple[str, ...]], ...] = tuple(
-    (rule, frozenset(hints), gate, tuple(regex.pattern for regex in cls.denylist))
-    for cls, rule, _, hints, gate in _DS_PLUGINS
+    (rule, frozenset(hints), gate, tuple(regex.pattern for regex in plugin.denylist))
+    for (_, rule, _, hints, gate), (plugin, *_) in zip(_DS_PLUGINS, _PLUGINS, strict=True)
 )
 _BY_HINT = by_hint(hints for _, _, _, hints, _ in _PLUGINS)
 # Every detect-secrets regex finding contains a run of 10 alphanumerics, a URL or a key header;

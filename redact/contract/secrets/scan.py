@@ -73,7 +73,8 @@ def _named(text: str, found: list[tuple[int, int, str]]) -> list[tuple[int, int,
     for start, end, rule in found:
         line_start = text.rfind("\n", 0, start) + 1
         for m in _KEYWORD_BEFORE.finditer(text, max(line_start, start - _KEYWORD_REACH), start):
-            word_end = _WORD_REST.match(text, m.end(), start).end()
+            word = _WORD_REST.match(text, m.end(), start)
+            word_end = word.end() if word is not None else m.end()
             if _ASSIGNING.fullmatch(text, word_end, start):
                 kept.append((start, end, rule))
                 break
@@ -143,7 +144,7 @@ def _at_rest(text: str) -> list[tuple[int, int, str]]:
     positions = _ANCHOR_INDEX[0].positions(text)
     if positions is None:
         return _scan(text, True)
-    found = []
+    found: list[tuple[int, int, str]] = []
     for start, end in _windows(text, positions):
         found.extend((start + s, start + e, rule) for s, e, rule in _scan(text[start:end], True))
     return found
