@@ -34,6 +34,10 @@ def rules(text: str) -> list[str]:
     # words joined where a value goes (help pages, examples), and a sample value in letters as digits
     ("systemd-cryptenroll --recovery-key luks2_block_device", f"systemd-cryptenroll --recovery-key {VALUE}"),
     ("argocd login --username alice --password s3cret", f"argocd login --username alice --password {VALUE}"),
+    ("img2pdf --user2 alice2 --password2 s3cret2", f"img2pdf --user2 alice2 --password2 {VALUE}"),
+    ("Story key: `2-3-multi-file-media-upload`", f"Story key: `{VALUE}`"),
+    # a name closing a call is code
+    ("client.addHeader(Bearer(token = inferenceKey)).url(url)", f"client.addHeader(Bearer(token = {VALUE}))"),
     # an address, and a URL naming where a key lives
     ("ldapdomaindump --password 192.168.1.10", f"ldapdomaindump --password {VALUE}"),
     ("cosign sign --key k8s://namespace/key ubuntu:22.04", f"cosign sign --key {VALUE}x ubuntu:22.04"),

@@ -74,6 +74,9 @@ _PLACEHOLDER = re.compile(
 # A URL names where a key lives (`k8s://ns/key`, `vault://...`); a password in one is the URL
 # rule's, judged on its own.
 _REFERENCE = re.compile(r"[$%@&*<{\[(]|~?\.{0,2}/|[A-Za-z_][\w.]*[(\[]|[a-z][a-z0-9+.\-]*://")
+# A name closing a call is code too (`Bearer(token = inferenceKey)).url(...)`), when it reads as
+# a name and not as a random token.
+_CLOSING_NAME = re.compile(r"([A-Za-z_]\w*)\)")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 HOSTNAME = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}")
 CHUNK = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
@@ -90,7 +93,7 @@ _KEBAB_OR_SNAKE = re.compile(r"[a-z]+(?:[_-][a-z]+)+")
 # Words joined by `_`, `-`, `.` or `:`, two of them of three letters or more, digits only as a
 # counter (`luks2_block_device`, `key_id_1:key_1`, `server_password`): a name written where a
 # value goes, as help pages and examples write them, not a token or a password.
-_NAMED_PARTS = re.compile(r"[a-z][a-z0-9]*(?:[_\-.:][a-z0-9]+)+")
+_NAMED_PARTS = re.compile(r"[a-z0-9]+(?:[_\-.:][a-z0-9]+)+")
 _WORD_PART = re.compile(r"[a-z]{3,12}[0-9]?")
 _SHORT_PART = re.compile(r"[a-z]{1,12}[0-9]{0,2}|[0-9]{1,3}")
 _IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?")
@@ -117,6 +120,9 @@ def is_reference(value: str) -> bool:
     """`$DB_PASS`, `{{ token }}`, `./key.pem`, `get_secret()`, `var.db_password`; not a dotted token
     such as a JWT or a Discord bot token, whose parts are long or look random."""
     if _REFERENCE.match(value):
+        return True
+    closing = _CLOSING_NAME.match(value)
+    if closing is not None and not looks_random(closing.group(1)):
         return True
     if _DOTTED.fullmatch(value) is None:
         return False
@@ -204,6 +210,8 @@ def value_ok(value: str, check: str, user: str | None = None) -> bool:
         return False
     if check == "any":
         return True
+    if _PLACEHOLDER_WORD.fullmatch(value.rstrip("0123456789").translate(_DELEET)) is not None:
+        return False  # `s3cret2` after `--password2`; in a URL (`any`) `secret123` may be real
     if _CONSTANT.fullmatch(value) or _IPV4.fullmatch(value) or _named_parts(value):
         return False
     if value.isdigit():
