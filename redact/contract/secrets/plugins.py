@@ -116,6 +116,11 @@ def _make_plugins() -> tuple[_Plugin, ...]:
 
 _PLUGINS = _make_plugins()
 HINTS = frozenset(hint for _, _, _, hints, _ in _PLUGINS for hint in hints)
+#: per plugin: its rule name, hints, gate and its denylist's patterns (anchors.py reads them)
+ANCHOR_SOURCES: tuple[tuple[str, frozenset[str], str | None, tuple[str, ...]], ...] = tuple(
+    (rule, frozenset(hints), gate, tuple(regex.pattern for regex in plugin.denylist))
+    for (_, rule, _, hints, gate), (plugin, *_) in zip(_DS_PLUGINS, _PLUGINS, strict=True)
+)
 _BY_HINT = by_hint(hints for _, _, _, hints, _ in _PLUGINS)
 # Every detect-secrets regex finding contains a run of 10 alphanumerics, a URL or a key header;
 # strings without one skip the plugins (most identifiers, verbs and short paths).
@@ -149,9 +154,10 @@ def detect_secrets_findings(
     trimmed of the delimiters some denylists include, and then checked like a context rule's value
     (unless `skip(start, end)`: a span the caller would drop). No settings, no verification."""
     found: list[tuple[int, int, str]] = []
-    if not _DS_GATE.search(text):
+    candidates = admitted(_BY_HINT, present)
+    if not candidates or not _DS_GATE.search(text):
         return found
-    for i in admitted(_BY_HINT, present):
+    for i in candidates:
         plugin, rule, check, _, gate = _PLUGINS[i]
         if gate is not None and gate.search(text) is None:
             continue
