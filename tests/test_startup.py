@@ -75,6 +75,7 @@ def test_the_main_job_with_a_warm_cache_imports_no_requests_nor_the_models(tmp_p
     assert "redact.model.agentplay" not in loaded  # the field table came from the cache
     assert "concurrent.futures.process" not in loaded  # one input: no process pool
     assert "cryptography.hazmat.primitives.serialization" not in loaded  # a map needs only HKDF
+    assert "typer._adapters" not in loaded  # no option value needed typer's pydantic coercion
     args, off_out = _main_job(tmp_path, "off")
     off = _run(args, cache_home, disabled=True)
     assert off["code"] == 0, off["stderr"]
@@ -231,3 +232,36 @@ def test_caches_that_outlive_a_run_hold_no_input_but_keep_the_shipped_tables(tmp
         for text in _strings_in(wrapper):
             for canary in ("Qx9CanaryPw7Qx9", CANARY_TEXT, "deployctl --password"):
                 assert canary not in text, (name, attr)
+
+
+@pytest.mark.parametrize("value", ["hashed", "HASHED", "flat", "", "map.json", "-", "/no/such/dir/x.json",
+                                   ".", ["a.jsonl", "b.jsonl"], ["a.jsonl", ""], "2", "yes", None])
+def test_lazy_coercion_gives_what_typer_gives(value: object) -> None:
+    """Every parameter of the main job, given the same value, is coerced to the same result (or
+    refused with the same message) by the lazy coercion as by typer's own."""
+    import typer.core
+    import typer.main
+
+    from redact.cli import _register, coerce
+    from redact.cli.common import app
+
+    coerce.install()
+    lazy = typer.core.build_runtime_param
+    assert getattr(lazy, "_lazy", False)
+    _register("redact")
+    command = typer.main.get_command(app).commands["redact"]  # type: ignore[attr-defined]
+    ctx = command.make_context("redact", ["x.jsonl"], resilient_parsing=True)
+    checked = 0
+    for param in command.params:
+        descriptor = getattr(param, "type_descriptor", None)
+        if descriptor is None:
+            continue
+        outcomes = []
+        for build in (lazy, lazy._original):  # type: ignore[attr-defined]
+            try:
+                outcomes.append(("ok", build(descriptor).coerce(value, param=param, ctx=ctx)))
+            except Exception as exc:  # noqa: BLE001 - the refusal itself is compared
+                outcomes.append(("error", type(exc).__name__, str(exc)))
+        assert outcomes[0] == outcomes[1], param.name
+        checked += 1
+    assert checked > 15
