@@ -265,3 +265,16 @@ def test_lazy_coercion_gives_what_typer_gives(value: object) -> None:
         assert outcomes[0] == outcomes[1], param.name
         checked += 1
     assert checked > 15
+
+
+def test_a_policys_own_allowlist_never_joins_the_shipped_lists(tmp_path: Path) -> None:
+    """The shipped allowlists are parsed once per process; a policy that adds to them adds to its
+    own copy, so the next run's policy has the shipped lists only."""
+    from redact.policy.load import load_policy
+
+    policy = tmp_path / "extra.toml"
+    policy.write_text('name = "extra"\nextends = "default"\n[allowlists.model]\nvalues = ["zork-model-9"]\n')
+    shipped = load_policy("default").allowlists["model"].values
+    assert "zork-model-9" in load_policy(str(policy)).allowlists["model"].values
+    assert load_policy("default").allowlists["model"].values == shipped
+    assert "zork-model-9" not in shipped
