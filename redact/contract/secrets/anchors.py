@@ -123,7 +123,7 @@ def _collect() -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
     literals: set[str] = set(PROVIDER_LITERALS)
     cased: set[str] = set(PROVIDER_CASED)
     regexes: list[str] = list(PROVIDER_REGEXES)
-    for rule, hints, gate, denylist in plugins.ANCHOR_SOURCES:
+    for rule, hints, gate, denylist in plugins.anchor_sources():
         if rule in _PLUGIN_ANCHORS:
             lowered, sensitive, patterns = _PLUGIN_ANCHORS[rule]
             literals |= set(lowered)
