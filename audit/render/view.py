@@ -239,7 +239,7 @@ def build_view(report: dict[str, Any], session_map: dict[str, Any] | None = None
                       if isinstance(policy.get("keeps"), list) else {})},
         "textKept": _text_kept(report),
         "contentHash": show_hex(report.get("contentHash")),
-        "sourceSha256": show_hex(report["sourceSha256"]) if isinstance(report.get("sourceSha256"), str) else None,
+        "sourceDigest": _source_digest(report.get("sourceDigest")),
         "contentHashStored": show_hex(stored) if stored is not None else None,
         "contentHashMatches": report.get("contentHashMatches")
         if isinstance(report.get("contentHashMatches"), bool) else None,
@@ -350,3 +350,12 @@ def dropped_groups(view: dict[str, Any]) -> list[tuple[str, str, dict[str, int]]
 
 def masked_reasons(view: dict[str, Any]) -> dict[tuple[str, str], str]:
     return {(m["category"], m["value"]): m["reason"] for m in view["maskedIdentifiers"]}
+
+
+def _source_digest(value: Any) -> str | None:
+    """The keyed digest of the map's raw log: shown when it is of its form, masked otherwise."""
+    from redact.model.grammar import SOURCE_DIGEST_RE
+
+    if not isinstance(value, str):
+        return None
+    return value if SOURCE_DIGEST_RE.fullmatch(value) else show_hex(value)

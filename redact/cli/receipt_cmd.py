@@ -43,7 +43,14 @@ def receipt_sign(
         "--report-json", help="The map's JSON audit report (`redact --report R.json`): records its "
                               "policy, key fingerprint and the redaction's scanner verdicts.")] = None,
     source: Annotated[str | None, typer.Option(
-        "--source", help="The raw log the map was made from: adds the taint layer to the scan.")] = None,
+        "--source", help="The raw log the map was made from: adds the taint layer to the scan (refused "
+                         "unless the map's keyed sourceDigest ties it to the map).")] = None,
+    key_file: Annotated[Path | None, typer.Option(
+        "--key-file", help="The key the map was made with, to check --source against its sourceDigest "
+                           "(default: $AGENTPLAY_REDACT_KEY(_FILE), else the default key file).")] = None,
+    untied_source: Annotated[bool, typer.Option(
+        "--untied-source", help="Take --source for a map with no sourceDigest; the receipt then "
+                                "records taint skipped.")] = False,
     output: Annotated[str | None, typer.Option(
         "-o", "--output", help="Receipt file (default: MAP.receipt.json).")] = None,
     unsafe_key_permissions: Annotated[bool, typer.Option(
@@ -60,7 +67,13 @@ def receipt_sign(
     if unsafe_key_permissions:
         err("warning: --unsafe-key-permissions: accepting a signing key file others may read")
     key = load_signing_key(signing_key, allow_unsafe_permissions=unsafe_key_permissions)
-    receipt = write_map_receipt(map_file, key, output, report_json=report_json, source=source)
+    redaction_key = None
+    if source is not None:
+        from redact.cli.common import key_file_or_default, load_key
+
+        redaction_key = load_key(key_file_or_default(key_file), False)
+    receipt = write_map_receipt(map_file, key, output, report_json=report_json, source=source,
+                                key=redaction_key, untied_source=untied_source)
     err(f"wrote {output} ({summary(receipt)})")
 
 

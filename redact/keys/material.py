@@ -18,6 +18,10 @@ Byte-level choices (pinned by test vectors in docs/paths.md and tests/test_keys.
 - Reveal vault (docs/receipts.md): AES-256-GCM under HKDF-SHA256(key, salt=16 random bytes stored in
   the vault, info="agentplay-redact/v1/vault", length 32), a 12-byte random nonce, the vault's header
   as associated data. The vault's own label keeps its key unrelated to every token's.
+- Source digest (issue 27): "hmac-sha256:" + HMAC-SHA256(subkey, the raw log's bytes, gunzipped) hex,
+  the subkey HKDF-SHA256(root key, salt=None, info="agentplay-redact/v1/source-digest", length 32).
+  The root key, not a link scope's: `scan --source` needs only the key file. Keyed, so a reader of
+  the map cannot confirm a guessed log by hashing it (an unkeyed SHA-256 would let them).
 - Receipt signing keys are Ed25519, a separate key pair (PEM: PKCS#8 private, SubjectPublicKeyInfo
   public). A public key's id is SHA-256 of its 32 raw bytes, hex, first 16 characters.
 """
@@ -46,6 +50,8 @@ ENV_KEY_FILE = "AGENTPLAY_REDACT_KEY_FILE"
 _FINGERPRINT_LABEL = b"agentplay-redact/v1/fingerprint"
 _IDENT_INFO = "agentplay-redact/v1/ident/"
 _SCOPE_INFO = "agentplay-redact/v1/link-scope/"
+_SOURCE_INFO = b"agentplay-redact/v1/source-digest"
+SOURCE_DIGEST_PREFIX = "hmac-sha256:"
 PATH_TOKEN_HEX = 10
 IDENT_TOKEN_HEX = 12
 
@@ -143,6 +149,19 @@ class Key:
 
     def ident_token(self, category: str, value: str) -> str:
         return "h:" + self.ident_digest(category, value)
+
+    def source_digest(self, source: bytes | Path) -> str:
+        """The keyed digest of a raw log (its gunzipped bytes, or an uncompressed file read a chunk at
+        a time) that a map made from it carries as `sourceDigest`: the same for every link scope."""
+        sub = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_SOURCE_INFO).derive(self._root)
+        mac = hmac.new(sub, digestmod=hashlib.sha256)
+        if isinstance(source, bytes):
+            mac.update(source)
+        else:
+            with Path(source).open("rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    mac.update(chunk)
+        return SOURCE_DIGEST_PREFIX + mac.hexdigest()
 
     def chain_hmac(self, data: bytes) -> str:
         """HMAC-SHA256(key, data), full lowercase hex: a teaagent audit log's `chain_hmac`, when this
