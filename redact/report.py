@@ -105,7 +105,7 @@ def source_digest(source: bytes | str | Any) -> str:
     return digest.hexdigest()
 
 
-def drop_line(counts: tuple[int, int, int, int], *, where: str = "the audit report") -> str | None:
+def drop_line(counts: tuple[int, int, int, int], *, where: str) -> str | None:
     """One line for stderr saying how much a run dropped or skipped (None: nothing). `where`: what
     lists them by place and reason (the audit report when one was asked for, else how to get one)."""
     events, fields, values, records = counts

@@ -132,7 +132,7 @@ def redact(
         raise UsageError("INPUT holds several sessions (a session store, or a log of several runs such as "
                          "Aider's history): give --out-dir DIR for the maps (one per session), or name one "
                          "as STORE#SESSION (a run: FILE#N)", where=inputs[0])
-    _check_exists(inputs)
+    _check_exists(inputs, out_dir is not None)
     key_file = key_file_or_default(key_file)  # the batch's workers load the same file
     key = load_key(key_file, unsafe_key_permissions)
     # every flag rule is the library's (redact/options.py): the API refuses the same combinations
@@ -157,20 +157,32 @@ def redact(
         _one(inputs[0], output, options, report, extras)
 
 
-def _check_exists(inputs: list[str]) -> None:
-    """A single input that does not exist (and is no glob) is named as such, before any flag rule
-    could blame -o/--out-dir for it; a leading `~` that reached us was not expanded by the shell."""
+def _check_exists(inputs: list[str], batch_out: bool) -> None:
+    """An input that does not exist (and is no glob), or a glob that matches nothing, is named as
+    such before any flag rule could blame -o/--out-dir for it; a leading `~` that reached us was not
+    expanded by the shell. With --out-dir and several inputs, the batch lists the missing ones
+    (`unusable` in index.json) and redacts the others."""
+    import glob
+    import os
+
     from redact.batch import run as batch
 
-    if len(inputs) != 1 or inputs[0] == "-" or batch.is_pattern(inputs[0]) or "#" in inputs[0]:
+    if batch_out and len(inputs) > 1:
         return
-    path = Path(inputs[0])
-    if path.exists() or path.is_symlink():  # a dangling or looping link: reading names it
-        return
-    if inputs[0].startswith("~"):
-        raise UsageError("no such file or folder: the shell did not expand `~` (it was quoted); write "
-                         "the path without quotes or with $HOME", where=inputs[0])
-    raise UsageError("no such file or folder", where=inputs[0])
+    for given in inputs:
+        if given == "-" or "#" in given:
+            continue
+        if batch.is_pattern(given):
+            if not glob.glob(os.path.expanduser(given), recursive=True):
+                raise UsageError("no file matches this pattern", where=given)
+            continue
+        path = Path(given)
+        if path.exists() or path.is_symlink():  # a dangling or looping link: reading names it
+            continue
+        if given.startswith("~"):
+            raise UsageError("no such file or folder: the shell did not expand `~` (it was quoted); write "
+                             "the path without quotes or with $HOME", where=given)
+        raise UsageError("no such file or folder", where=given)
 
 
 def _inputs(inputs: list[str]) -> str:

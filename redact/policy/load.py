@@ -154,11 +154,13 @@ def load_policy(name_or_path: str = "default", *, mode: str | None = None,
     """The policy `name_or_path` (a preset or a TOML file) after `extends`, with the CLI's overrides:
     `mode` (paths.mode) and `link_scope` (tokens.link_scope)."""
     raw, where = _resolve(name_or_path)
+    policy = _validate(raw, where)  # the policy's own faults name its file; a flag's, the flag
     if mode is not None:
         raw = _merge(raw, {"paths": {"mode": mode}})
+        policy = _validate(raw, "--mode")
     if link_scope is not None:
         raw = _merge(raw, {"tokens": {"link_scope": link_scope}})
-    policy = _validate(raw, where)
+        policy = _validate(raw, "--link-scope")
     lists = shipped_allowlists()
     for category, extra in policy.allowlists.items():
         base = lists.get(category, Allowlist())
