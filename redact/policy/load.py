@@ -71,6 +71,9 @@ def _resolve(name_or_path: str, depth: int = 0) -> tuple[dict[str, Any], str]:
             parent = str(sibling)
     base, _ = _resolve(parent, depth + 1)
     merged = _merge(base, raw)
+    if raw.get("publish") is False and base.get("publish"):  # never ignored: a publish policy stays one
+        raise PolicyError(f"`publish = false` cannot loosen the publish policy it extends ({parent}); extend "
+                          "`default` or `internal` instead, or drop the line", where=where)
     merged["publish"] = raw.get("publish", False) or base.get("publish", False)
     return merged, where
 
