@@ -180,6 +180,7 @@ def redact_opened(opened: Opened, options: Options) -> Result:
 
 def _pipeline(opened: Opened, options: Options) -> Result:
     report = RedactionReport(source=opened.name, input_format=opened.fmt)
+    report.key_source = options.key.origin if options.key is not None else None
     key = scoped_key(options.key, options.policy, opened.source, report)
     if opened.fmt == MAP:
         data = opened.data if opened.data is not None else opened.source.read_bytes()  # type: ignore[union-attr]

@@ -24,6 +24,7 @@ class RedactionReport:
     path_mode: str = "relative"
     requested_mode: str = "relative"
     key_fingerprint: str | None = None
+    key_source: str | None = None  # where the key came from (Key.origin); None: no key
     link_scope: str | None = None  # how far keyed tokens link: global, session, dataset:NAME; None: no key
     policy_name: str = ""
     policy_hash: str = ""
@@ -68,6 +69,7 @@ class RedactionReport:
             "pathMode": self.path_mode,
             "requestedMode": self.requested_mode,
             "keyFingerprint": self.key_fingerprint,
+            "keySource": self.key_source or "none",
             "linkScope": self.link_scope,
             "policy": {"name": self.policy_name, "hash": self.policy_hash, "keeps": list(self.policy_keeps)},
             "contentHash": self.content_hash,

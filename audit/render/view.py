@@ -232,6 +232,7 @@ def build_view(report: dict[str, Any], session_map: dict[str, Any] | None = None
         "pathModeDeclared": report.get("pathModeDeclared") if isinstance(report.get("pathModeDeclared"),
                                                                           bool) else None,
         "keyFingerprint": show_hex(report.get("keyFingerprint")),
+        "keySource": report.get("keySource") if report.get("keySource") in KEY_SOURCES else None,
         "linkScope": report.get("linkScope") if is_link_scope(report.get("linkScope")) else None,
         "policy": {"name": show_name(policy["name"]) if policy.get("name") else None,
                    "hash": show_hex(policy.get("hash")),
@@ -268,6 +269,12 @@ def build_view(report: dict[str, Any], session_map: dict[str, Any] | None = None
         "timeline": build_timeline(session_map).summary() if isinstance(session_map, dict) else None,
     }
     return view
+
+
+#: Where a run's key came from, as its report says it (redact/cli/common.py key_origin, Key.origin):
+#: a closed set, so a report file edited to hold anything else shows nothing.
+KEY_SOURCES = frozenset({"--key-file", "$AGENTPLAY_REDACT_KEY", "$AGENTPLAY_REDACT_KEY_FILE",
+                         "~/.config/agentplay/key", "$XDG_CONFIG_HOME/agentplay/key", "the caller", "none"})
 
 
 def _fingerprint_text(view: dict[str, Any]) -> str:
@@ -324,6 +331,8 @@ def facts(view: dict[str, Any]) -> list[tuple[str, str]]:
         ("Format", view["inputFormat"]),
         ("Path mode", mode),
         ("Key fingerprint", _fingerprint_text(view)),
+        *([("Key from", "no key" if view["keySource"] == "none" else str(view["keySource"]))]
+          if view.get("keySource") else []),
         ("Tokens link", _scope_text(view)),
         ("Policy", policy_text),
         ("contentHash", _hash_text(view)),

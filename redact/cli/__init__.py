@@ -75,6 +75,20 @@ def _bare_usage(args: list[str]) -> str | None:
             f"`{PROG} {name} --help` lists every option.\n")
 
 
+#: Commands whose machine summary is their report in JSON: `--json` is `--format json` there.
+_JSON_IS_FORMAT = ("scan", "audit", "sweep")
+
+
+def _json_as_format(args: list[str]) -> list[str]:
+    """`scan|audit|sweep ... --json`: the JSON report (`--format json`); refused beside another format."""
+    if not args or args[0] not in _JSON_IS_FORMAT or "--json" not in args:
+        return args
+    rest = [a for a in args if a != "--json"]
+    if any(a in ("--format", "-f") or a.startswith("--format=") for a in rest):
+        return args  # typer names the clash: `--json` is no option of these commands then
+    return [*rest, "--format", "json"]
+
+
 def _typo(word: str) -> str | None:
     """The command `word` was probably meant to be (`scna` -> `scan`), when it is no file either."""
     import difflib
@@ -105,6 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     verbose = "--verbose" in args
     if verbose:
         args.remove("--verbose")
+    quiet = bool({"--quiet", "-q"} & set(args[: args.index("--")] if "--" in args else args))
+    if quiet:  # every command: errors only (redact/cli/common.py, Say)
+        args = [a for a in args if a not in ("--quiet", "-q")]
+    args = _json_as_format(args)
     if not args and not any(name.endswith("_COMPLETE") for name in os.environ):  # a first run: what to type
         sys.stderr.write(USAGE)
         return 2
@@ -140,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     from redact.errors import RedactError
 
     Interrupt.said = False
+    from redact.cli.common import Say
+
+    Say.quiet = quiet
 
     if args and args[0] not in COMMANDS and args[0] not in TOP_OPTIONS:
         args.insert(0, "redact")

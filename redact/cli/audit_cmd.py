@@ -73,6 +73,11 @@ def audit(
     if fmt == "terminal":
         from rich.console import Console
 
+        from redact.cli.common import Say
+
+        if Say.quiet:
+            return
+
         from audit.render.terminal import render_terminal
 
         render_terminal(report, session_map, Console(highlight=False, soft_wrap=False))

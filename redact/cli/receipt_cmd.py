@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from redact.cli.common import app, err, sub_app
+from redact.cli.common import app, err, out, sub_app
 from redact.errors import UsageError
 
 receipt_app = sub_app("Signed receipts: prove a map was redacted and scanned (Ed25519).")
@@ -53,6 +53,7 @@ def receipt_sign(
                                 "records taint skipped.")] = False,
     output: Annotated[str | None, typer.Option(
         "-o", "--output", help="Receipt file (default: MAP.receipt.json).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print {wrote, receipt} as JSON on stdout.")] = False,
     unsafe_key_permissions: Annotated[bool, typer.Option(
         "--unsafe-key-permissions", help="Accept a signing key file others may read (unsafe).")] = False,
 ) -> None:
@@ -75,6 +76,10 @@ def receipt_sign(
     receipt = write_map_receipt(map_file, key, output, report_json=report_json, source=source,
                                 key=redaction_key, untied_source=untied_source)
     err(f"wrote {output} ({summary(receipt)})")
+    if as_json:
+        import json
+
+        sys.stdout.write(json.dumps({"wrote": output, "receipt": receipt}, indent=2, sort_keys=True) + "\n")
 
 
 @receipt_app.command("verify")
@@ -83,12 +88,22 @@ def receipt_verify(
     receipt: Annotated[str, typer.Argument(metavar="RECEIPT", help="Its receipt (JSON).")],
     pubkey: Annotated[str, typer.Option("--pubkey", help="The trusted public key: its PEM file, or "
                                                     "the 64 hex characters of its raw bytes.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print {valid, reason, receipt} as JSON on "
+                                          "stdout (exit codes unchanged).")] = False,
 ) -> None:
     """Check RECEIPT against MAP and a trusted public key: exit 0 valid, 1 invalid, 2 bad input."""
     from redact.share.receipt import verify_files
 
     check = verify_files(map_file, receipt, pubkey)
+    if as_json:
+        import json
+
+        signed = check.receipt if check.ok else None  # only a receipt whose signature held is quoted
+        sys.stdout.write(json.dumps({"valid": check.ok, "reason": check.reason, "receipt": signed},
+                                    indent=2, sort_keys=True) + "\n")
+        sys.stdout.flush()
     if not check.ok:
         err(f"invalid: {check.reason}")
         raise typer.Exit(1)
-    sys.stdout.write(f"valid: {check.reason}\n")
+    if not as_json:
+        out(f"valid: {check.reason}\n")

@@ -225,7 +225,11 @@ def _render(fmt: str, results: list[tuple[str, Any]], texts: dict[str, bytes],
 
 
 def _emit(text: str, output: str | None) -> None:
+    from redact.cli.common import Say
+
     if output in (None, "-"):
+        if Say.quiet and not text.lstrip().startswith("{"):  # the text report is a summary: errors only
+            return
         sys.stdout.write(text)
         sys.stdout.flush()
         return

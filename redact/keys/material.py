@@ -60,7 +60,7 @@ class Key:
     """A redaction key. Its bytes never leave this module in any printable form."""
 
     __slots__ = ("_bytes", "_root", "_subkeys", "_seg_cache", "_ident_cache", "_datasets", "source",
-                 "link_scope")
+                 "link_scope", "origin")
 
     def __init__(self, material: bytes, *, source: str) -> None:
         if len(material) < MIN_KEY_BYTES:
@@ -74,6 +74,9 @@ class Key:
         self._datasets: dict[str, Key] = {}  # one dataset's key serves every input of a batch
         self.source = source
         self.link_scope = "global"
+        # where the key came from, as the report says it (never its value): the CLI sets `--key-file`,
+        # `$AGENTPLAY_REDACT_KEY`, `$AGENTPLAY_REDACT_KEY_FILE` or the default file's path with `~`
+        self.origin = "the caller"
 
     def __repr__(self) -> str:
         return f"Key(fingerprint={self.fingerprint()}, linkScope={self.link_scope})"
@@ -110,6 +113,7 @@ class Key:
         out = Key(hkdf.derive(self._bytes), source=self.source)
         out._root = self._root
         out.link_scope = scope
+        out.origin = self.origin
         if scope != "session" and len(self._datasets) < 64:
             self._datasets[scope] = out
         return out
@@ -188,9 +192,13 @@ def key_from_env(environ: dict[str, str] | None = None, *,
                  allow_unsafe_permissions: bool = False) -> Key | None:
     env = os.environ if environ is None else environ
     if env.get(ENV_KEY):
-        return parse_key_text(env[ENV_KEY].encode("utf-8", "replace"), source=f"${ENV_KEY}")
+        key = parse_key_text(env[ENV_KEY].encode("utf-8", "replace"), source=f"${ENV_KEY}")
+        key.origin = f"${ENV_KEY}"
+        return key
     if env.get(ENV_KEY_FILE):
-        return load_key_file(Path(env[ENV_KEY_FILE]), allow_unsafe_permissions=allow_unsafe_permissions)
+        key = load_key_file(Path(env[ENV_KEY_FILE]), allow_unsafe_permissions=allow_unsafe_permissions)
+        key.origin = f"${ENV_KEY_FILE}"
+        return key
     return None
 
 
