@@ -16,7 +16,7 @@ PROG = "agentplay-redact"
 MODULES = {"redact": "redact_cmd", "keygen": "keys_cmd", "policy": "policy_cmd", "formats": "policy_cmd",
            "verb": "verb_cmd", "scan": "scan_cmd", "audit": "audit_cmd", "receipt": "receipt_cmd",
            "reveal": "reveal_cmd", "explain": "explain_cmd",
-           "sweep": "sweep_cmd", "hook": "sweep_cmd"}
+           "sweep": "sweep_cmd", "hook": "sweep_cmd", "precommit": "precommit_cmd"}
 COMMANDS = set(MODULES)
 TOP_OPTIONS = ("--help", "-h", "--version", "--install-completion", "--show-completion")
 #: What a first run with no arguments prints (stderr, exit 2): what to type next.
@@ -48,6 +48,7 @@ NEXT_STEP = {
     "hook install": f"{PROG} hook install claude-code --key-file ~/.config/agentplay/key",
     "hook run": f"{PROG} hook install claude-code   (an agent runs `hook run` itself)",
     "hook uninstall": f"{PROG} hook uninstall claude-code",
+    "precommit": f"{PROG} precommit map.json.gz session.jsonl   (pre-commit runs it on the staged files)",
 }
 
 
