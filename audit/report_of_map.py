@@ -25,7 +25,7 @@ from redact.model.canonical import content_hash
 from redact.errors import BadInput
 from redact.io.read import display_name, parse_json, read_input
 from redact.model import grammar
-from redact.model.agentplay import SCHEMA_IDS
+from redact.model.values import SCHEMA_IDS
 from redact.model.fieldclass import Kind
 from redact.model.table import Leaf, Nested, Node, event_nodes, map_node
 from redact.tables.names import agent_label, is_shown

@@ -155,8 +155,11 @@ def main(argv: list[str] | None = None) -> int:
     # Each command imports what it needs when it runs (start-up time: docs/performance.md)
     import typer
 
+    from redact.cli.coerce import install as lazy_coercion
     from redact.cli.common import Interrupt, app, err
     from redact.errors import RedactError
+
+    lazy_coercion()  # typer's pydantic coercion only for the values that need it (start-up)
 
     Interrupt.said = False
     from redact.cli.common import Say

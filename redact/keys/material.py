@@ -32,13 +32,14 @@ import hmac
 import os
 import secrets
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-from cryptography.exceptions import InvalidSignature, InvalidTag, UnsupportedAlgorithm
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+if TYPE_CHECKING:  # the vault and receipt signing import them when used: a map needs only HKDF
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from redact.errors import KeyError_, UsageError
 from redact.io.private import read_private_file
@@ -239,6 +240,8 @@ VAULT_NONCE_BYTES = 12
 
 
 def _vault_key(key: Key, salt: bytes) -> AESGCM:
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
     hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=salt, info=VAULT_INFO)
     return AESGCM(hkdf.derive(key._root))
 
@@ -255,6 +258,8 @@ def vault_open(key: Key, sealed: bytes, associated: bytes) -> bytes | None:
     head = VAULT_SALT_BYTES + VAULT_NONCE_BYTES
     if len(sealed) < head + 16:
         return None
+    from cryptography.exceptions import InvalidTag
+
     salt, nonce = sealed[:VAULT_SALT_BYTES], sealed[VAULT_SALT_BYTES:head]
     try:
         return _vault_key(key, salt).decrypt(nonce, sealed[head:], associated)
@@ -273,6 +278,8 @@ class VerifyKey:
     __slots__ = ("_key", "raw", "source")
 
     def __init__(self, key: Ed25519PublicKey, *, source: str) -> None:
+        from cryptography.hazmat.primitives import serialization
+
         self._key = key
         self.raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
         self.source = source
@@ -285,6 +292,8 @@ class VerifyKey:
         return f"VerifyKey(keyId={self.key_id})"
 
     def verify(self, message: bytes, signature: bytes) -> bool:
+        from cryptography.exceptions import InvalidSignature
+
         try:
             self._key.verify(signature, message)
         except InvalidSignature:
@@ -292,6 +301,8 @@ class VerifyKey:
         return True
 
     def pem(self) -> bytes:
+        from cryptography.hazmat.primitives import serialization
+
         return self._key.public_bytes(serialization.Encoding.PEM,
                                       serialization.PublicFormat.SubjectPublicKeyInfo)
 
@@ -332,6 +343,9 @@ def signing_keygen(private_path: Path, public_path: Path) -> str:
         private_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise KeyError_(f"cannot create the key's folder ({exc.strerror})", where=str(private_path.parent)) from None
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     key = Ed25519PrivateKey.generate()
     private_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                     serialization.NoEncryption())
@@ -347,6 +361,10 @@ def signing_keygen(private_path: Path, public_path: Path) -> str:
 
 def load_signing_key(path: Path, *, allow_unsafe_permissions: bool = False) -> SigningKey:
     """An Ed25519 private key from a PEM (PKCS#8, unencrypted) file that only its owner can read."""
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     data = read_private_file(path, "signing key", allow_unsafe_permissions=allow_unsafe_permissions)
     try:
         key = serialization.load_pem_private_key(data, password=None)
@@ -363,6 +381,10 @@ def load_signing_key(path: Path, *, allow_unsafe_permissions: bool = False) -> S
 
 def parse_verify_key(data: bytes, *, source: str) -> VerifyKey:
     """An Ed25519 public key from PEM (SubjectPublicKeyInfo) or the hex of its 32 raw bytes."""
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     text = data.strip()
     if len(text) == 64:
         try:

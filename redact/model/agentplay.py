@@ -43,7 +43,6 @@ from redact.model.values import (
     Touch,
 )
 
-SCHEMA_IDS = ("agentplay/v1", "entelligence.session-map/v1")
 CLASS_KEY = "x-field-class"
 
 

@@ -5,7 +5,7 @@ import hashlib
 import json
 import tomllib
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -90,6 +90,14 @@ def _validate(raw: dict[str, Any], where: str) -> Policy:
 
 
 def shipped_allowlists() -> dict[str, Allowlist]:
+    """The shipped allowlists by category (a new dict each call: `load_policy` adds a policy's own)."""
+    return dict(_shipped_allowlists())
+
+
+@cache
+def _shipped_allowlists() -> dict[str, Allowlist]:
+    # shipped data, the same for every run of the process (a batch worker's sessions, a library
+    # caller's inputs): parsed once; the Allowlist models are frozen
     data = tomllib.loads((_preset_dir() / "allowlists.toml").read_text(encoding="utf-8"))
     return {cat: Allowlist.model_validate(v) for cat, v in data.items()}
 
