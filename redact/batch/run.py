@@ -60,6 +60,7 @@ class KeySource:
     path: str | None = None
     allow_unsafe_permissions: bool = False
     fingerprint: str | None = None
+    origin: str | None = None  # where the parent's key came from, as reports say it (Key.origin)
 
     @classmethod
     def from_file(cls, path: str | Path, *, allow_unsafe_permissions: bool = False) -> KeySource:
@@ -78,8 +79,8 @@ class KeySource:
         if key is None:
             return cls()
         if key_file is not None:
-            return cls("file", str(key_file), allow_unsafe_permissions, key.fingerprint())
-        return cls("env", None, allow_unsafe_permissions, key.fingerprint())
+            return cls("file", str(key_file), allow_unsafe_permissions, key.fingerprint(), key.origin)
+        return cls("env", None, allow_unsafe_permissions, key.fingerprint(), key.origin)
 
     def load(self) -> Key | None:
         if self.kind == "none":
@@ -95,6 +96,8 @@ class KeySource:
 
             raise KeyError_("the key changed while the inputs were being redacted",
                             where=self.path or "$AGENTPLAY_REDACT_KEY")
+        if self.origin is not None:
+            key.origin = self.origin
         return key
 
 
