@@ -34,7 +34,7 @@ from redact.batch.inputs import is_pattern as is_pattern, output_name as output_
 from redact.batch.inputs import output_names as output_names, plan as plan, sessions_in as sessions_in
 from redact.batch.inputs import Plan as Plan, plan_all as plan_all, skipped_in as skipped_in
 from redact.batch.inputs import survey as survey
-from redact.errors import LeakFound, RedactError
+from redact.errors import LeakFound, NoSession, RedactError
 from redact.keys.material import Key, key_from_env, load_key_file
 from redact.policy.load import EffectivePolicy
 
@@ -133,6 +133,8 @@ def _redact_one(task: Task, settings: Settings) -> Outcome:
                        findings=tuple((str(f.get("rule")), str(f.get("pointer")), str(f.get("excerpt", "")))
                                       for f in found),
                        warnings=tuple(getattr(report, "warnings", ()) or ()), message=exc.diagnostic())
+    except NoSession as exc:  # nothing to redact: named, not a failure
+        return Outcome(task.input, None, SKIPPED, 0, task.size, message=f"{task.input}: skipped ({exc.what})")
     except RedactError as exc:
         return Outcome(task.input, task.output, BAD, exc.exit_code, task.size, message=exc.diagnostic())
     except Exception as exc:  # noqa: BLE001 - a bug in one input must not stop the others
