@@ -9,13 +9,13 @@ like a log (`LOG_SUFFIXES`: the formats this build does not read yet, an agent's
 tokens sit there too. Credential files
 (redact/formats/credentials.py) are named and never opened.
 
-With no PATH, `default_roots` lists every agent's home: each registered format's `homes`
-(`~/.claude/projects`, `*` matching one segment) that exists. Home-wide discovery can take its
-place in `default_roots` alone.
+With no PATH, `default_roots` lists every agent's places the way the home-wide batch finds them
+(redact/formats/discover.py): each registered format's `homes` (`~/.claude/projects/*`, `*`
+matching one segment) that exists, and its `{project}/...` places in the project folders found by
+the same bounded walk.
 """
 from __future__ import annotations
 
-import glob
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,19 +34,39 @@ class Inputs:
 
 
 def default_roots(home: Path | None = None) -> list[str]:
-    """Every agent home that exists under `home` (the user's by default), from the registry."""
-    from redact.formats.registry import formats
+    """Every agent place that exists under `home` (the user's by default), as the home-wide batch
+    finds them (redact/formats/discover.py): each format's fixed `homes` entries (`~/.claude/projects/*`),
+    and its `{project}/...` entries in the project folders the same bounded walk finds. A project
+    place that is a folder of the agent's own (`<project>/.crush`) is a root; one that is the
+    project itself (Aider's history files sit in it) gives the files the format lists there and
+    its auxiliary files, never the project's other files."""
+    from redact.formats.discover import fixed_places, project_places
 
     base = Path.home() if home is None else home
     roots: dict[str, str] = {}
-    for fmt in formats():
-        for pattern in getattr(fmt, "homes", ()) or ():
-            text = str(pattern)
-            rel = text[2:] if text.startswith("~/") else text
-            for found in sorted(glob.glob(str(base / rel))):
-                if Path(found).exists():
-                    roots.setdefault(os.path.realpath(found), found)
+    for _, place in fixed_places(base):
+        roots.setdefault(os.path.realpath(place), str(place))
+    for fmt, project, place in project_places(base):
+        if place.is_dir() and os.path.realpath(place) != os.path.realpath(project):
+            roots.setdefault(os.path.realpath(place), str(place))
+        else:
+            for path in _project_logs(fmt, place):
+                roots.setdefault(os.path.realpath(path), str(path))
     return list(roots.values())
+
+
+def _project_logs(fmt: object, place: Path) -> list[Path]:
+    """The files a format keeps in a project folder: its sessions there and its auxiliary files."""
+    found: list[Path] = []
+    lister = getattr(fmt, "list_sessions", None)
+    try:
+        found.extend(Path(p) for p in (lister(place) if callable(lister) and place.is_dir() else [place]))
+    except OSError:
+        return []
+    auxiliary = getattr(fmt, "auxiliary", None)
+    if callable(auxiliary):
+        found.extend(Path(p) for p, _ in auxiliary(place))
+    return [p for p in found if p.is_file()]
 
 
 #: what an agent's log can be named, beyond the sessions the formats list
