@@ -88,7 +88,7 @@ def sweep_command(
     named = set(paths or [])
     bad = [(arg, why) for arg, why in inputs.unusable if arg in named]
     if bad:  # a PATH that names nothing: bad input, before anything is read
-        raise UsageError(bad[0][1].split(": ", 1)[-1], where=bad[0][0])
+        raise UsageError(bad[0][1], where=bad[0][0])
     result = sweep(inputs, key, ephemeral=ephemeral, scrub_to=str(vault) if scrub else None)  # type: ignore[arg-type]
     text = render(result, fmt_name)
     if output in (None, "-"):

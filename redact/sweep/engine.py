@@ -32,7 +32,7 @@ from redact.errors import BadInput
 from redact.io.read import GZIP_MAGIC, gunzip
 from redact.keys.material import Key
 from redact.sweep.find import Edit, Fingerprint, Place, decode_literal, json_strings, known_values, scan_text
-from redact.sweep.store import journal_is_wal, quote_name, scan_db, write_cells
+from redact.sweep.store import cell_text, journal_is_wal, quote_name, scan_db, write_cells
 from redact.sweep.targets import Inputs
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -405,7 +405,9 @@ def _prove_on_disk(path: Path, item: _Pending, fp: Fingerprint) -> bool:
         for table, rowid, column, *_ in item.cells:
             row = db.execute(f"SELECT {quote_name(column)} FROM {quote_name(table)} WHERE rowid = ?", (rowid,)).fetchone()
             value = row[0] if row else None
-            texts.append(value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value))
+            text = cell_text(value)
+            texts.append(text if text is not None else value.decode("utf-8", "replace")
+                         if isinstance(value, bytes) else str(value))
     raw = path.read_bytes().decode("utf-8", "ignore")  # the file's pages: no freed page holds one
     return not any(residue(t, item.originals, fp) for t in texts) and not any(
         v in raw for v in item.originals.values())

@@ -9,7 +9,8 @@ Where each agent calls a program when a session (or a turn) ends, and what it pa
   `hooks` list of `{"type": "command", "command": ...}`; the hook's standard input is a JSON object
   with `transcript_path`.
 * Gemini CLI (`~/.gemini/settings.json`) and Qwen Code, its fork (`~/.qwen/settings.json`): the same
-  shape, entries with a `name`; standard input holds `transcript_path` too.
+  shape, entries with a `name`; standard input holds `transcript_path` too. The files read with a
+  transcript (Claude Code's subagent transcripts) are scrubbed with it.
 * Factory Droid: Claude Code's shape in `~/.factory/settings.json`.
 * Codex: `notify` in `~/.codex/config.toml`, a program and its arguments; Codex appends one JSON
   argument when a turn completes (`thread-id`, the session's id, which ends its rollout's name:
@@ -283,8 +284,22 @@ def hook_targets(name: str, payload: str | None, home: Path | None = None) -> li
         return []
     if name != "codex":
         transcript = doc.get("transcript_path")
-        return [str(Path(transcript).expanduser())] if isinstance(transcript, str) and transcript else []
+        if not isinstance(transcript, str) or not transcript:
+            return []
+        path = Path(transcript).expanduser()
+        return [str(path), *(str(c) for c in _companions(path))]
     return [str(p) for p in codex_rollouts(doc, home)]
+
+
+def _companions(path: Path) -> list[Path]:
+    """The files read with a transcript (Claude Code's subagent transcripts): scrubbed with it."""
+    from redact.errors import BadInput
+    from redact.formats.discover import files_read
+
+    try:
+        return [c for c in files_read(path) if c.is_file()] if path.is_file() else []
+    except (BadInput, OSError):
+        return []
 
 
 def codex_rollouts(doc: dict[str, Any], home: Path | None = None) -> list[Path]:

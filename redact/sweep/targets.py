@@ -74,16 +74,26 @@ LOG_SUFFIXES = (".jsonl", ".json", ".md", ".txt", ".log", ".db", ".sqlite", ".sq
 _SKIP_FOLDERS = frozenset({"node_modules", ".git", "__pycache__", ".venv", "site-packages"})
 
 
-def _logs_under(folder: Path) -> list[Path]:
-    """Files under `folder` named like logs (`LOG_SUFFIXES`), not in a package or VCS folder."""
+def _logs_under(folder: Path, unusable: list[tuple[str, str]] | None = None) -> list[Path]:
+    """Files under `folder` named like logs (`LOG_SUFFIXES`), not in a package or VCS folder. What
+    cannot be listed, and a link (never followed: it may point anywhere), goes to `unusable` with why."""
     found = []
-    for base, dirs, files in os.walk(folder):
+    said = unusable if unusable is not None else []
+
+    def cannot_list(exc: OSError) -> None:
+        said.append((str(exc.filename or folder), f"a folder that cannot be listed ({exc.strerror or type(exc).__name__})"))
+
+    for base, dirs, files in os.walk(folder, onerror=cannot_list):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_FOLDERS)
         for name in sorted(files):
             if name.endswith(LOG_SUFFIXES) and not name.endswith((".db-wal", ".db-shm")):
                 path = Path(base) / name
-                if path.is_file() and not path.is_symlink():
+                if path.is_symlink():
+                    said.append((str(path), "a link, not followed"))
+                elif path.is_file():
                     found.append(path)
+                else:
+                    said.append((str(path), "not a regular file"))
     return found
 
 
@@ -107,13 +117,13 @@ def sweep_inputs(paths: Sequence[str], home: Path | None = None) -> Inputs:
         path = Path(outcome.input)
         if is_credential_file(path):
             result.credentials.append(path)
-        elif outcome.status == SKIPPED and path.is_file():
+        elif outcome.status == SKIPPED and path.is_file() and not path.is_symlink():
             seen.setdefault(os.path.realpath(path), path)  # an auxiliary file: searched too
-        elif outcome.status != SKIPPED:
+        else:  # nothing passed over unsaid
             result.unusable.append((outcome.input, outcome.message))
     for arg in args:  # the other logs of a folder: formats not registered yet, histories, notes
         if Path(arg).is_dir():
-            logs = _logs_under(Path(arg))
+            logs = _logs_under(Path(arg), result.unusable)
             if logs:  # a folder of logs no format lists is not a folder without sessions here
                 result.unusable = [(a, why) for a, why in result.unusable if a != arg]
             for path in logs:
@@ -122,5 +132,6 @@ def sweep_inputs(paths: Sequence[str], home: Path | None = None) -> Inputs:
                 else:
                     seen.setdefault(os.path.realpath(path), path)
     result.files = [p for p in seen.values() if not is_credential_file(p)]
+    result.unusable = list(dict.fromkeys((a, why.removeprefix(f"{a}: ")) for a, why in result.unusable))
     result.credentials = sorted(set(result.credentials))
     return result

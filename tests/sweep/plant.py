@@ -52,8 +52,8 @@ _OPAQUE = re.compile(r"[A-Za-z0-9+/=_\-]{24,}")
 
 
 def plant_file(src: Path, dst: Path, secrets: dict[str, str]) -> dict[str, int]:
-    """Copy `src` to `dst` with each secret planted into its own string value (JSON) or on its own
-    line (any other text): class -> the line it sits on (1-based)."""
+    """Copy `src` to `dst` with each secret planted into its own string value (JSON: the longest
+    prose strings) or on its own line (any other text): class -> the line it sits on (1-based)."""
     text = src.read_bytes().decode("utf-8", "surrogateescape")
     placed: dict[str, int] = {}
     pending = list(secrets.items())
@@ -70,7 +70,10 @@ def plant_file(src: Path, dst: Path, secrets: dict[str, str]) -> dict[str, int]:
                 spots.append((m, value))
         if not spots:
             raise ValueError("no string to plant into")
-        spots = spots[: len(pending)]
+        # the longest prose strings (a message, a tool's output), as secrets sit in them: never a
+        # record's type or an id, which a reader dispatches on
+        chosen = sorted(range(len(spots)), key=lambda i: (" " in spots[i][1], len(spots[i][1])), reverse=True)
+        spots = [spots[i] for i in sorted(chosen[: len(pending)])]
         given: dict[int, list[tuple[str, str]]] = {}
         for i, (cls, secret) in enumerate(pending):  # round robin when there are fewer strings
             given.setdefault(i % len(spots), []).append((cls, secret))

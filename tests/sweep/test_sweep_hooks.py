@@ -12,7 +12,7 @@ import pytest
 
 from redact.cli import main
 from redact.keys.material import keygen
-from redact.sweep.hooks import AGENTS, MARK, PENDING, hook_targets, install, uninstall
+from redact.sweep.hooks import AGENTS, MARK, PENDING, hook_targets
 from tests.sweep.plant import make_secrets
 
 THREAD = "019a3c5e-1b2c-7d3e-9f40-5a6b7c8d9e0f"
@@ -138,3 +138,25 @@ def test_an_agent_without_a_hook_is_refused_with_the_alternative(agent: str, tmp
     err = capsys.readouterr().err
     assert "no hook can be installed" in err and "pre-commit" in err and "sweep --scrub" in err
     assert list(tmp_path.iterdir()) == [key]  # nothing written anywhere
+
+
+def test_claude_session_end_scrubs_the_subagent_transcripts_too(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    key = _key(tmp_path)
+    secrets = make_secrets(23)
+    project = tmp_path / ".claude" / "projects" / "-home-me-app"
+    sid = "0b7c5e4a-1111-4222-8333-944455556666"
+    main_path = project / f"{sid}.jsonl"
+    sub = project / sid / "subagents" / "agent-a1b2c3d4.jsonl"
+    sub.parent.mkdir(parents=True)
+    for path, value, uuid in ((main_path, secrets["github-token"], "m1"), (sub, secrets["stripe-key"], "s1")):
+        rec = {"type": "user", "uuid": uuid, "sessionId": sid, "timestamp": "2025-05-01T10:00:00Z",
+               "message": {"role": "user", "content": f"use {value}"}}
+        path.write_text(json.dumps(rec) + "\n")
+    payload = json.dumps({"session_id": sid, "transcript_path": str(main_path), "hook_event_name": "SessionEnd"})
+    monkeypatch.setattr("sys.stdin", io.StringIO(payload))
+    assert main(["hook", "run", "claude-code", "--key-file", str(key), "--vault-dir", str(tmp_path / "v")]) == 0
+    assert secrets["github-token"] not in main_path.read_text()
+    assert secrets["stripe-key"] not in sub.read_text() and "[REDACTED:stripe-key:" in sub.read_text()
