@@ -9,7 +9,17 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from audit.render.timeline import GAP_MS, build_timeline, kind_css, legend_html, timeline_svg
+from audit.render.timeline import (
+    GUTTER,
+    RIGHT,
+    WIDTH,
+    build_axis,
+    build_timeline,
+    describe,
+    kind_css,
+    legend_html,
+    timeline_svg,
+)
 from audit.render.view import build_view, dropped_groups, facts, leaving_groups, masked_reasons
 
 _CSS = """
@@ -54,6 +64,8 @@ svg.timeline .lanelabel{fill:#1f2328;text-anchor:end;font-family:ui-monospace,Me
 svg.timeline .ev{opacity:.9}
 svg.timeline .ev.long{opacity:.45}
 svg.timeline .ev.dense{opacity:.85}
+svg.timeline .ev.prompt{opacity:1}
+ul.about{margin:4px 0 8px;padding-left:18px}
 svg.timeline .cutband{fill:#fff;opacity:.92}
 svg.timeline .cutmark{stroke:#8c959f;stroke-width:1.5;fill:none}
 .ev.err,.sw.err{stroke:#d1242f;stroke-width:1.5;fill-opacity:.9}
@@ -156,14 +168,20 @@ def _picture(session_map: dict[str, Any] | None) -> str:
         return ('<section id=picture><h2>Session</h2><p class="muted">No map was given: '
                 "no picture.</p></section>")
     tl = build_timeline(session_map)
-    note = (f'<p class="muted">{tl.unplaced} events have no usable time and are not drawn.</p>'
-            if tl.unplaced else "")
+    axis = build_axis(tl, WIDTH - GUTTER - RIGHT)
+    facts_of = "".join(f"<li>{h(line)}</li>" for line in describe(tl, axis))
+    if tl.ordered:
+        how = ("Events in event order, one lane per agent, coloured by kind; prompts are flags at the top "
+               "of their lane, over the other marks.")
+    else:
+        how = ("Events over time, one lane per agent, coloured by kind; prompts are flags at the top of "
+               "their lane, over the other marks. A mark's width is the call's duration when the map "
+               "records one (at least 2 px). Long gaps between events are cut (a narrow band with "
+               "slashes); a crowded lane is drawn as density columns (height: share of events, colour: "
+               "the most frequent kind).")
     return ("<section id=picture><h2>Session</h2>"
-            '<p class="muted">Events over time, one lane per agent, coloured by kind. '
-            "A mark's width is the call's duration (at least 2 px). Idle stretches over "
-            f"{GAP_MS // 60_000} minutes are cut (a narrow band with two slashes); a crowded lane is drawn "
-            "as density columns (height: share of events, colour: the most frequent kind).</p>"
-            f'<div class="picture">{timeline_svg(tl)}</div>{legend_html(tl)}{note}</section>')
+            f'<p class="muted">{h(how)}</p><ul class="about">{facts_of}</ul>'
+            f'<div class="picture">{timeline_svg(tl, axis)}</div>{legend_html(tl)}</section>')
 
 
 def _events(view: dict[str, Any]) -> str:

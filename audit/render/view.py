@@ -135,15 +135,34 @@ def _show_leaving(cls: str, value: Any) -> str:
     return mask(text)
 
 
-LEAVING_TITLES = {"path": "Paths (relative)", "label": "Path bucket labels", "verb": "Verbs",
+LEAVING_TITLES = {"path": "Paths", "label": "Path bucket labels", "verb": "Verbs",
                   "action": "Version-control actions", "version": "Versions", "id": "Ids (opaque)",
                   "timestamp": "Timestamps", "enum": "Enum values (the format's closed sets)"}
+PATH_TITLES = {"relative": "Paths (relative)",
+               "dirs_only": "Paths (dirs_only: folders as they are, each file name an unkeyed hash)",
+               "hashed": "Paths (hashed: every folder and file name a keyed token)",
+               None: "Paths (the map declares no path mode: readers take them as relative)"}
+
+
+def _paths_mode(report: dict[str, Any], session_map: dict[str, Any] | None) -> str | None:
+    """The mode the listed paths were written in: the map's own `session.pathMode` when there is a
+    map (the paths listed are read from it), else the report's; None when the map declares none."""
+    from redact.model.grammar import PATH_MODES
+
+    if isinstance(session_map, dict):
+        session = session_map.get("session")
+        declared = session.get("pathMode") if isinstance(session, dict) else None
+        return declared if declared in PATH_MODES else None
+    mode = report.get("pathMode")
+    return mode if mode in PATH_MODES else None
 
 
 def leaving_groups(view: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
-    """(class, title, values) for each class of strings that leave besides identifiers."""
+    """(class, title, values) for each class of strings that leave besides identifiers; the paths'
+    title names the mode they were written in."""
     found = view.get("stringsLeaving") or {}
-    return [(cls, LEAVING_TITLES.get(cls, cls), values) for cls, values in found.items()]
+    titles = {**LEAVING_TITLES, "path": PATH_TITLES[view.get("pathsMode")]}
+    return [(cls, titles.get(cls, cls), values) for cls, values in found.items()]
 
 
 def _message(rule: str, layer: str) -> str | None:
@@ -250,6 +269,7 @@ def build_view(report: dict[str, Any], session_map: dict[str, Any] | None = None
         "identifiersInClear": idents,
         "maskedIdentifiers": masked,
         "stringsLeaving": _leaving(report, session_map),
+        "pathsMode": _paths_mode(report, session_map),
         "identifiersHashed": show_counts(report.get("identifiersHashed")),
         "identifiersDropped": show_counts(report.get("identifiersDropped")),
         "droppedFields": show_counts(report.get("droppedFields"), pointer=True),
@@ -328,6 +348,7 @@ def facts(view: dict[str, Any]) -> list[tuple[str, str]]:
         ("Policy", policy_text),
         ("contentHash", _hash_text(view)),
         ("Events", events),
+        *([("Duration", str(view["timeline"]["duration"]))] if view["timeline"] else []),
     ]
 
 

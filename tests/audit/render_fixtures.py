@@ -99,3 +99,120 @@ def with_findings(report: dict[str, Any]) -> dict[str, Any]:
                         "excerpt": "ghp_\u2026(40 chars)", "message": "a credential-shaped value",
                         "places": 2}]
     return out
+
+
+# Sessions shaped like the shared corpus's, for the picture's cases (issue 27, item 5). Each builds a
+# map by hand; the numbers are chosen to look like the real logs, never copied from them.
+
+MIN = 60_000
+HOUR = 60 * MIN
+
+
+def _shell(events: list[dict[str, Any]], agent_tool: str, duration: int | None,
+           agents: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    session: dict[str, Any] = {"id": f"local:{agent_tool}:5f0c2a9e-1d3b-4e7a-8c6f-0a1b2c3d4e5f",
+                               "agentTool": agent_tool, "cliVersion": "0.1.0",
+                               "startedAt": "2026-11-20T09:14:03.120Z", "models": ["gpt-5.2-codex"],
+                               "pathMode": "relative"}
+    if duration is not None:
+        session["durationMs"] = duration
+    for i, ev in enumerate(events):
+        ev["seq"] = i
+    m: dict[str, Any] = {"schema": "agentplay/v1", "session": session, "totals": {"calls": len(events)},
+                         "repos": [], "files": [],
+                         "agents": agents or [{"id": "main", "parent": None, "kind": "main"}],
+                         "events": events}
+    m["contentHash"] = content_hash(m)
+    return m
+
+
+def _turns(n: int, per_turn: int) -> list[dict[str, Any]]:
+    """A chat's events in order: each turn a prompt, then llm replies and tool calls."""
+    kinds = ("llm", "read", "llm", "edit", "llm", "exec")
+    events: list[dict[str, Any]] = []
+    for _ in range(n):
+        events.append({"kind": "user", "agent": "main"})
+        events.extend({"kind": kinds[j % len(kinds)], "agent": "main"} for j in range(per_turn))
+    return events
+
+
+def continue_like() -> dict[str, Any]:
+    """Continue: one time for the whole session (every event at t 0) and durationMs 0."""
+    events = _turns(21, 5)
+    for ev in events:
+        ev["t"] = 0
+    return _shell(events, "continue", 0)
+
+
+def aider_like() -> dict[str, Any]:
+    """Aider's chat history: no time at all, on any event, and no duration."""
+    return _shell(_turns(11, 3), "aider", None)
+
+
+def codex_long() -> dict[str, Any]:
+    """A 17-hour Codex rollout (the issue saw 16): 31 bursts of work (3 to 20 minutes each) and 30 idle gaps of 10 to 35
+    minutes between them, a prompt opening each burst."""
+    events: list[dict[str, Any]] = []
+    t = 0
+    for burst in range(31):
+        length = (3 + (burst * 7) % 18) * MIN
+        events.append({"kind": "user", "agent": "main", "t": t})
+        for j in range(1, length // 25_000):
+            kind = ("llm", "exec", "edit", "llm", "read")[j % 5]
+            ev: dict[str, Any] = {"kind": kind, "agent": "main", "t": t + j * 25_000}
+            if kind in ("exec", "edit", "read"):
+                ev["dur"] = 1_500 + (j % 4) * 900
+            events.append(ev)
+        t += length + (10 + (burst * 11) % 26) * MIN
+    end = events[-1]["t"] + 2_000
+    return _shell(events, "codex", end)
+
+
+CODEX_CUTS = 30
+
+
+def vscode_short() -> dict[str, Any]:
+    """45 minutes of VS Code Copilot Chat: six requests, 6 to 11 minutes apart; every event of a request
+    carries the request's time (the format records no other)."""
+    events: list[dict[str, Any]] = []
+    for i, start in enumerate((0, 7, 15, 24, 33, 45)):
+        t = start * MIN + 1_234 * i
+        events.append({"kind": "user", "agent": "main", "t": t})
+        for j in range(6):
+            events.append({"kind": "llm" if j % 2 == 0 else "mcp", "agent": "main", "t": t})
+    return _shell(events, "copilot-vscode", events[-1]["t"],
+                  [{"id": "main", "parent": None, "kind": "main", "start": 0, "end": events[-1]["t"]}])
+
+
+PROMPTS = 8
+
+
+def busy_with_prompts() -> dict[str, Any]:
+    """A busy Claude Code lane: 1200 calls in 40 minutes, long llm calls spanning them, and eight
+    prompts in the middle of the traffic."""
+    events: list[dict[str, Any]] = []
+    for i in range(1200):
+        t = i * 2_000
+        if i % 150 == 75:
+            events.append({"kind": "user", "agent": "main", "t": t})
+        elif i % 10 == 0:
+            events.append({"kind": "llm", "agent": "main", "t": t, "dur": 60_000})
+        else:
+            events.append({"kind": ("read", "exec", "edit")[i % 3], "agent": "main", "t": t, "dur": 1_800})
+    return _shell(events, "claude-code", events[-1]["t"] + 60_000)
+
+
+LONG_TYPE = "general-purpose-research-assistant"
+
+
+def long_subagent_lanes() -> dict[str, Any]:
+    """A main agent and two subagents whose type names are longer than a lane label."""
+    agents = [{"id": "main", "parent": None, "kind": "main"},
+              {"id": "sa-0a1b2c3d4e5f", "parent": "main", "kind": "subagent", "subagentType": LONG_TYPE},
+              {"id": "sa-9f8e7d6c5b4a", "parent": "main", "kind": "subagent",
+               "subagentType": "statusline-setup"}]
+    events: list[dict[str, Any]] = []
+    for i in range(40):
+        agent = ("main", "sa-0a1b2c3d4e5f", "sa-0a1b2c3d4e5f", "sa-9f8e7d6c5b4a")[i % 4]
+        events.append({"kind": "read", "agent": agent, "t": i * 3_000, "dur": 800})
+    return _shell(events, "claude-code", 120_000, agents)

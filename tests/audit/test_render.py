@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import html
 import json
 import re
 from html.parser import HTMLParser
@@ -51,7 +52,8 @@ def parse_html(page: str) -> _Elements:
 
 
 def marks(page: str) -> list[dict[str, str]]:
-    return [a for t, a in parse_html(page).tags if t == "rect" and "ev" in a.get("class", "").split()]
+    """One per event drawn: a `rect.ev`, or for a prompt the `g.ev.prompt` of its flag and stem."""
+    return [a for t, a in parse_html(page).tags if t in ("rect", "g") and "ev" in a.get("class", "").split()]
 
 
 def lanes(page: str) -> list[dict[str, str]]:
@@ -298,3 +300,33 @@ def test_write_report_chooses_the_format_by_extension(tmp_path: Path,
     assert not (tmp_path / "r.txt").exists()
     with pytest.raises(UsageError):
         render(report, m, "terminal")  # the CLI's, through rich
+
+
+@pytest.mark.parametrize(("mode", "heading"), [("relative", "Paths (relative)"), ("dirs_only", "Paths (dirs_only"),
+                                               ("hashed", "Paths (hashed"), (None, "declares no path mode")])
+def test_the_paths_heading_names_the_maps_own_mode(mode: str | None, heading: str) -> None:
+    """Read from the map (its paths are what is listed), whatever the report says it asked for."""
+    m = clean_map()
+    if mode is None:
+        del m["session"]["pathMode"]
+    else:
+        m["session"]["pathMode"] = mode
+    report = redaction_report()  # says dirs_only, asked for hashed
+    for fmt in ("html", "md"):
+        page = html.unescape(render(report, m, fmt)).replace("\\", "")  # markdown escapes `_`
+        assert heading in page
+        others = {"relative", "dirs_only", "hashed"} - {mode}
+        assert not any(f"Paths ({o}" in page for o in others)
+
+
+def test_every_format_writes_the_duration() -> None:
+    m = clean_map()
+    m["session"]["durationMs"] = 3 * 3_600_000 + 25 * 60_000
+    for fmt in ("html", "md"):
+        page = html.unescape(render(report_of_map(m, scan=False), m, fmt))
+        assert "3 h 25 min (the session's durationMs)" in page
+    del m["session"]["durationMs"]
+    assert "2 min (from the session's start to the last time it records" in render(report_of_map(m, scan=False), m, "md")
+    for ev in m["events"]:
+        ev["t"] = 0
+    assert "| Duration | not recorded |" in render(report_of_map(m, scan=False), m, "md")
