@@ -49,6 +49,7 @@ def secret_value(cls: str, value: str) -> str:
 
 _LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"(\s*:)?')
 _OPAQUE = re.compile(r"[A-Za-z0-9+/=_\-]{24,}")
+_DISPATCH = re.compile(r"(?:^|_)(?:type|kind|role|event|status|version)$|(?:id|Id|ID|Type|Kind)$")
 
 
 def plant_file(src: Path, dst: Path, secrets: dict[str, str]) -> dict[str, int]:
@@ -59,12 +60,16 @@ def plant_file(src: Path, dst: Path, secrets: dict[str, str]) -> dict[str, int]:
     pending = list(secrets.items())
     if text.lstrip()[:1] in ("{", "["):
         spots = []
+        key = ""
         for m in _LITERAL.finditer(text):
-            if m.group(1) is not None:
-                continue
             try:
-                value = json.loads(m.group())
+                value = json.loads(m.group().rstrip(": \t"))
             except ValueError:
+                continue
+            if m.group(1) is not None:
+                key = value if isinstance(value, str) else ""
+                continue
+            if _DISPATCH.search(key):  # a record's type, role or id: what a reader dispatches on
                 continue
             if isinstance(value, str) and 10 <= len(value) <= 2000 and not _OPAQUE.fullmatch(value):
                 spots.append((m, value))

@@ -396,7 +396,9 @@ def test_corpus_store_copy_is_swept_and_scrubbed_readable(name: str, tmp_path: P
             shutil.copyfile(str(src) + suffix, str(copy) + suffix)
     os.chmod(copy, 0o644)
     db = sqlite3.connect(copy)
-    tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    virtual = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL%'")]
+    tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+              if not any(r[0].startswith(v + "_") for v in virtual)]  # a rebuilt index has other segments
     secrets = make_secrets(zlib.crc32(name.encode()) & 0xFFFF)
     where = _plant_cell(db, secrets)
     db.commit()
