@@ -56,9 +56,10 @@ def map_counts(m: dict[str, Any], shell_tools: tuple[str, ...]) -> Counts:
     order = []
     for e in calls:
         shell = e.get("tool") in shell_tools and "verb" in e
-        # a web event names its host, not its tool: both sides count it as <web>
+        # a web event names its host, not its tool: both sides count it as <web>; a subagent or a
+        # skill event names what it ran, not the tool that ran it: <subagent>, <skill>
         name = f"{e.get('server')}/{e.get('tool')}" if e["kind"] == "mcp" else \
-            "<web>" if e["kind"] == "web" else str(e.get("tool"))
+            f"<{e['kind']}>" if e["kind"] in ("web", "subagent", "skill") else str(e.get("tool"))
         by_tool[name] += 1
         if shell:
             c.shell += 1
@@ -79,8 +80,9 @@ def map_counts(m: dict[str, Any], shell_tools: tuple[str, ...]) -> Counts:
     # a call with no result at all is the map's own finding (no_result), not a failure the log shows
     c.errors = sum(1 for e in calls if e.get("err") and e.get("errClass") != "no_result") + \
         sum(1 for e in evs if e["kind"] == "error")
-    c.start = m["session"]["startedAt"]
-    c.duration = m["session"]["durationMs"]
+    # a session that records no time starts at the epoch, a stand-in its report names: no start
+    c.start = "" if m["session"]["startedAt"] == "1970-01-01T00:00:00.000Z" else m["session"]["startedAt"]
+    c.duration = round(m["session"]["durationMs"])  # a source timed to the microsecond: to the ms
     return c
 
 

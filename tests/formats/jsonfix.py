@@ -155,7 +155,8 @@ def amp_thread(c: C) -> bytes:
 CONTINUE_ID = "e00926af-e2ae-429b-8fc2-2c4f66629d7f"
 #: 2 prompts, 3 assistant messages; calls: Bash (ls), run_terminal_command (pytest, errored), Read,
 #: MultiEdit, create_new_file, Search (still calling: no result)
-CONTINUE_COUNTS = {"user": 2, "llm": 3, "calls": 6, "shell": 2, "edits": 2, "in": 2032 + 900, "out": 15 + 30}
+# out: the first response's total_tokens beyond its prompt (15 completion + 48 thinking), then 30
+CONTINUE_COUNTS = {"user": 2, "llm": 3, "calls": 6, "shell": 2, "edits": 2, "in": 2032 + 900, "out": 2095 - 2032 + 30}
 
 
 def continue_session(c: C, *, workspace: str = "file:///c%3A/Users/dana/dev/shop") -> bytes:

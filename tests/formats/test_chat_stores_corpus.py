@@ -228,8 +228,9 @@ def _count_amp(path: Path) -> dict[str, int]:
 def _count_continue(path: Path) -> dict[str, int]:
     doc = orjson.loads(path.read_bytes())
     names = [tc["function"]["name"] for h in doc["history"] for tc in h["message"].get("toolCalls") or []]
-    tokens = sum((h["message"].get("usage") or {}).get("prompt_tokens", 0) +
-                 (h["message"].get("usage") or {}).get("completion_tokens", 0) for h in doc["history"])
+    usage = [h["message"].get("usage") or {} for h in doc["history"]]
+    # total_tokens: prompt, completion and a thinking model's thoughts (which only it counts)
+    tokens = sum(u.get("total_tokens") or u.get("prompt_tokens", 0) + u.get("completion_tokens", 0) for u in usage)
     return {"calls": len(names), "shell": sum(n in ("Bash", "run_terminal_command") for n in names),
             "edits": sum(n in ("Write", "Edit", "MultiEdit", "edit_existing_file", "create_new_file",
                                "single_find_and_replace") for n in names), "tokens": tokens}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -111,3 +112,46 @@ def test_a_conversation_summary_is_a_compaction() -> None:
     kinds = Counter(e["kind"] for e in result.session_map["events"])
     assert kinds["compaction"] == 1 and result.session_map["totals"]["compactions"] == 1
     assert plain["totals"]["compactions"] == 0 and b"zqsummaryqz" not in result.data
+
+
+@pytest.mark.parametrize(("usage", "out"), [
+    ({"prompt_tokens": 2032, "completion_tokens": 15, "total_tokens": 2095}, 63),  # 48 thoughts: in total only
+    ({"prompt_tokens": 2032, "completion_tokens": 15, "total_tokens": 2047}, 15),
+    ({"prompt_tokens": 2032, "completion_tokens": 15}, 15),
+    ({"prompt_tokens": 2032, "completion_tokens": 15, "total_tokens": 10}, 15),  # a total below: ignored
+])
+def test_a_thinking_model_s_thoughts_are_counted(tmp_path: Path, usage: dict[str, int], out: int) -> None:
+    """The cn CLI writes a Gemini response's thinking tokens only in total_tokens (prompt + completion +
+    thoughts): they are output tokens (issue 25: 2.81M tokens mapped as 2.78M)."""
+    doc = orjson.loads(jsonfix.continue_session(jsonfix.plain()))
+    for item in doc["history"]:
+        if item["message"]["role"] == "assistant":
+            item["message"].pop("usage", None)
+    first = next(i for i in doc["history"] if i["message"]["role"] == "assistant")
+    first["message"]["usage"] = {**usage, "model": "gemini-2.5-pro"}
+    path = tmp_path / f"{jsonfix.CONTINUE_ID}.json"
+    path.write_bytes(orjson.dumps(doc))
+    m = redact_file(path, policy="internal").session_map
+    llm = [e for e in m["events"] if e["kind"] == "llm"]
+    assert (llm[0].get("in"), llm[0].get("out")) == (2032, out)
+    assert m["totals"]["tokens"] == 2032 + out
+
+
+def test_create_new_file_creates_its_file() -> None:
+    """Continue's create_new_file only ever makes a file that was not there: once done, its edit is a
+    create (issue 25: the map had none); a failed one creates nothing."""
+    doc = orjson.loads(jsonfix.continue_session(jsonfix.plain()))
+    m = redact_bytes_of(doc)
+    assert next(f for f in m["files"] if f["path"] == "src/new.js").get("op") == "create"
+    assert m["totals"]["filesCreated"] == 1
+    for item in doc["history"]:
+        for state in item.get("toolCallStates") or []:
+            if state["toolCall"]["function"]["name"] == "create_new_file":
+                state["status"] = "errored"
+    assert redact_bytes_of(doc)["totals"]["filesCreated"] == 0
+
+
+def redact_bytes_of(doc: dict[str, Any]) -> dict[str, Any]:
+    from redact.api import redact_bytes
+
+    return redact_bytes(orjson.dumps(doc), name=f"{jsonfix.CONTINUE_ID}.json", policy="internal").session_map

@@ -203,3 +203,23 @@ def test_a_legacy_response_split_in_two_messages_is_one_request() -> None:
     llm = [e for e in m["events"] if e["kind"] == "llm"]
     assert m["totals"]["requests"] == len(llm) == 4
     assert [e.get("toolCalls", 0) for e in llm] == [1, 0, 0, 1]
+
+
+def test_each_skipped_event_type_is_named_in_the_report() -> None:
+    """The records the map has no event for (hooks that succeeded, turn boundaries, warnings) are
+    counted under their own type's name, never lumped as `<other>` (issue 25: 615 records of one
+    session, its 167 hook runs among them, were counted as `<other>`); a type the table does not
+    know is still `<other>` (the input's own names are never shown)."""
+    hook = {"hookInvocationId": "h1", "hookType": "postToolUse"}
+    data = _log(("user.message", "2026-03-20T19:00:01.000Z", {"content": "words"}),
+                ("hook.start", "2026-03-20T19:00:02.000Z", {**hook, "input": {}}),
+                ("hook.end", "2026-03-20T19:00:02.100Z", {**hook, "success": True}),
+                ("session.warning", "2026-03-20T19:00:03.000Z", {"warningType": "mcp", "message": "words"}),
+                ("assistant.turn_start", "2026-03-20T19:00:04.000Z", {"turnId": "0"}),
+                ("globex.merger_plan", "2026-03-20T19:00:05.000Z", {}))
+    result = redact_bytes(data, name="s.jsonl", policy="internal")
+    skipped = result.report.skipped_records
+    assert {k: skipped[k] for k in ("hook_start", "session_warning", "assistant_turn_start")} == {
+        "hook_start": 1, "session_warning": 1, "assistant_turn_start": 1}
+    assert skipped["<other>"] == 1 and "globex" not in str(result.report.as_dict())
+    assert sum(skipped.values()) >= 4

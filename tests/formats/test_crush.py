@@ -82,3 +82,47 @@ def test_the_session_tokens_reach_the_map(tmp_path: Path) -> None:
     assert m["totals"]["tokens"] == prompt + completion > 0
     assert (llm[-1].get("in"), llm[-1].get("out")) == (prompt, completion)
     assert all(e.get("in", 0) == e.get("out", 0) == 0 for e in llm[:-1])
+
+
+FAILED = '%"reason": "error"%'
+
+
+def test_a_failed_model_call_is_an_error_not_a_response(tmp_path: Path) -> None:
+    """An assistant message that holds only a `finish` of reason `error` (Crush's record of an API
+    error: "credit balance is too low") is an llm error event, not a model response, and its model is
+    not one the session ran on (issue 25: a session of no response mapped with one)."""
+    import sqlite3
+
+    db = _store(tmp_path)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE messages SET model = 'claude-opus-4-1-20250805' WHERE parts LIKE ?", (FAILED,))
+        failed = con.execute("SELECT COUNT(*) FROM messages WHERE parts LIKE ?", (FAILED,)).fetchone()[0]
+        responses = con.execute("SELECT COUNT(*) FROM messages WHERE role = 'assistant'").fetchone()[0] - failed
+    m = redact_file(db, policy="internal").session_map
+    kinds = Counter(e["kind"] for e in m["events"])
+    assert failed == 1 and kinds["llm"] == m["totals"]["requests"] == responses
+    assert [e["source"] for e in m["events"] if e["kind"] == "error"] == ["llm"]
+    assert m["session"]["models"] == ["gpt-4o"]
+    assert m["totals"]["tokens"] == 15361 + 146  # the session's tokens still land on a response
+
+
+def test_the_summary_message_is_a_compaction(tmp_path: Path) -> None:
+    """Crush's summarize writes the model's summary as an assistant message and names it on the
+    session row (`summary_message_id`): that message is a compaction event at its time (issue 25:
+    dropped), and still a model response; a session without one has none."""
+    import sqlite3
+
+    db = _store(tmp_path)
+    assert redact_file(db, policy="internal").session_map["totals"]["compactions"] == 0
+    with sqlite3.connect(db) as con:
+        sid = con.execute("SELECT id FROM sessions").fetchone()[0]
+        at = con.execute("SELECT MAX(created_at) FROM messages").fetchone()[0] + 5
+        con.execute("INSERT INTO messages VALUES ('msum', ?, 'assistant', ?, 'gpt-4o', ?, ?, ?, 'openai')",
+                    (sid, '[{"type": "text", "data": {"text": "the summary"}}, '
+                          '{"type": "finish", "data": {"reason": "end_turn", "time": 0}}]', at, at, at + 3))
+        con.execute("UPDATE sessions SET summary_message_id = 'msum'")
+    m = redact_file(db, policy="internal").session_map
+    compactions = [e for e in m["events"] if e["kind"] == "compaction"]
+    assert len(compactions) == m["totals"]["compactions"] == 1
+    assert compactions[0]["t"] == max(e["t"] for e in m["events"])  # the last message's time
+    assert m["totals"]["requests"] == storefix.CRUSH_COUNTS["llm"] + 1

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -149,3 +150,24 @@ def test_the_input_limits_hold_for_a_store(tmp_path: Path, monkeypatch: pytest.M
     packed.write_bytes(gzip.compress(db.read_bytes()))
     with pytest.raises(BadInput, match="SQLite"):  # gunzipped in memory: never opened as a database
         redact_file(packed)
+
+
+def test_a_user_message_of_opencode_s_own_parts_is_no_prompt(tmp_path: Path) -> None:
+    """A command the user ran (`!ls`) is stored as a user message whose only part is opencode's own
+    note ("The following tool was executed by the user", synthetic): no prompt (issue 25: a session
+    of 2 prompts mapped with 4)."""
+    db_path = tmp_path / "opencode.db"
+    storefix.opencode_db(db_path)
+    before = redact_file(db_path, policy="internal").session_map["totals"]["userTurns"]
+    with sqlite3.connect(db_path) as db:
+        sid = db.execute("SELECT id FROM session").fetchone()[0]
+        t = storefix.T0 + 5000
+        db.execute("INSERT INTO message VALUES ('msg_note', ?, ?, ?, ?)",
+                   (sid, t, t, '{"role": "user", "time": {"created": %d}}' % t))
+        db.execute("INSERT INTO part VALUES ('prt_note', 'msg_note', ?, ?, ?, ?)",
+                   (sid, t, t, '{"type": "text", "text": "The following tool was executed by the user", '
+                               '"synthetic": true}'))
+    m = redact_file(db_path, policy="internal").session_map
+    assert before == storefix.OPENCODE_COUNTS["user"]
+    assert m["totals"]["userTurns"] == before
+    assert sum(e["kind"] == "user" for e in m["events"]) == before

@@ -131,3 +131,17 @@ def test_a_trajectory_longer_than_the_detection_head_is_read(tmp_path: Path) -> 
     assert path.stat().st_size > 1 << 20
     m = redact_file(path).session_map
     assert m["totals"]["calls"] == v0fix.COUNTS["calls"] and m["totals"]["promptChars"] > 1_000_000
+
+
+@pytest.mark.parametrize(("tool", "server"), [("create_pr", "openhands"), ("tavily_search", "unknown")])
+def test_an_mcp_call_names_its_server_only_when_known(tmp_path: Path, tool: str, server: str) -> None:
+    """A V0 MCP action names its tool only: OpenHands' own server is named for the tools it serves
+    (create_pr), any other tool's server is not recorded, never made up (issue 25)."""
+    records = v0fix.events(jsonfix.plain())
+    for e in records:
+        if e.get("action") == "call_tool_mcp":
+            e["args"]["name"] = tool
+    path = tmp_path / "trajectory.json"
+    path.write_bytes(orjson.dumps(records))
+    m = redact_file(path, policy="internal").session_map
+    assert [(e["server"], e["tool"]) for e in m["events"] if e["kind"] == "mcp"] == [(server, tool)]

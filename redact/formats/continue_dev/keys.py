@@ -10,8 +10,8 @@ SESSION_ID, HISTORY, WORKSPACE = S.key("sessionId"), S.key("history"), S.key("wo
 MESSAGE = S.key("history", "message")
 ROLE, CONTENT = S.key("history", "message", "role"), S.key("history", "message", "content")
 USAGE = S.key("history", "message", "usage")
-MODEL, PROMPT_TOKENS, COMPLETION_TOKENS = (S.key("history", "message", "usage", name)
-                                           for name in ("model", "prompt_tokens", "completion_tokens"))
+MODEL, PROMPT_TOKENS, COMPLETION_TOKENS, TOTAL_TOKENS = (
+    S.key("history", "message", "usage", name) for name in ("model", "prompt_tokens", "completion_tokens", "total_tokens"))
 TOOL_CALLS = S.key("history", "message", "toolCalls")
 CALL_ID, FUNCTION = S.key("history", "message", "toolCalls", "id"), S.key("history", "message", "toolCalls", "function")
 CALL_NAME = S.key("history", "message", "toolCalls", "function", "name")

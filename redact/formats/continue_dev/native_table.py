@@ -38,7 +38,8 @@ _STATE = Obj({"toolCallId": used("pairs call and state", ID), "toolCall": _TOOL_
               "parsedArgs": _ARGS, "processedArgs": DROP,
               "output": used("byte count of its items' content (`OUTPUT_ITEM`)", SHAPE),
               "tool": DROP})
-_USAGE = Obj({"prompt_tokens": used("in", NUMBER), "completion_tokens": used("out", NUMBER), "total_tokens": NUMBER,
+_USAGE = Obj({"prompt_tokens": used("in", NUMBER), "completion_tokens": used("out", NUMBER),
+              "total_tokens": used("out: what it counts beyond prompt_tokens, thinking included", NUMBER),
               "model": used("llm model", ident("model")), "cost_cents": NUMBER})
 MESSAGE = Obj({"role": used("dispatch: user a prompt, assistant an llm event",
                             enum("user", "assistant", "thinking", "system", "tool")),

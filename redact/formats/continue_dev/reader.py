@@ -1,7 +1,8 @@
 """A Continue session (`<uuid>.json`) -> facts.
 
 A user message is a prompt; an assistant message is one llm event (the model and tokens of its
-`usage`, when the client wrote one; its text length; its tool calls through the shared tool table
+`usage`, when the client wrote one: out is what total_tokens counts beyond the prompt, so a thinking
+model's thoughts count; its text length; its tool calls through the shared tool table
 after Continue's aliases). A tool call's state, once `done`, `errored` or `canceled`, is its result.
 Continue writes one time per session, and only in its index `sessions.json` (a companion:
 `dateCreated`, the session's creation): every event is at that time, in the order of the history
@@ -27,7 +28,7 @@ from redact.formats.common import (
 from redact.formats.continue_dev.keys import (
     CALL_ARGS, CALL_ID, CALL_NAME, COMPLETION_TOKENS, CONTENT, FUNCTION, HISTORY, INDEX_CREATED, INDEX_SESSION_ID,
     MESSAGE, MODEL, OUTPUT,
-    OUTPUT_CONTENT, PARSED_ARGS, PROMPT_TOKENS, ROLE, SESSION_ID, SUMMARY, STATE_CALL_ID, STATE_STATUS, STATES, TOOL_CALLS,
+    OUTPUT_CONTENT, PARSED_ARGS, PROMPT_TOKENS, ROLE, TOTAL_TOKENS, SESSION_ID, SUMMARY, STATE_CALL_ID, STATE_STATUS, STATES, TOOL_CALLS,
     USAGE, WORKSPACE,
 )
 from redact.formats.continue_dev.native_table import ALIASES, STATUS
@@ -35,6 +36,8 @@ from redact.formats.continue_dev.table import INDEX_NAME
 from redact.report import RedactionReport
 
 AGENT_TOOL = "continue"
+#: The tool that only ever creates a file (Continue's own: "only use this when a file doesn't exist").
+CREATES = "create_new_file"
 NO_TIME = 0.0
 _INDEX_LIMIT = 16 << 20  # the index lists every session's title: a few KiB each at most
 ONE_TIME = ("Continue records one time per session (sessions.json dateCreated): every event is at the "
@@ -108,8 +111,10 @@ class ContinueReader:
     def assistant(self, m: dict[str, Any], item: dict[str, Any]) -> None:
         usage = as_object(m.get(USAGE))
         model = usage.get(MODEL) if is_model_name(usage.get(MODEL)) else None
-        llm = LlmResponse(self.t, MAIN, model, inp=positive_int(usage.get(PROMPT_TOKENS)),
-                          out=positive_int(usage.get(COMPLETION_TOKENS)), text_chars=text_chars(m.get(CONTENT)))
+        prompt = positive_int(usage.get(PROMPT_TOKENS))
+        # a thinking model's thoughts are in total_tokens only (Gemini: prompt + completion + thoughts)
+        out = max(positive_int(usage.get(COMPLETION_TOKENS)), positive_int(usage.get(TOTAL_TOKENS)) - prompt)
+        llm = LlmResponse(self.t, MAIN, model, inp=prompt, out=out, text_chars=text_chars(m.get(CONTENT)))
         self.s.facts.append(llm)
         found = item.get(STATES)
         states = {s[STATE_CALL_ID]: s for s in found if isinstance(s, dict) and isinstance(s.get(STATE_CALL_ID), str)} \
@@ -130,10 +135,10 @@ class ContinueReader:
             self.calls[call_id] = c
             llm.tool_calls += 1
             self.s.facts.append(c)
-            self.result(c, state)
+            self.result(c, state, creates=name == CREATES)
         llm.stop = "tool_use" if llm.tool_calls else "end_turn"
 
-    def result(self, c: ToolCall, state: dict[str, Any]) -> None:
+    def result(self, c: ToolCall, state: dict[str, Any], *, creates: bool = False) -> None:
         status = state.get(STATE_STATUS)
         if not isinstance(status, str) or status not in STATUS:
             return  # still generating or calling when the session was saved: no result
@@ -142,7 +147,9 @@ class ContinueReader:
         text = "".join(o.get(OUTPUT_CONTENT, "") for o in output
                        if isinstance(o, dict) and isinstance(o.get(OUTPUT_CONTENT), str)) \
             if isinstance(output, list) else None
-        res = chatlog.result(c, self.t, error=error, output=text, error_text=text if error else None)
+        # create_new_file makes a file that was not there: once it succeeded, a create
+        res = chatlog.result(c, self.t, error=error, output=text, error_text=text if error else None,
+                             created=True if creates and not error else None)
         if cls is not None:
             res.err_class = cls
         self.s.facts.append(res)

@@ -17,7 +17,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from redact.formats.copilot_cli.native_table import TOOLS
+from redact.formats.copilot_cli.native_table import DATA, TOOLS
+
+#: The event types as the report names a skipped one (`session.warning` as `session_warning`: the
+#: report's name grammar has no dots); on the closed list of names through this table.
+REPORTED_TYPES = frozenset(kind.replace(".", "_") for kind in DATA)
 
 _HEX_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 #: files of a session folder that are not the event log -> why they are skipped

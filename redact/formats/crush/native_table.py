@@ -21,6 +21,7 @@ SESSION = obj(
     crush=_KIND,
     id=used("session.id", ID),
     parent_session_id=used("role subagent, parentSessionId", ID),
+    summary_message_id=used("the message that summarized the session so far: a compaction event", ID),
     created_at=used("first time seen", TIMESTAMP), updated_at=TIMESTAMP,
     title=SHAPE,
     # the session's token counts (Crush keeps no per-response usage): carried whole by the session's
@@ -57,7 +58,7 @@ PART = tagged("type", {
 
 MESSAGE = obj(
     crush=_KIND,
-    id=ID,
+    id=used("a session's summary message is found by it", ID),
     role=used("dispatch: user, assistant, tool", enum("user", "assistant", "tool")),
     created_at=used("event time", TIMESTAMP), finished_at=used("llm latency", TIMESTAMP),
     model=used("llm model", ident("model")),

@@ -1,8 +1,10 @@
 """One Crush session (the JSON Lines export of `store.py`) -> facts.
 
 A user message is a prompt (text length, images); an assistant message is one llm event (model,
-stop reason, latency, thinking, text length, its tool calls); a `tool` message holds the results,
-paired with their calls by id. Crush records tokens per session only (the `sessions` row's
+stop reason, latency, thinking, text length, its tool calls), unless all it holds is a `finish` of
+an error reason (the call failed, nothing came back: an llm error event only); a `tool` message holds the results,
+paired with their calls by id. The message the session row names as its `summary_message_id` (Crush's
+summarize, by command or when the context fills) is also a compaction event. Crush records tokens per session only (the `sessions` row's
 prompt_tokens and completion_tokens): the session's last model response carries them whole, so the
 map's totals are the session's; they are never spread over the calls. Paths are placed under the project folder holding
 `.crush/` when the store sits there; otherwise absolute paths go to their bucket.
@@ -11,13 +13,14 @@ from __future__ import annotations
 
 from typing import Any, BinaryIO
 
-from redact.build.facts import MAIN, ErrorFact, LlmResponse, SessionFacts, ToolCall, UserTurn
+from redact.build.facts import MAIN, Compaction, ErrorFact, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
 from redact.formats.common import is_model_name, label, parse_json_string, positive_int, safe_name
 from redact.formats.crush.keys import (
-    AT, CALL_ID, CALL_INPUT, CALL_NAME, COMPLETION_TOKENS, CREATED, DATA, FINISHED, KIND, MIME, MIME_GO, MODEL, PARENT, PART_TYPE,
-    PART_TYPES, PARTS, PROJECT, PROMPT_TOKENS, REASON, RESULT_CALL, RESULT_CONTENT, RESULT_ERROR, ROLE, SESSION_ID, TEXT,
+    AT, CALL_ID, CALL_INPUT, CALL_NAME, COMPLETION_TOKENS, CREATED, DATA, FINISHED, KIND, MESSAGE_ID, MIME, MIME_GO,
+    MODEL, PARENT, PART_TYPE, PART_TYPES, PARTS, PROJECT, PROMPT_TOKENS, REASON, RESULT_CALL, RESULT_CONTENT,
+    RESULT_ERROR, ROLE, SESSION_ID, SUMMARY, TEXT,
 )
 from redact.formats.crush.native_table import FINISH_ERRORS
 from redact.formats.crush.table import ALIASES
@@ -35,6 +38,7 @@ class CrushReader(chatlog.StoreReader):
         self.done: set[str] = set()
         self.tokens = (0, 0)  # the session row's prompt and completion tokens
         self.last_llm: LlmResponse | None = None
+        self.summary: str | None = None  # the id of the message that summarized the session
 
     def time(self, value: object) -> float | None:
         return self.seen(chatlog.epoch_number(value))
@@ -43,6 +47,8 @@ class CrushReader(chatlog.StoreReader):
         self.session_row(r.get(SESSION_ID), r.get(PROJECT), r.get(PARENT))
         self.time(r.get(CREATED))
         self.tokens = (positive_int(r.get(PROMPT_TOKENS)), positive_int(r.get(COMPLETION_TOKENS)))
+        summary = r.get(SUMMARY)
+        self.summary = summary if isinstance(summary, str) and summary else None
 
     def message(self, r: dict[str, Any]) -> None:
         role = r.get(ROLE)
@@ -59,6 +65,9 @@ class CrushReader(chatlog.StoreReader):
                 known.append((kind, as_object(part.get(DATA))))
             else:
                 self.skip(label("part", kind if isinstance(kind, str) else None))
+        if self.summary is not None and r.get(MESSAGE_ID) == self.summary:
+            # Crush's summarize: the model's summary of the session so far, which replaces it
+            self.s.facts.append(Compaction(t, MAIN, None))
         if role == "user":
             turn = UserTurn(t, MAIN, 0)
             for kind, data in known:
@@ -76,9 +85,14 @@ class CrushReader(chatlog.StoreReader):
                     self.result(data, t)
 
     def assistant(self, r: dict[str, Any], t: float, known: list[tuple[str, dict[str, Any]]]) -> None:
+        end = chatlog.epoch_number(r.get(FINISHED))
+        if known and all(kind == "finish" and safe_name(data.get(REASON)) in FINISH_ERRORS for kind, data in known):
+            # the model call failed (an API error): nothing came back, so no model response
+            reason = safe_name(known[-1][1].get(REASON))
+            self.s.facts.append(ErrorFact(end or t, MAIN, "llm", FINISH_ERRORS[str(reason)]))
+            return
         model = r.get(MODEL) if is_model_name(r.get(MODEL)) else None
         fact = LlmResponse(t, MAIN, model)
-        end = chatlog.epoch_number(r.get(FINISHED))
         if end is not None and end >= t:
             fact.latency = end - t
         self.s.facts.append(fact)
@@ -129,4 +143,6 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     reader.read(data, where, skip_bad_lines)
     if reader.last_llm is not None:
         reader.last_llm.inp, reader.last_llm.out = reader.tokens
+    elif any(reader.tokens):
+        reader.skip("session:tokens:<no model response>")
     return reader.finish(data, file_stem)

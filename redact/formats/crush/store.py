@@ -3,8 +3,8 @@
 Only `sessions` (the columns named here) and `messages` are read; `files` (file contents),
 `goose_db_version` and any other table are never selected. The export:
 
-    {"crush": "session", "id", "parent_session_id", "title", "prompt_tokens", "completion_tokens",
-     "cost", "created_at", "updated_at", "project"}      (project: the folder holding .crush/)
+    {"crush": "session", "id", "parent_session_id", "summary_message_id", "title", "prompt_tokens",
+     "completion_tokens", "cost", "created_at", "updated_at", "project"}  (project: the folder holding .crush/)
     {"crush": "message", "id", "role", "model", "provider", "created_at", "finished_at", "parts": [...]}
 """
 from __future__ import annotations
@@ -16,8 +16,8 @@ import orjson
 
 from redact.io.store import tables
 
-_SESSION = ("id", "parent_session_id", "title", "prompt_tokens", "completion_tokens", "cost", "created_at",
-            "updated_at")
+_SESSION = ("id", "parent_session_id", "summary_message_id", "title", "prompt_tokens", "completion_tokens", "cost",
+            "created_at", "updated_at")
 _MESSAGE = ("id", "role", "model", "provider", "created_at", "finished_at")
 
 

@@ -3,7 +3,8 @@
 - the `session` row gives the id, the working directory (the repository root) and, for a subagent
   session, its parent;
 - a user message is a prompt: its text parts' length (parts opencode wrote itself, `synthetic`, are
-  not the user's), its image attachments;
+  not the user's), its image attachments; a user message all of whose parts are opencode's own (the
+  note "The following tool was executed by the user" before a command the user ran) is no prompt;
 - an assistant message is one llm event: model, tokens (`output` + `reasoning` as out), finish
   reason, latency, thinking, text length, its tool parts as tool calls; an `error` on it is an llm
   error event;
@@ -43,6 +44,7 @@ class OpencodeReader(chatlog.StoreReader):
         super().__init__(report)
         self.messages: dict[str, tuple[str, Any]] = {}  # message id -> (role, its fact)
         self.calls: set[str] = set()
+        self.written: dict[str, bool] = {}  # a user message with parts -> whether one is the user's
 
     def time(self, *values: object) -> float | None:
         """The first of `values` that is a time."""
@@ -95,6 +97,9 @@ class OpencodeReader(chatlog.StoreReader):
             self.skip(label("part", kind if isinstance(kind, str) else None) if owner else "part:<no message>")
             return
         role, fact = owner
+        if role == "user":
+            own = kind != "text" or not (data.get(SYNTHETIC) or data.get(IGNORED))
+            self.written[str(mid)] = self.written.get(str(mid), False) or own
         if kind == "text":
             text = data.get(TEXT)
             if isinstance(text, str) and not data.get(SYNTHETIC) and not data.get(IGNORED):
@@ -143,6 +148,11 @@ class OpencodeReader(chatlog.StoreReader):
             c, end if end is not None and end >= start else start, error=status == "error",
             output=state.get(OUTPUT), exit_code=as_int(meta.get(EXIT)) if c.kind == "exec" else None,
             error_text=state.get(STATE_ERROR), created=(exists is False) if isinstance(exists, bool) else None))
+
+    def finish(self, data: bytes | BinaryIO, stem: str | None) -> SessionFacts:
+        notes = {id(self.messages[mid][1]) for mid, own in self.written.items() if not own}
+        self.s.facts = [f for f in self.s.facts if id(f) not in notes]
+        return super().finish(data, stem)
 
 
 def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,

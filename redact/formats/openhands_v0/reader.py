@@ -35,6 +35,8 @@ from redact.report import RedactionReport
 from redact.formats.roots import settle
 
 AGENT_TOOL = "openhands"
+#: The MCP tools OpenHands' own MCP server provides (the pull and merge requests it opens).
+OWN_MCP_TOOLS = frozenset({"create_pr", "create_mr", "create_bitbucket_pr", "create_azure_devops_pr"})
 
 
 def cloned_repo(events: list[Any]) -> str | None:
@@ -131,9 +133,12 @@ class V0Reader:
 
     def call(self, kind: str, args: dict[str, Any], call_id: str, t: float) -> ToolCall:
         if kind == "call_tool_mcp":
+            # the event names the tool only: the server is OpenHands' own for the tools it serves
+            # itself (create_pr...), otherwise not recorded
             name = args.get(MCP_NAME)
-            return ToolCall(t, MAIN, call_id, kind, "mcp", server="openhands",
-                            tool=name if isinstance(name, str) and name else "unknown")
+            tool = name if isinstance(name, str) and name else "unknown"
+            return ToolCall(t, MAIN, call_id, kind, "mcp", server="openhands" if tool in OWN_MCP_TOOLS else "unknown",
+                            tool=tool)
         inp: dict[str, Any] = {}
         canonical, op = ACTIONS[kind], None
         if kind == "run":
