@@ -26,7 +26,7 @@ from redact.contract.language import looks_like_text
 from redact.contract.secrets import find_secrets
 from audit.taint import TaintResult, taint_scan
 from redact.errors import BadInput
-from redact.model.agentplay import SCHEMA_IDS
+from redact.model.values import SCHEMA_IDS
 
 PASS, FAIL, SKIPPED = "pass", "fail", "skipped"
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +32,8 @@ class Unit:
     agent: str
     main: Path
     companions: list[Path] = field(default_factory=list)
+    #: the sessions the file holds, counted here from the file itself (a store holds several)
+    sessions: int = 1
 
 
 def _safe(text: str) -> str:
@@ -168,7 +171,100 @@ def _json_homes(corpus: Path, home: Path, units: list[Unit]) -> None:
         units.append(Unit("openhands", _put(f, home / ".openhands" / "conversations" / conversation / "events.json")))
 
 
-BUILDERS = (_claude, _codex, _gemini, _copilot_cli, _vscode, _cline, _cursor, _opencode, _projects, _json_homes)
+def _rows(db: Path, query: str) -> int:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return int(con.execute(query).fetchone()[0])
+    finally:
+        con.close()
+
+
+def _kiro(corpus: Path, home: Path, units: list[Unit]) -> None:
+    """Kiro CLI's store (`~/.kiro/sessions/cli/<uuid>.json` + `.jsonl` + `.lock`): one session per
+    uuid. The `/save` ConversationState files have no fixed place (the user names the file), and the
+    v1 engine's `data.sqlite3` in the corpus holds no conversation: neither is placed."""
+    store = home / ".kiro" / "sessions" / "cli"
+    for slug in sorted(p for p in (corpus / "kiro").iterdir() if p.is_dir()):
+        for f in sorted((slug / ".kiro" / "sessions" / "cli").iterdir()):
+            placed = _put(f, store / f.name)
+            if f.suffix == ".json":
+                log = store / (f.stem + ".jsonl")
+                units.append(Unit("kiro", placed, [log] if (slug / ".kiro" / "sessions" / "cli" / log.name).is_file()
+                                  else []))
+
+
+def _pi(corpus: Path, home: Path, units: list[Unit]) -> None:
+    """Pi: `~/.pi/agent/sessions/<cwd slug>/<time>_<id>.jsonl`; the corpus's fixtures of Pi's own
+    repository go under a slug of their own."""
+    root = home / ".pi" / "agent" / "sessions"
+    for f in sorted((corpus / "pi").glob("*.jsonl")):
+        if "_sessions_" in f.name:
+            slug, name = f.name.split("_sessions_", 1)[1].split("--_", 1)
+            dst = root / (slug + "--") / name
+        else:
+            dst = root / "--home-dev-pi-mono--" / f"2026-01-01T00-00-00-000Z_{_safe(f.stem)}.jsonl"
+        units.append(Unit("pi", _put(f, dst)))
+
+
+def _hermes(corpus: Path, home: Path, units: list[Unit]) -> None:
+    """Hermes Agent: `~/.hermes/sessions/<file>` and the store `~/.hermes/state.db` (with its -wal)."""
+    for f in sorted((corpus / "hermes").glob("*.hermes_sessions_*")):
+        units.append(Unit("hermes", _put(f, home / ".hermes" / "sessions" / f.name.split(".hermes_sessions_", 1)[1])))
+    for db in sorted((corpus / "hermes").glob("*/.hermes/state.db")):
+        for part in sorted(db.parent.glob("state.db*")):
+            _put(part, home / ".hermes" / part.name)
+        copy = home / ".hermes" / "state.db"
+        units.append(Unit("hermes", copy, sessions=_rows(copy, "SELECT count(*) FROM sessions")))
+
+
+def _qwen(corpus: Path, home: Path, units: list[Unit]) -> None:
+    """Qwen Code: `~/.qwen/projects/<slug>/chats/<id>.jsonl`, and `~/.qwen/tmp/<hash>/` (chats,
+    checkpoints, `logs.json`: only the chats are sessions)."""
+    for f in sorted((corpus / "qwen-code").iterdir()):
+        if ".qwen_projects_" in f.name:
+            slug, name = f.name.split(".qwen_projects_", 1)[1].split("_chats_", 1)
+            units.append(Unit("qwen-code", _put(f, home / ".qwen" / "projects" / slug / "chats" / name)))
+        elif ".qwen_tmp_" in f.name:
+            digest, rest = f.name.split(".qwen_tmp_", 1)[1].split("_", 1)
+            if rest.startswith("chats_"):
+                units.append(Unit("qwen-code", _put(f, home / ".qwen" / "tmp" / digest / "chats" / rest[len("chats_"):])))
+            else:
+                _put(f, home / ".qwen" / "tmp" / digest / rest)
+
+
+def _kimi(corpus: Path, home: Path, units: list[Unit]) -> None:
+    """Kimi CLI: `~/.kimi/sessions/<md5 of the work dir>/<uuid>/` (wire.jsonl, context*.jsonl,
+    state.json) and `~/.kimi/kimi.json`; the wire log is the session."""
+    for slug in sorted(p for p in (corpus / "kimi").iterdir() if p.is_dir()):
+        _tree(slug / ".kimi", home / ".kimi")
+    kimi_json = home / ".kimi" / "kimi.json"
+    for wire in sorted((home / ".kimi" / "sessions").glob("*/*/wire.jsonl")):
+        units.append(Unit("kimi", wire, [kimi_json] if kimi_json.is_file() else []))
+
+
+def _zed_goose_droid(corpus: Path, home: Path, units: list[Unit]) -> None:
+    """Zed's `threads.db` (`~/.local/share/zed/threads/`), Goose's `sessions.db` (its 2025 place;
+    the corpus's JSON Lines fragments are cut excerpts, not placed), Factory Droid's
+    `~/.factory/sessions/<slug>/<uuid>.jsonl` + `.settings.json`."""
+    for f in sorted((corpus / "zed").glob("*threads.db")):
+        copy = _put(f, home / ".local" / "share" / "zed" / "threads" / "threads.db")
+        units.append(Unit("zed", copy, sessions=_rows(copy, "SELECT count(*) FROM threads")))
+    for f in sorted((corpus / "goose").glob("*sessions.db")):
+        copy = _put(f, home / ".local" / "share" / "goose" / "sessions" / "sessions.db")
+        units.append(Unit("goose", copy, sessions=_rows(copy, "SELECT count(*) FROM sessions")))
+    for f in sorted((corpus / "goose").glob("*projects.json")):
+        _put(f, home / ".local" / "share" / "goose" / "projects.json")
+    for slug in sorted(p for p in (corpus / "factory-droid").iterdir() if p.is_dir()):
+        _tree(slug / ".factory", home / ".factory")
+    for log in sorted((home / ".factory" / "sessions").glob("*/*.jsonl")):
+        settings = log.with_suffix(".settings.json")
+        units.append(Unit("factory-droid", log, [settings] if settings.is_file() else []))
+
+
+#: The agents of 2026 (issue 26), each in its own real layout.
+NEW_AGENTS = ("kiro", "pi", "hermes", "qwen-code", "kimi", "zed", "goose", "factory-droid")
+BUILDERS = (_claude, _codex, _gemini, _copilot_cli, _vscode, _cline, _cursor, _opencode, _projects, _json_homes,
+            _kiro, _pi, _hermes, _qwen, _kimi, _zed_goose_droid)
 
 
 def build_home(corpus: Path, home: Path) -> list[Unit]:

@@ -66,3 +66,28 @@ def test_fast_path_equals_the_reference_encoder(value: object) -> None:
     out: list[str] = []
     _encode(value, out)
     assert canonical_json(value) == "".join(out).encode("utf-8", "surrogatepass")
+
+
+integral_heavy = st.recursive(
+    st.integers(-(2**54), 2**54).map(float) | st.sampled_from([0.0, -0.0, 1.5, 0.1, 2.0**53, 1e-7, 1e21])
+    | st.text(max_size=5) | st.integers(-5, 5),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=4), children, max_size=4),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(integral_heavy)
+def test_integral_floats_take_the_short_path_to_the_same_bytes(value: object) -> None:
+    """A map's `costUsd: 0.0` among other numbers: the bytes are the reference encoder's, and the
+    value given is left as it was (only copies of its containers are changed)."""
+    import copy
+
+    from redact.model.canonical import _encode
+
+    before = copy.deepcopy(value)
+    out: list[str] = []
+    _encode(value, out)
+    assert canonical_json({"v": value, "w": [value]}) == ('{"v":' + "".join(out) + ',"w":[' + "".join(out)
+                                                         + "]}").encode("utf-8", "surrogatepass")
+    assert repr(value) == repr(before)

@@ -14,7 +14,7 @@ import pytest
 
 from redact.cli import main
 from tests.conftest import CORPUS, corpus_case, corpus_params
-from tests.home_builder import build_home
+from tests.home_builder import NEW_AGENTS, build_home
 
 _LINE = re.compile(r"agentplay-redact: (?P<agent>[a-z-]+) +(?:(?P<stores>\d+) store\(s\), )?(?P<n>\d+) session\(s\) in ")
 
@@ -57,3 +57,10 @@ def test_a_home_built_from_the_corpus_gives_every_sessions_map(corpus: object, t
     for agent in agents:  # and per agent, every session file placed gave its maps
         placed = [u for u in units if u.agent == agent]
         assert lines[agent] >= len(placed), agent
+    # the agents of 2026, each in its own layout: every session the corpus holds found and mapped,
+    # counted from the placed files themselves (a store's rows), no more and no fewer
+    assert set(NEW_AGENTS) <= agents
+    for agent in NEW_AGENTS:
+        held = sum(u.sessions for u in units if u.agent == agent)
+        written = [e for e in entries if e["agent"] == agent and e["status"] == "written"]
+        assert lines[agent] == held == len(written), (agent, lines[agent], held, len(written))

@@ -19,16 +19,14 @@ Which inputs are read and how each map is named (`plan`, `expand`, `output_names
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import stat
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from redact.batch.inputs import BAD as BAD, BUG as BUG, LEAK as LEAK, SKIPPED as SKIPPED, WRITTEN as WRITTEN
 from redact.batch.inputs import Outcome as Outcome, Task as Task, expand as expand, in_store as in_store
@@ -39,6 +37,9 @@ from redact.batch.inputs import survey as survey
 from redact.errors import LeakFound, RedactError
 from redact.keys.material import Key, key_from_env, load_key_file
 from redact.policy.load import EffectivePolicy
+
+if TYPE_CHECKING:  # the pool is imported when there is one: a single input needs none of it
+    from concurrent.futures import Future
 
 
 def default_jobs() -> int:
@@ -59,6 +60,7 @@ class KeySource:
     path: str | None = None
     allow_unsafe_permissions: bool = False
     fingerprint: str | None = None
+    origin: str | None = None  # where the parent's key came from, as reports say it (Key.origin)
 
     @classmethod
     def from_file(cls, path: str | Path, *, allow_unsafe_permissions: bool = False) -> KeySource:
@@ -77,8 +79,8 @@ class KeySource:
         if key is None:
             return cls()
         if key_file is not None:
-            return cls("file", str(key_file), allow_unsafe_permissions, key.fingerprint())
-        return cls("env", None, allow_unsafe_permissions, key.fingerprint())
+            return cls("file", str(key_file), allow_unsafe_permissions, key.fingerprint(), key.origin)
+        return cls("env", None, allow_unsafe_permissions, key.fingerprint(), key.origin)
 
     def load(self) -> Key | None:
         if self.kind == "none":
@@ -94,6 +96,8 @@ class KeySource:
 
             raise KeyError_("the key changed while the inputs were being redacted",
                             where=self.path or "$AGENTPLAY_REDACT_KEY")
+        if self.origin is not None:
+            key.origin = self.origin
         return key
 
 
@@ -153,6 +157,8 @@ def _context() -> Any:
     what the parent already loaded; the parent forks before it starts any thread of its own (the
     pool's manager thread starts after the workers, the progress display after that). Elsewhere,
     spawn (the settings are then pickled once per worker)."""
+    import multiprocessing
+
     if sys.platform.startswith("linux"):
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")  # pragma: no cover - not Linux
@@ -226,6 +232,8 @@ def run(tasks: Sequence[Task], settings: Settings, *, jobs: int = 1,
             found = _written_anyway(tasks, {i: o for i, o in enumerate(out)}, started)
             raise Interrupted([found[i] for i in sorted(found)], len(tasks)) from None
         return out
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
     ctx = _context()
     frozen = False
     if ctx.get_start_method() == "fork":

@@ -92,8 +92,13 @@ def sweep_command(
     result = sweep(inputs, key, ephemeral=ephemeral, scrub_to=str(vault) if scrub else None)  # type: ignore[arg-type]
     text = render(result, fmt_name)
     if output in (None, "-"):
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        from redact.cli.common import out
+
+        if fmt_name in ("json", "sarif"):  # asked for a machine format: printed under --quiet too
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            out(text)
     else:
         write_atomic(output, text.encode("utf-8"), private=True)
         err(f"wrote {output}")

@@ -136,6 +136,8 @@ def files_read(path: Path, fmt: str | None = None) -> list[Path]:
     from redact.io.store import split_ref
 
     store, session = split_ref(path)
+    if reason(store) is not None:  # a credential or auxiliary file is never opened, not even here
+        return []
     if session is not None or is_sqlite(store):
         return side_files(store)
     if fmt is None:

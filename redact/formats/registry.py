@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 PACKAGES: tuple[str, ...] = ("qwen_code", "claude_code", "codex", "session_record", "teaagent", "agent_replay",
                              "opencode", "crush", "cursor", "aider", "openhands", "openhands_v0", "amp",
                              "zed", "factory_droid", "kiro_ide", "continue_dev", "gemini_cli", "copilot_cli", "copilot_vscode", "cline",
-                             "kiro", "kiro_legacy", "pi", "kimi", "goose", "hermes")
+                             "kiro", "kiro_ide_log", "kiro_legacy", "pi", "kimi", "goose", "hermes")
 
 
 #: The start of a `homes` entry that lies inside a project folder rather than at a fixed place.

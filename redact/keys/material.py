@@ -18,6 +18,10 @@ Byte-level choices (pinned by test vectors in docs/paths.md and tests/test_keys.
 - Reveal vault (docs/receipts.md): AES-256-GCM under HKDF-SHA256(key, salt=16 random bytes stored in
   the vault, info="agentplay-redact/v1/vault", length 32), a 12-byte random nonce, the vault's header
   as associated data. The vault's own label keeps its key unrelated to every token's.
+- Source digest (issue 27): "hmac-sha256:" + HMAC-SHA256(subkey, the raw log's bytes, gunzipped) hex,
+  the subkey HKDF-SHA256(root key, salt=None, info="agentplay-redact/v1/source-digest", length 32).
+  The root key, not a link scope's: `scan --source` needs only the key file. Keyed, so a reader of
+  the map cannot confirm a guessed log by hashing it (an unkeyed SHA-256 would let them).
 - Receipt signing keys are Ed25519, a separate key pair (PEM: PKCS#8 private, SubjectPublicKeyInfo
   public). A public key's id is SHA-256 of its 32 raw bytes, hex, first 16 characters.
 """
@@ -28,13 +32,14 @@ import hmac
 import os
 import secrets
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-from cryptography.exceptions import InvalidSignature, InvalidTag, UnsupportedAlgorithm
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+if TYPE_CHECKING:  # the vault and receipt signing import them when used: a map needs only HKDF
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from redact.errors import KeyError_, UsageError
 from redact.io.private import read_private_file
@@ -46,6 +51,8 @@ ENV_KEY_FILE = "AGENTPLAY_REDACT_KEY_FILE"
 _FINGERPRINT_LABEL = b"agentplay-redact/v1/fingerprint"
 _IDENT_INFO = "agentplay-redact/v1/ident/"
 _SCOPE_INFO = "agentplay-redact/v1/link-scope/"
+_SOURCE_INFO = b"agentplay-redact/v1/source-digest"
+SOURCE_DIGEST_PREFIX = "hmac-sha256:"
 PATH_TOKEN_HEX = 10
 IDENT_TOKEN_HEX = 12
 
@@ -54,7 +61,7 @@ class Key:
     """A redaction key. Its bytes never leave this module in any printable form."""
 
     __slots__ = ("_bytes", "_root", "_subkeys", "_seg_cache", "_ident_cache", "_datasets", "source",
-                 "link_scope")
+                 "link_scope", "origin")
 
     def __init__(self, material: bytes, *, source: str) -> None:
         if len(material) < MIN_KEY_BYTES:
@@ -68,6 +75,9 @@ class Key:
         self._datasets: dict[str, Key] = {}  # one dataset's key serves every input of a batch
         self.source = source
         self.link_scope = "global"
+        # where the key came from, as the report says it (never its value): the CLI sets `--key-file`,
+        # `$AGENTPLAY_REDACT_KEY`, `$AGENTPLAY_REDACT_KEY_FILE` or the default file's path with `~`
+        self.origin = "the caller"
 
     def __repr__(self) -> str:
         return f"Key(fingerprint={self.fingerprint()}, linkScope={self.link_scope})"
@@ -104,6 +114,7 @@ class Key:
         out = Key(hkdf.derive(self._bytes), source=self.source)
         out._root = self._root
         out.link_scope = scope
+        out.origin = self.origin
         if scope != "session" and len(self._datasets) < 64:
             self._datasets[scope] = out
         return out
@@ -144,6 +155,19 @@ class Key:
     def ident_token(self, category: str, value: str) -> str:
         return "h:" + self.ident_digest(category, value)
 
+    def source_digest(self, source: bytes | Path) -> str:
+        """The keyed digest of a raw log (its gunzipped bytes, or an uncompressed file read a chunk at
+        a time) that a map made from it carries as `sourceDigest`: the same for every link scope."""
+        sub = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_SOURCE_INFO).derive(self._root)
+        mac = hmac.new(sub, digestmod=hashlib.sha256)
+        if isinstance(source, bytes):
+            mac.update(source)
+        else:
+            with Path(source).open("rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    mac.update(chunk)
+        return SOURCE_DIGEST_PREFIX + mac.hexdigest()
+
     def chain_hmac(self, data: bytes) -> str:
         """HMAC-SHA256(key, data), full lowercase hex: a teaagent audit log's `chain_hmac`, when this
         Key is the log's chain key (given by the user for `--to native`; never the redaction key)."""
@@ -169,9 +193,13 @@ def key_from_env(environ: dict[str, str] | None = None, *,
                  allow_unsafe_permissions: bool = False) -> Key | None:
     env = os.environ if environ is None else environ
     if env.get(ENV_KEY):
-        return parse_key_text(env[ENV_KEY].encode("utf-8", "replace"), source=f"${ENV_KEY}")
+        key = parse_key_text(env[ENV_KEY].encode("utf-8", "replace"), source=f"${ENV_KEY}")
+        key.origin = f"${ENV_KEY}"
+        return key
     if env.get(ENV_KEY_FILE):
-        return load_key_file(Path(env[ENV_KEY_FILE]), allow_unsafe_permissions=allow_unsafe_permissions)
+        key = load_key_file(Path(env[ENV_KEY_FILE]), allow_unsafe_permissions=allow_unsafe_permissions)
+        key.origin = f"${ENV_KEY_FILE}"
+        return key
     return None
 
 
@@ -212,6 +240,8 @@ VAULT_NONCE_BYTES = 12
 
 
 def _vault_key(key: Key, salt: bytes) -> AESGCM:
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
     hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=salt, info=VAULT_INFO)
     return AESGCM(hkdf.derive(key._root))
 
@@ -228,6 +258,8 @@ def vault_open(key: Key, sealed: bytes, associated: bytes) -> bytes | None:
     head = VAULT_SALT_BYTES + VAULT_NONCE_BYTES
     if len(sealed) < head + 16:
         return None
+    from cryptography.exceptions import InvalidTag
+
     salt, nonce = sealed[:VAULT_SALT_BYTES], sealed[VAULT_SALT_BYTES:head]
     try:
         return _vault_key(key, salt).decrypt(nonce, sealed[head:], associated)
@@ -246,6 +278,8 @@ class VerifyKey:
     __slots__ = ("_key", "raw", "source")
 
     def __init__(self, key: Ed25519PublicKey, *, source: str) -> None:
+        from cryptography.hazmat.primitives import serialization
+
         self._key = key
         self.raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
         self.source = source
@@ -258,6 +292,8 @@ class VerifyKey:
         return f"VerifyKey(keyId={self.key_id})"
 
     def verify(self, message: bytes, signature: bytes) -> bool:
+        from cryptography.exceptions import InvalidSignature
+
         try:
             self._key.verify(signature, message)
         except InvalidSignature:
@@ -265,6 +301,8 @@ class VerifyKey:
         return True
 
     def pem(self) -> bytes:
+        from cryptography.hazmat.primitives import serialization
+
         return self._key.public_bytes(serialization.Encoding.PEM,
                                       serialization.PublicFormat.SubjectPublicKeyInfo)
 
@@ -305,6 +343,9 @@ def signing_keygen(private_path: Path, public_path: Path) -> str:
         private_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise KeyError_(f"cannot create the key's folder ({exc.strerror})", where=str(private_path.parent)) from None
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     key = Ed25519PrivateKey.generate()
     private_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                     serialization.NoEncryption())
@@ -320,6 +361,10 @@ def signing_keygen(private_path: Path, public_path: Path) -> str:
 
 def load_signing_key(path: Path, *, allow_unsafe_permissions: bool = False) -> SigningKey:
     """An Ed25519 private key from a PEM (PKCS#8, unencrypted) file that only its owner can read."""
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     data = read_private_file(path, "signing key", allow_unsafe_permissions=allow_unsafe_permissions)
     try:
         key = serialization.load_pem_private_key(data, password=None)
@@ -336,6 +381,10 @@ def load_signing_key(path: Path, *, allow_unsafe_permissions: bool = False) -> S
 
 def parse_verify_key(data: bytes, *, source: str) -> VerifyKey:
     """An Ed25519 public key from PEM (SubjectPublicKeyInfo) or the hex of its 32 raw bytes."""
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     text = data.strip()
     if len(text) == 64:
         try:

@@ -159,11 +159,48 @@ def canonical_json(value: Any) -> bytes:
                 return _reference(value)
             if not found:
                 return out
-            texts = ",".join(map(repr, found))
-            if "e" not in texts and "n" not in texts and not any(map(float.is_integer, found)) \
-                    and orjson.dumps(found) == f"[{texts}]".encode("ascii"):
-                return out
+            integral = [f for f in found if f.is_integer()]
+            rest = [f for f in found if not f.is_integer()] if integral else found
+            texts = ",".join(map(repr, rest))
+            if "e" not in texts and "n" not in texts and orjson.dumps(rest) == f"[{texts}]".encode("ascii"):
+                if not integral:
+                    return out
+                if all(abs(f) < 2**53 for f in integral):  # written as integers, as _js_floats does
+                    return orjson.dumps(_integral_as_int(value), option=orjson.OPT_SORT_KEYS)
     return _reference(value)
+
+
+def _integral_as_int(value: Any) -> Any:
+    """`value` with every integral float made an int, copying only the containers on the way to one
+    (a map's `costUsd: 0.0` would otherwise send the whole map through `_js_floats`)."""
+    nodes: list[tuple[Any, int, Any]] = [(value, -1, None)]  # (container, its parent's index, its key there)
+    fixes: dict[int, list[tuple[Any, int]]] = {}
+    i = 0
+    while i < len(nodes):
+        item = nodes[i][0]
+        for k, v in (item.items() if type(item) is dict else enumerate(item)):
+            t = type(v)
+            if t is float:
+                if v.is_integer():
+                    fixes.setdefault(i, []).append((k, int(v)))
+            elif t is dict or t is list:
+                nodes.append((v, i, k))
+        i += 1
+    copies: dict[int, Any] = {}
+
+    def copy_of(j: int) -> Any:
+        if j not in copies:
+            item, parent, key = nodes[j]
+            copies[j] = dict(item) if type(item) is dict else list(item)
+            if parent >= 0:
+                copy_of(parent)[key] = copies[j]
+        return copies[j]
+
+    for j, pairs in fixes.items():
+        made = copy_of(j)
+        for k, n in pairs:
+            made[k] = n
+    return copies.get(0, value)
 
 
 def _reference(value: Any) -> bytes:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
+#: The map's schema ids (its `schema` field): the current one, and the name it had before.
+SCHEMA_IDS = ("agentplay/v1", "entelligence.session-map/v1")
+
 PathMode = Literal["relative", "dirs_only", "hashed"]
 Outcome = Literal[
     "pr_created", "interrupted", "blocked", "verified", "unresolved_errors", "incomplete", "completed"

@@ -5,7 +5,7 @@ import hashlib
 import json
 import tomllib
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -71,6 +71,9 @@ def _resolve(name_or_path: str, depth: int = 0) -> tuple[dict[str, Any], str]:
             parent = str(sibling)
     base, _ = _resolve(parent, depth + 1)
     merged = _merge(base, raw)
+    if raw.get("publish") is False and base.get("publish"):  # never ignored: a publish policy stays one
+        raise PolicyError(f"`publish = false` cannot loosen the publish policy it extends ({parent}); extend "
+                          "`default` or `internal` instead, or drop the line", where=where)
     merged["publish"] = raw.get("publish", False) or base.get("publish", False)
     return merged, where
 
@@ -87,6 +90,14 @@ def _validate(raw: dict[str, Any], where: str) -> Policy:
 
 
 def shipped_allowlists() -> dict[str, Allowlist]:
+    """The shipped allowlists by category (a new dict each call: `load_policy` adds a policy's own)."""
+    return dict(_shipped_allowlists())
+
+
+@cache
+def _shipped_allowlists() -> dict[str, Allowlist]:
+    # shipped data, the same for every run of the process (a batch worker's sessions, a library
+    # caller's inputs): parsed once; the Allowlist models are frozen
     data = tomllib.loads((_preset_dir() / "allowlists.toml").read_text(encoding="utf-8"))
     return {cat: Allowlist.model_validate(v) for cat, v in data.items()}
 
@@ -154,11 +165,13 @@ def load_policy(name_or_path: str = "default", *, mode: str | None = None,
     """The policy `name_or_path` (a preset or a TOML file) after `extends`, with the CLI's overrides:
     `mode` (paths.mode) and `link_scope` (tokens.link_scope)."""
     raw, where = _resolve(name_or_path)
+    policy = _validate(raw, where)  # the policy's own faults name its file; a flag's, the flag
     if mode is not None:
         raw = _merge(raw, {"paths": {"mode": mode}})
+        policy = _validate(raw, "--mode")
     if link_scope is not None:
         raw = _merge(raw, {"tokens": {"link_scope": link_scope}})
-    policy = _validate(raw, where)
+        policy = _validate(raw, "--link-scope")
     lists = shipped_allowlists()
     for category, extra in policy.allowlists.items():
         base = lists.get(category, Allowlist())

@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from redact.contract.secrets.anchors import AnchorIndex
 from redact.contract.secrets.scan import secret_spans
 from redact.sweep.classes import class_of
 
@@ -41,7 +42,11 @@ BLOB_KEYS = frozenset({
 _DATA_KEYS = frozenset({"data", "image", "image_url", "url", "bytes", "base64", "source", "blob"})
 _BASE64_BLOB = re.compile(r"[A-Za-z0-9+/_\-]{200,}={0,2}")
 _DATA_URL = re.compile(r"data:[\w.+\-]+/[\w.+\-]+(?:;[\w=.\-]+)*;base64,")
-_LITERAL = re.compile(r'("(?:[^"\\\n]|\\.)*")(\s*:)?')
+_LITERAL = re.compile(r'("[^"\\\n]*(?:\\.[^"\\\n]*)*")(\s*:)?')
+# A JSON escape of an ASCII character (`\u0070`): the decoded string may hold an anchor the
+# literal does not show, so such a literal is always searched.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_ASCII_ESCAPE = re.compile(r"\\u00[2-7][0-9a-fA-F]")
 _PEM_END = re.compile(r"-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _PEM_BODY = re.compile(r"(?:[A-Za-z0-9+/=:\- \t\r\n]|\\[nr])*")
 _WHEN = re.compile(
@@ -124,7 +129,7 @@ def _spans(text: str, key: str | None = None, known: Known | None = None) -> lis
     family's finding, no provider's) in the value of a key naming an identifier, when that value
     is one word (`58Bq...:100.00:1`, a rule id; not prose that happens to sit under `id`)."""
     found: list[tuple[int, int, str]] = []
-    for start, end, rule in secret_spans(text):
+    for start, end, rule in secret_spans(text, at_rest=True):
         if rule.startswith("high-entropy") and is_identifier_key(key) and not _SPACE.search(text):
             continue
         if rule == "private-key":
@@ -208,9 +213,9 @@ def decode_literal(literal: str) -> str | None:
 def encode_literal(value: str, like: str) -> str:
     """`value` as a JSON string literal in the style of the literal `like`: non-ASCII written
     raw unless `like` escaped it (or `value` holds a lone surrogate escape that only \\u can say)."""
-    raw_non_ascii = any(ord(c) > 127 for c in like)
+    raw_non_ascii = not like.isascii()
     escaped_non_ascii = re.search(r"\\u(?:00[89a-fA-F]|0[1-9a-fA-F]|[1-9a-fA-F])", like) is not None
-    lone = any(0xD800 <= ord(c) <= 0xDFFF for c in value) and "\\ud" in like.lower()
+    lone = _LONE_SURROGATE.search(value) is not None and "\\ud" in like.lower()
     ascii_only = lone or (escaped_non_ascii and not raw_non_ascii)
     return json.dumps(value, ensure_ascii=ascii_only)
 
@@ -227,15 +232,124 @@ def json_strings(text: str) -> Iterator[tuple[int, int, str | None, str]]:
         yield m.start(1), m.end(1), key, literal
 
 
+_ANCHORS: list[AnchorIndex] = []
+
+
+def _anchor_index() -> AnchorIndex:
+    if not _ANCHORS:
+        _ANCHORS.append(AnchorIndex())
+    return _ANCHORS[0]
+
+
+def anchored_strings(text: str, known: Known | None = None) -> Iterator[tuple[int, int, str | None, str]]:
+    """What `json_strings` yields, but only the literals that can hold a finding: those with an
+    anchor of the secrets layer inside (redact/contract/secrets/anchors.py: every at-rest finding
+    contains one), a `known` value, or a JSON escape of an ASCII character. The literal around an
+    anchor is found from the anchor (`_enclosing`), and its key from the `"key":` before it; the rest
+    of the file is not parsed. An element of an array has no key here."""
+    positions = _anchor_index().positions(text)
+    if positions is None:
+        yield from json_strings(text)
+        return
+    for value in known or ():
+        for needle in {value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}:
+            at = text.find(needle)
+            while at >= 0:
+                positions.append(at)
+                at = text.find(needle, at + 1)
+    for m in _ASCII_ESCAPE.finditer(text):
+        positions.append(m.start())
+    if not positions:
+        return
+    positions.sort()
+    done = -1  # the end of the last literal yielded
+    for at in positions:
+        if at < done:
+            continue
+        found = _enclosing(text, at)
+        if found is None:  # not inside a string as JSON writes them: the line, parsed from its start
+            yield from _line_strings(text, at, positions)
+            done = text.find("\n", at) % (len(text) + 1)
+            continue
+        start, end, is_key = found
+        done = end
+        if not is_key:
+            yield start, end, _key_of(text, start), text[start:end]
+
+
+def _unescaped_quote_before(text: str, at: int) -> int:
+    """The offset of the last `"` before `at` that no backslash escapes, or -1."""
+    q = text.rfind('"', 0, at)
+    while q > 0:
+        slashes = 0
+        while q - slashes > 0 and text[q - slashes - 1] == "\\":
+            slashes += 1
+        if slashes % 2 == 0:
+            return q
+        q = text.rfind('"', 0, q)
+    return q
+
+
+def _enclosing(text: str, at: int) -> tuple[int, int, bool] | None:
+    """(start, end, is_key) of the string literal that holds offset `at`: in JSON every `"` that no
+    backslash escapes opens or closes a string, so the last one before `at` opens the literal an
+    anchor (always inside a string) sits in. None when that is not a well-formed literal."""
+    q = _unescaped_quote_before(text, at + 1 if text[at:at + 1] == '"' else at)
+    if q < 0:
+        return None
+    m = _LITERAL.match(text, q)
+    if m is None or m.end(1) <= at:
+        return None
+    return m.start(1), m.end(1), m.group(2) is not None
+
+
+_KEY_END = re.compile(r'"\s*:\s*$')
+
+
+def _key_of(text: str, start: int) -> str | None:
+    """The key of the value literal at `start` (`"key": "value"`), or None (an array's element)."""
+    i = start - 1
+    while i >= 0 and text[i] in " \t\r\n":
+        i -= 1
+    if i < 0 or text[i] != ":":
+        return None
+    i -= 1
+    while i >= 0 and text[i] in " \t\r\n":
+        i -= 1
+    if i < 0 or text[i] != '"':
+        return None
+    q = _unescaped_quote_before(text, i)
+    return decode_literal(text[q:i + 1]) if q >= 0 else None
+
+
+def _line_strings(text: str, at: int, positions: list[int]) -> Iterator[tuple[int, int, str | None, str]]:
+    """The value literals of the line that holds `at` that hold an anchor, parsed from its start."""
+    line_start = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    if line_end < 0:
+        line_end = len(text)
+    key: str | None = None
+    for m in _LITERAL.finditer(text, line_start, line_end):
+        literal = m.group(1)
+        if m.group(2) is not None:
+            key = decode_literal(literal)
+            continue
+        start, end = m.start(1), m.end(1)
+        j = bisect.bisect_left(positions, start)
+        if j < len(positions) and positions[j] < end:
+            yield start, end, key, literal
+
+
 def scan_text(text: str, fp: Fingerprint, *, as_json: bool | None = None, known: Known | None = None) -> TextScan:
     """The places and scrub edits of every secret in `text`, a whole file's (or a cell's) text;
-    with `known`, every occurrence of those values too (`known_values` of a first scan)."""
+    with `known`, every occurrence of those values too (`known_values` of a first scan). Only the
+    strings that hold an anchor of the secrets layer are searched (`anchored_strings`)."""
     result = TextScan()
     lines = Lines(text)
     if as_json is None:
         as_json = is_json_text(text)
     if as_json:
-        for start, end, key, literal in json_strings(text):
+        for start, end, key, literal in anchored_strings(text, known):
             value = decode_literal(literal)
             if value is None or len(value) < 8:
                 continue
@@ -248,6 +362,8 @@ def scan_text(text: str, fp: Fingerprint, *, as_json: bool | None = None, known:
             new_value, found, originals = _replaced(value, spans, fp)
             _add(result, lines, start, found)
             result.edits.append(Edit(start, end, encode_literal(new_value, literal), originals))
+        return result
+    if not known and not _anchor_index().holds(text):
         return result
     spans = _spans(text, None, known)
     for start, end, rule in spans:

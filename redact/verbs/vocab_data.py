@@ -98,7 +98,46 @@ def _read(name: str) -> str:
     return str(_data().joinpath(name).read_text(encoding="utf-8"))
 
 
-def load_specs() -> tuple[dict[str, ProgramSpec], dict[str, str], dict[str, dict[str, str]]]:
+Specs = tuple[dict[str, ProgramSpec], dict[str, str], dict[str, dict[str, str]]]
+
+
+def load_specs() -> Specs:
+    """Read the shipped data files into program specs, aliases and package maps (fresh objects each
+    call). Parsing the TOML files is most of a small run's verb cost, so the result is kept in the
+    disk cache of shipped tables (redact/io/cache.py), keyed by the data files and this module."""
+    from pathlib import Path
+
+    from redact.io.cache import cached
+
+    here = Path(__file__).resolve()
+    sources = [here, *sorted((here.parent / "data").iterdir(), key=lambda e: e.name)]
+    return cached("verb-specs", [p for p in sources if p.is_file()], _encode_specs, _decode_specs)
+
+
+_FIELDS = ("cat", "kind", "opts", "paths", "opts_at", "cat_at", "verify", "verify_if", "scripts",
+           "style", "plus", "ci", "tracks", "seq_max", "tldr")
+
+
+def _encode_specs() -> dict[str, Any]:
+    specs, aliases, packages = read_specs()
+    return {"specs": {name: [getattr(spec, f) for f in _FIELDS] for name, spec in specs.items()},
+            "aliases": aliases, "packages": packages}
+
+
+def _decode_specs(data: dict[str, Any]) -> Specs:
+    specs: dict[str, ProgramSpec] = {}
+    n = len(_FIELDS)
+    for name, values in data["specs"].items():
+        if len(values) != n or not isinstance(name, str):
+            raise ValueError("not a program spec")
+        values[3] = [tuple(path) for path in values[3]]  # the paths: JSON has no tuples
+        specs[name] = ProgramSpec(*values)
+    aliases = {str(k): str(v) for k, v in data["aliases"].items()}
+    packages = {str(key): {str(k): str(v) for k, v in table.items()} for key, table in data["packages"].items()}
+    return specs, aliases, packages
+
+
+def read_specs() -> Specs:
     """Read the shipped data files into program specs, aliases and package maps."""
     specs: dict[str, ProgramSpec] = {}
     for entry in sorted(_data().iterdir(), key=lambda e: e.name):

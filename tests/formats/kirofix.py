@@ -314,3 +314,71 @@ def ide_assembly(c: C) -> bytes:
 
 def ide_session_bytes(c: C) -> bytes:
     return orjson.dumps(ide_session(c), option=orjson.OPT_INDENT_2)
+
+
+# -- Kiro's session store ~/.kiro/sessions/<workspace>/sess_<id>/ (no public sample: built from the
+# -- public descriptions of session.json and messages.jsonl, see redact/formats/kiro_ide_log/) -------
+
+STORE_ID = "sess_7f3a9c21b04e"
+STORE_WORKSPACE = "a1b2c3d4e5f6"
+#: What the log holds: 2 prompts (one with an image); 4 responses (one with reasoning); calls:
+#: executeBash npm test (error), readFile src/app.ts, fsWrite notes.md, a reviewer subagent; a
+#: compaction summary; the second turn cancelled.
+STORE_COUNTS = {"user": 2, "llm": 4, "calls": 4, "errors": 1}
+
+
+def store_events(c: C) -> list[dict[str, Any]]:
+    def ev(n: int, sec: int, **payload: Any) -> dict[str, Any]:
+        return {"id": f"evt_{n:04d}", "timestamp": f"2026-09-04T11:{sec // 60:02d}:{sec % 60:02d}.286Z",
+                "payload": payload}
+
+    return [
+        ev(1, 0, type="session_start"),
+        ev(2, 1, type="turn_start"),
+        ev(3, 2, type="user", content=c(), images=[{"data": "AAAA", "mimeType": "image/png"}],
+           documents=[{"id": "file:///home/dana/src/shop/README.md", "displayName": c(), "content": c()}]),
+        ev(4, 3, type="steering_inclusion", documents=[{"id": "file:///home/dana/.kiro/steering/rules.md",
+                                                         "content": c()}]),
+        ev(5, 5, type="assistant", operationType="Reasoning", content=c(), reasoningSignature="EqkCsig" + c()),
+        ev(6, 6, type="assistant", operationType="Say", content=c()),
+        ev(7, 7, type="tool_call", toolCallId="tooluse_01", toolName="executeBash",
+           args={"command": "npm test -- --watch=false", "path": f"{ROOT}"}),
+        ev(8, 9, type="tool_call", toolCallId="tooluse_02", toolName="readFile", args={"path": f"{ROOT}/src/app.ts"}),
+        ev(9, 20, type="tool_result", toolCallId="tooluse_01", content=c(), isError=True),
+        ev(10, 21, type="tool_result", toolCallId="tooluse_02", content=c()),
+        ev(11, 23, type="tool_call", toolCallId="tooluse_03", toolName="fsWrite",
+           args={"path": f"{ROOT}/notes.md", "text": c()}),
+        ev(12, 24, type="tool_result", toolCallId="tooluse_03", content=c(), status="success"),
+        ev(13, 26, type="sub_agent_start", subSessionId="sess_child01", subAgentName="reviewer", prompt=c()),
+        ev(14, 50, type="sub_agent_complete", subSessionId="sess_child01", response=c()),
+        ev(15, 52, type="assistant", operationType="Say", content=c()),
+        ev(16, 53, type="usage_summary", executionId="exec-1", promptTurnSummaries=[{"unit": "credit", "usage": 0.42}]),
+        ev(17, 54, type="turn_end", stopReason="end_turn"),
+        ev(18, 60, type="tombstone", kind="summarization", effectiveFromMessageId="evt_0003"),
+        ev(19, 61, type="assistant", operationType="Summary", content=c()),
+        ev(20, 70, type="turn_start"),
+        ev(21, 71, type="user", content=c(), images=[], documents=[]),
+        ev(22, 72, type="pending_interaction"),
+        ev(23, 80, type="turn_end", stopReason="cancelled"),
+    ]
+
+
+def store_session(c: C, **more: Any) -> dict[str, Any]:
+    return {"id": STORE_ID, "title": c(), "workspacePaths": [ROOT], "rootPaths": [ROOT], "model": "claude-sonnet-4.5",
+            "status": "idle", "lastModifiedAt": "2026-09-04T11:01:25.000Z", **more}
+
+
+def store_log(c: C) -> bytes:
+    return b"".join(orjson.dumps(e) + b"\n" for e in store_events(c))
+
+
+def write_ide_store(home: Path, c: C, *, log: bool = True, **more: Any) -> Path:
+    """The session under `home/.kiro/sessions/<workspace>/sess_<id>/`; its messages.jsonl (or its
+    session.json when `log` is False)."""
+    folder = home / ".kiro" / "sessions" / STORE_WORKSPACE / STORE_ID
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "session.json").write_bytes(orjson.dumps(store_session(c, **more), option=orjson.OPT_INDENT_2))
+    if log:
+        (folder / "messages.jsonl").write_bytes(store_log(c))
+        return folder / "messages.jsonl"
+    return folder / "session.json"

@@ -12,6 +12,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import orjson
+
 Inputs = list[tuple[Path, bytes]]
 
 
@@ -214,6 +216,14 @@ def _kiro_ide() -> Inputs:
 
     return [(Path(f"{kirofix.IDE_ID}.json"), kirofix.ide_session_bytes(jsonfix.plain())),
             (Path("assembled.json"), kirofix.ide_assembly(jsonfix.plain()))]
+def _kiro_ide_log() -> Inputs:
+    from tests.formats import jsonfix, kirofix
+
+    return [(Path("messages.jsonl"), kirofix.store_log(jsonfix.plain())),
+            (Path("session.json"), orjson.dumps(kirofix.store_session(jsonfix.plain(), parentSessionId="sess_parent01",
+                                                                     createdReason="tangent")))]
+
+
 def _pi() -> Inputs:
     from tests.native import pifix
 
@@ -247,7 +257,7 @@ GENERATED: dict[str, Callable[[], Inputs]] = {
     "agent-replay": _agent_replay, "gemini-cli": _gemini_cli, "copilot-cli": _copilot_cli,
     "copilot-vscode": _copilot_vscode, "cline": _cline, "opencode": _opencode, "crush": _crush,
     "cursor": _cursor, "aider": _aider, "openhands": _openhands, "openhands-v0": _openhands_v0, "amp": _amp, "continue-dev": _continue,
-    "kiro": _kiro, "kiro-legacy": _kiro_legacy, "kiro-ide": _kiro_ide,
+    "kiro": _kiro, "kiro-legacy": _kiro_legacy, "kiro-ide": _kiro_ide, "kiro-ide-log": _kiro_ide_log,
     "pi": _pi, "qwen-code": _qwen_code, "kimi": _kimi,
     "zed": _zed, "factory-droid": _factory_droid, "goose": _goose, "hermes": _hermes,
 }

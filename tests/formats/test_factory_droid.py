@@ -132,3 +132,56 @@ def test_no_canary_in_any_slot_reaches_a_map(base: str) -> None:
     data = droidfix.session(lambda slot: canaries() + " and words")
     for policy, key in POLICIES:
         check(data, canaries, policy, key, name=f"{droidfix.SID}.jsonl", input_format="factory-droid")
+
+
+# -- a header-only session (issue 26) -----------------------------------------------------------------
+
+def _header(**more: object) -> bytes:
+    head = {"type": "session_start", "id": "1e497a18-d302-4d2c-b2b1-98903bfebd5a", "title": "New Session",
+            "sessionTitle": "New Session", "owner": "dana", "version": 2, "cwd": "/home/dana/vault", **more}
+    return orjson.dumps(head) + b"\n"
+
+
+def test_a_header_only_session_starts_when_its_file_was_written(tmp_path: Path) -> None:
+    import os
+
+    path = tmp_path / ".factory" / "sessions" / "-home-dana-vault" / "1e497a18-d302-4d2c-b2b1-98903bfebd5a.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(_header())
+    os.utime(path, (1_778_528_621.5, 1_778_528_621.5))  # 2026-05-11T19:43:41.500Z
+    out = tmp_path / "m.json"
+    result = redact_file(path, out)
+    assert out.is_file()
+    m = result.session_map
+    assert m["events"] == [] and violations(m) == []
+    assert m["session"]["startedAt"] == "2026-05-11T19:43:41.500Z" and m["session"]["durationMs"] == 0
+    warned = result.report.as_dict().get("warnings", [])
+    assert any("no events" in w for w in warned) and any("modification time" in w for w in warned)
+    assert "dana" not in out.read_text()
+
+
+def test_a_header_time_is_the_start() -> None:
+    result = redact_bytes(_header(timestamp="2026-05-11T19:43:19.227Z"), name="header.jsonl")
+    assert result.session_map["session"]["startedAt"] == "2026-05-11T19:43:19.227Z"
+    assert any("no events" in w for w in result.report.as_dict().get("warnings", []))
+
+
+def test_a_name_given_with_bytes_is_never_taken_for_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file of that name beside the caller holds other bytes: its time is not the session's."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "header.jsonl").write_bytes(b"{}\n" * 40)
+    result = redact_bytes(_header(), name="header.jsonl")
+    assert result.session_map["events"] == []
+    assert result.session_map["session"]["startedAt"] == "1970-01-01T00:00:00.000Z"
+    assert any("stand-in" in w for w in result.report.as_dict().get("warnings", []))
+
+
+def test_the_corpus_header_only_session_is_never_1970() -> None:
+    from tests.conftest import corpus_dir
+
+    found = sorted(corpus_dir("factory-droid").rglob("*.jsonl"))
+    heads = [p for p in found if p.read_bytes().count(b"\n") <= 1]
+    assert heads
+    for path in heads:
+        m = redact_file(path).session_map
+        assert m["events"] == [] and not m["session"]["startedAt"].startswith("1970") and violations(m) == []

@@ -21,7 +21,7 @@ from tests.formats.make_json_agents import FIXTURES
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ALL = ("agentplay", "claude-code", "codex", "session-record", "teaagent", "agent-replay",
        "opencode", "crush", "cursor", "aider", "openhands", "openhands-v0", "amp", "continue-dev", "gemini-cli",
-       "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-legacy", "kiro-ide", "pi", "qwen-code", "kimi",
+       "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-legacy", "kiro-ide", "kiro-ide-log", "pi", "qwen-code", "kimi",
        "zed", "factory-droid", "goose", "hermes")
 
 

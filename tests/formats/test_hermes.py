@@ -170,3 +170,35 @@ def test_every_corpus_file_is_read_and_keeps_to_the_seed(path: Path) -> None:
         assert len(lines(out)) == len(msgs) + 1
     else:
         assert len(orjson.loads(out)["messages"]) == len(msgs)
+
+
+# -- times as Hermes writes them (issue 26) ---------------------------------------------------------
+
+@pytest.mark.parametrize("zone", ["UTC", "Asia/Tokyo", "America/Los_Angeles"])
+def test_zoneless_times_are_read_as_written_whatever_the_machines_zone(zone: str,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hermes writes `datetime.now().isoformat()`: the digits are kept, never shifted by any zone."""
+    import time
+
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        logged = _redact(log(Canaries("z"))).session_map["session"]
+        doc = _redact(document(Canaries("z"))).session_map["session"]
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+    assert logged["startedAt"] == "2026-05-12T19:17:00.000Z"  # its first message, as written
+    assert doc["startedAt"] == "2026-05-06T19:26:22.550Z"
+    assert doc["durationMs"] == pytest.approx(105483.718, abs=1)  # session_start to last_updated
+
+
+def test_epoch_seconds_are_read_as_the_instants_they_are() -> None:
+    recs = records(Canaries("e"))
+    base = 1783385075.25  # 2026-07-07T00:44:35.250Z
+    lines_ = [{"role": "session_meta", "model": "gpt-4o", "platform": "cron", "timestamp": base}]
+    lines_ += [{**r, "timestamp": base + 5 * (n + 1)} for n, r in enumerate(recs)]
+    m = _redact(b"".join(orjson.dumps(x) + b"\n" for x in lines_)).session_map
+    assert m["session"]["startedAt"] == "2026-07-07T00:44:40.250Z"  # the first message, 5 s in
+    times = [e["t"] for e in m["events"]]
+    assert times == sorted(times) and max(times) == pytest.approx(5000 * (len(recs) - 1), abs=1)

@@ -135,3 +135,63 @@ def test_every_corpus_store_session_is_read(path: Path, tmp_path: Path) -> None:
     for sid in sids:
         m = redact_file(f"{path}#{sid}", tmp_path / f"{len(sid)}.json").session_map
         assert violations(m) == [] and m["totals"]["requests"] == counts[sid]
+
+
+# -- the session's token columns and its end (issue 26) -------------------------------------------
+
+FULL = """
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, started_at REAL NOT NULL,
+  ended_at REAL, input_tokens INTEGER DEFAULT 0, output_tokens INTEGER DEFAULT 0, cache_read_tokens INTEGER DEFAULT 0,
+  cache_write_tokens INTEGER DEFAULT 0, reasoning_tokens INTEGER DEFAULT 0, cwd TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL,
+  content TEXT, tool_call_id TEXT, tool_calls TEXT, timestamp REAL NOT NULL, finish_reason TEXT, reasoning TEXT);
+"""
+
+
+def _full_db(path: Path, tokens: tuple[int, int, int, int, int], *, ended: float | None, replies: int = 2) -> None:
+    db = sqlite3.connect(path)
+    db.executescript(FULL)
+    db.execute("INSERT INTO sessions VALUES (?, 'cron', 'gemini-flash-latest', ?, ?, ?, ?, ?, ?, ?, NULL)",
+               (SID, T0, ended, *tokens))
+    db.execute("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', 'go', ?)", (SID, T0))
+    for n in range(replies):
+        db.execute("INSERT INTO messages (session_id, role, content, timestamp, finish_reason) "
+                   "VALUES (?, 'assistant', 'done', ?, 'stop')", (SID, T0 + 2 + n))
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("tokens", [(300183, 2558, 438962, 17, 40), (5365, 250, 0, 0, 0)])
+def test_the_sessions_token_columns_are_the_maps_tokens(tmp_path: Path, tokens: tuple[int, int, int, int, int]) -> None:
+    path = tmp_path / "state.db"
+    _full_db(path, tokens, ended=T0 + 30)
+    out = tmp_path / "m.json"
+    m = redact_file(f"{path}#{SID}", out).session_map
+    assert out.is_file() and violations(m) == []
+    inp, outp, cr, cw, _reasoning = tokens
+    assert m["totals"]["tokens"] == inp + outp + cr + cw  # reasoning is a part of the output tokens
+    assert m["totals"]["outputTokens"] == outp
+    llm = [e for e in m["events"] if e["kind"] == "llm"]
+    assert sum(e["in"] for e in llm) == inp and sum(e["cr"] for e in llm) == cr and sum(e["cw"] for e in llm) == cw
+
+
+def test_a_store_without_token_columns_states_no_tokens(tmp_path: Path) -> None:
+    path = tmp_path / "state.db"
+    make_db(path, Canaries("n"))
+    assert redact_file(f"{path}#{SID}", tmp_path / "m.json").session_map["totals"]["tokens"] == 0
+
+
+def test_the_duration_runs_to_the_sessions_end(tmp_path: Path) -> None:
+    """A one-reply cron session: its messages sit within a second, the store says it ended 12 s in."""
+    path = tmp_path / "state.db"
+    _full_db(path, (0, 0, 0, 0, 0), ended=T0 + 12.25, replies=1)
+    s = redact_file(f"{path}#{SID}", tmp_path / "m.json").session_map["session"]
+    assert s["startedAt"] == "2026-07-05T11:21:45.500Z"
+    assert s["durationMs"] == pytest.approx(12250, abs=1)
+
+
+def test_no_end_gives_the_duration_of_the_messages(tmp_path: Path) -> None:
+    path = tmp_path / "state.db"
+    _full_db(path, (0, 0, 0, 0, 0), ended=None, replies=3)
+    assert redact_file(f"{path}#{SID}", tmp_path / "m.json").session_map["session"]["durationMs"] == \
+        pytest.approx(4000, abs=1)

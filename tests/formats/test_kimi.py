@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -162,24 +163,25 @@ def test_the_format_lists_where_kimi_keeps_sessions() -> None:
 
 # -- the shared corpus ------------------------------------------------------------------------------
 
-#: corpus files that are not the wire log, by name, with why
-NOT_SESSIONS = {"context.jsonl": "the model history without times (the wire log holds the same)",
-                "state.json": "approval settings, not a session log", "kimi.json": "the work-dir list",
-                "user-history": "the prompt history, not a session log"}
-
-
 def _corpus() -> list[Path]:
-    return sorted(p for p in corpus_dir("kimi").rglob("*") if p.is_file())
+    """The corpus's sessions: the wire logs (every other file is not a session: the next test)."""
+    return sorted(p for p in corpus_dir("kimi").rglob("wire.jsonl") if p.is_file())
+
+
+def test_every_other_corpus_file_is_skipped_with_a_reason() -> None:
+    from redact.formats.kimi.table import auxiliary
+
+    root = corpus_dir("kimi")
+    why = dict(auxiliary(root))
+    others = sorted(p for p in root.rglob("*") if p.is_file() and p.name != "wire.jsonl")
+    assert others and [p for p in others if not why.get(p)] == []
+    assert all("context" not in p.name or (p.parent / "wire.jsonl").is_file() for p in others)
 
 
 @pytest.mark.corpus
 @pytest.mark.parametrize("path", corpus_params(_corpus), ids=lambda p: "/".join(getattr(p, "parts", [str(p)])[-3:]))
 def test_every_corpus_file_is_read_or_skipped_with_a_reason(path: Path) -> None:
     corpus_case(path, "kimi")
-    if path.name != "wire.jsonl":
-        why = NOT_SESSIONS.get(path.name) or NOT_SESSIONS["context.jsonl" if path.name.startswith("context_sub_")
-                                                           else "user-history"]
-        pytest.skip(f"{path.name}: {why}")
     data = path.read_bytes()
     assert detect(data, path.name) == "kimi"
     for policy in ("default", "public"):
@@ -190,3 +192,122 @@ def test_every_corpus_file_is_read_or_skipped_with_a_reason(path: Path) -> None:
     assert (m["totals"]["subagents"] > 0) == bool(subs)
     out, _ = native(data, "kimi")
     assert len(lines(out)) == sum(1 for line in data.split(b"\n") if line.strip())
+
+
+# -- a session folder holding context.jsonl alone (issue 26) ----------------------------------------
+
+MD5 = hashlib.md5(b"/home/chris/shop", usedforsecurity=False).hexdigest()
+
+
+def _context(c: Canaries) -> list[dict[str, Any]]:
+    shell = '{"command": "npm test"}'
+    return [
+        {"role": "_checkpoint", "id": 0},
+        {"role": "user", "content": c()},
+        {"role": "_checkpoint", "id": 1},
+        {"role": "assistant", "content": [{"type": "think", "think": c(), "encrypted": None},
+                                          {"type": "text", "text": c()}],
+         "tool_calls": [{"type": "function", "id": "tool_aaaa1111", "function": {"name": "Shell", "arguments": shell}},
+                        {"type": "function", "id": "tool_bbbb2222",
+                         "function": {"name": "ReadFile", "arguments": '{"path": "/home/chris/shop/app.py"}'}}]},
+        {"role": "_usage", "token_count": 1200},
+        {"role": "tool", "content": [{"type": "text", "text": "<system>ERROR: Command failed with exit code: 1.</system>"},
+                                     {"type": "text", "text": c()}], "tool_call_id": "tool_aaaa1111"},
+        {"role": "tool", "content": "<system>3 lines read from file starting from line 1.</system>" + c(),
+         "tool_call_id": "tool_bbbb2222"},
+        {"role": "assistant", "content": [{"type": "text", "text": c()}]},
+        {"role": "_usage", "token_count": 1500},
+        {"role": "user", "content": [{"type": "text", "text": c()}, {"type": "image_url", "image_url": {"url": c()}}]},
+        {"role": "assistant", "content": c()},
+    ]
+
+
+def _context_bytes(c: Canaries) -> bytes:
+    return b"".join(orjson.dumps(r) + b"\n" for r in _context(c))
+
+
+def _context_home(tmp_path: Path, c: Canaries) -> Path:
+    folder = tmp_path / ".kimi" / "sessions" / MD5 / SESSION
+    folder.mkdir(parents=True)
+    (folder / "context.jsonl").write_bytes(_context_bytes(c))
+    (folder / "state.json").write_text("{}")
+    (tmp_path / ".kimi" / "kimi.json").write_text('{"work_dirs": [{"path": "/home/chris/shop", "kaos": "local"}]}')
+    return folder / "context.jsonl"
+
+
+def test_a_context_alone_is_detected() -> None:
+    assert detect(_context_bytes(Canaries("x")), "context.jsonl") == "kimi"
+
+
+def test_a_context_alone_is_read_turns_calls_and_no_time(tmp_path: Path) -> None:
+    c = Canaries("ctx")
+    path = _context_home(tmp_path, c)
+    out = tmp_path / "m.json"
+    result = redact_file(path, out)
+    assert out.is_file()
+    m = result.session_map
+    assert violations(m) == []
+    recs = _context(c)
+    ev = m["events"]
+    kinds = Counter(e["kind"] for e in ev)
+    assert kinds["user"] == sum(r["role"] == "user" for r in recs)
+    assert kinds["llm"] == sum(r["role"] == "assistant" for r in recs)
+    assert m["totals"]["calls"] == sum(len(r.get("tool_calls", [])) for r in recs)
+    test = next(e for e in ev if e.get("kind") in ("exec", "verify"))
+    assert test["err"] is True and test["exitCode"] == 1
+    assert not next(e for e in ev if e["kind"] == "read").get("err")
+    assert next(e for e in ev if e["kind"] == "user" and e["images"])["images"] == 1
+    assert {e["t"] for e in ev} == {0} and m["session"]["durationMs"] == 0  # no time is made up
+    warned = " ".join(result.report.as_dict().get("warnings", []))
+    assert "records no time" in warned and "stand-in" in warned
+    assert not [x for x in c.all if x in out.read_text()]
+
+
+def test_a_context_beside_its_wire_log_is_not_a_second_session(tmp_path: Path) -> None:
+    from redact.formats.kimi.table import auxiliary, list_sessions
+
+    path = _context_home(tmp_path, Canaries("b"))
+    home = tmp_path / ".kimi"
+    assert list_sessions(home / "sessions") == [path]
+    assert path not in dict(auxiliary(home))
+    (path.parent / "wire.jsonl").write_bytes(wire(Canaries("w")))
+    assert list_sessions(home / "sessions") == [path.parent / "wire.jsonl"]
+    assert "wire log holds the same" in dict(auxiliary(home))[path]
+
+
+def test_batch_maps_a_context_alone(tmp_path: Path) -> None:
+    _context_home(tmp_path, Canaries("h"))
+    tasks, _ = batch.plan([str(tmp_path / ".kimi")], tmp_path / "out")
+    assert [Path(str(t.input)).name for t in tasks] == ["context.jsonl"]
+    outcomes = batch.run(tasks, batch.Settings(policy=load_policy("default")))
+    assert {o.status for o in outcomes} == {batch.WRITTEN}
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=canary_base)
+def test_no_canary_survives_a_context_alone(base: str) -> None:
+    for policy, key in POLICIES:
+        c = Canaries(base)
+        check(_context_bytes(c), c, policy, key, name="context.jsonl")
+    c = Canaries(base)
+    out, _ = native(_context_bytes(c), "kimi")
+    assert not [x for x in c.all if x in out.decode()] and len(lines(out)) == len(_context(c))
+
+
+def _corpus_contexts() -> list[Path]:
+    return sorted(corpus_dir("kimi").rglob("context.jsonl"))
+
+
+@pytest.mark.parametrize("path", corpus_params(_corpus_contexts), ids=lambda p: getattr(p, "parent", p).__str__()[-12:])
+def test_every_corpus_context_reads_alone(path: Path, tmp_path: Path) -> None:
+    """Each corpus history, its wire log left behind: as many prompts, replies and calls as its lines."""
+    corpus_case(path, "kimi")
+    alone = tmp_path / ".kimi" / "sessions" / path.parent.parent.name / path.parent.name / "context.jsonl"
+    alone.parent.mkdir(parents=True)
+    alone.write_bytes(path.read_bytes())
+    recs = [orjson.loads(x) for x in path.read_bytes().splitlines() if x.strip()]
+    m = redact_file(alone, tmp_path / "m.json").session_map
+    assert violations(m) == []
+    kinds = Counter(e["kind"] for e in m["events"])
+    assert kinds["llm"] == sum(r["role"] == "assistant" for r in recs)
+    assert m["totals"]["calls"] == len({c["id"] for r in recs for c in r.get("tool_calls") or []})

@@ -175,22 +175,30 @@ def test_the_format_lists_where_qwen_code_keeps_sessions() -> None:
 
 # -- the shared corpus ------------------------------------------------------------------------------
 
-#: corpus files that are not sessions, by the part of their name that says what they are
-NOT_SESSIONS = {"_checkpoint-": "a /chat save checkpoint (the raw model history), not a session log",
-                "_logs.json": "the prompt log, not a session log"}
+def _named_not_a_session(path: Path) -> str | None:
+    """Why the format names a corpus file as not a session (the corpus flattens its path with `_`:
+    the last part is the file's own name), or None."""
+    from redact.formats.qwen_code.table import AUXILIARY
+
+    own = path.name.rsplit("_", 1)[-1]
+    return next((why for pattern, why in AUXILIARY if pattern.fullmatch(own)), None)
 
 
 def _corpus() -> list[Path]:
-    return sorted(corpus_dir("qwen-code").iterdir())
+    """The corpus's sessions: the files the format does not name as something else."""
+    return sorted(p for p in corpus_dir("qwen-code").iterdir() if _named_not_a_session(p) is None)
+
+
+def test_the_corpus_files_that_are_not_sessions_are_named_by_the_format() -> None:
+    others = [p for p in sorted(corpus_dir("qwen-code").iterdir()) if _named_not_a_session(p) is not None]
+    assert {("checkpoint" in p.name or "logs.json" in p.name) for p in others} == {True}
+    assert len(others) + len(_corpus()) == len(list(corpus_dir("qwen-code").iterdir()))
 
 
 @pytest.mark.corpus
 @pytest.mark.parametrize("path", corpus_params(_corpus), ids=lambda p: getattr(p, "name", str(p))[-60:])
 def test_every_corpus_file_is_read_or_skipped_with_a_reason(path: Path) -> None:
     corpus_case(path, "qwen-code")
-    why = next((w for part, w in NOT_SESSIONS.items() if part in path.name), None)
-    if why is not None:
-        pytest.skip(f"{path.name}: {why}")
     data = path.read_bytes()
     assert detect(data, path.name) == "qwen-code"
     for policy in ("default", "public"):

@@ -63,6 +63,8 @@ def _records(fmt: str) -> list[Any]:
         return [orjson.loads(kirofix.legacy(_counter()))]
     elif fmt == "kiro-ide":
         return [kirofix.ide_session(_counter())]
+    elif fmt == "kiro-ide-log":
+        data = kirofix.store_log(_counter())
     else:
         doc = orjson.loads(trace(_counter()))
         return [doc["run"], *doc["steps"]]
@@ -105,7 +107,7 @@ json_values = st.recursive(
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fmt=st.sampled_from(["claude-code", "codex", "session-record", "teaagent", "agent-replay", "gemini-cli",
                             "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-export", "kiro-legacy", "kiro-ide",
-                            "pi", "qwen-code", "kimi"]),
+                            "kiro-ide-log", "pi", "qwen-code", "kimi"]),
        pick=st.integers(0, 10_000), where=st.integers(0, 10_000),
        # the canary itself, or a string or object that holds it, half the time: the canary check
        # below is the point of the test, so it must run often (it ran on 5-13% of examples before)

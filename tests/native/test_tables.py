@@ -18,7 +18,7 @@ from redact.policy.load import load_policy
 from redact.report import RedactionReport
 
 ALL = ("claude-code", "codex", "session-record", "teaagent", "agent-replay", "openhands", "openhands-v0", "amp",
-       "continue-dev", "gemini-cli", "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-legacy", "kiro-ide", "pi",
+       "continue-dev", "gemini-cli", "copilot-cli", "copilot-vscode", "cline", "kiro", "kiro-legacy", "kiro-ide", "kiro-ide-log", "pi",
        "qwen-code", "kimi", "factory-droid", "goose", "hermes")
 
 

@@ -29,9 +29,20 @@ _BY_HINT = by_hint(hints for _, hints, _, _ in CONTEXT_RULES)
 # A key ending in one of these names something about the secret, not the secret: `key_name: ...`.
 _KEY_ABOUT = re.compile(
     r"(?:name|id|ids|type|file|path|url|uri|len|length|size|count|format|version|alias|ref|hint|prefix"
-    r"|env|var|field|header|param|dir|mode|policy|ttl|timeout|expiry|expires|expires_at)[\"'\]]*$",
+    r"|env|var|field|header|param|dir|mode|policy|ttl|timeout|expiry|expires|expires_at|stdin|uri)[\"'\]]*$",
     re.IGNORECASE,
 )
+# A key that says its value is public names no secret: a .NET `PublicKeyToken` (a hash of a public
+# key), a `public_key`, Stripe's `publishable_key`.
+_PUBLIC = re.compile(r"public|publishable", re.IGNORECASE)
+
+
+def _public(text: str, start: int, end: int) -> bool:
+    """Whether the key text[start:end], with the rest of its word before it (`Public` of
+    `PublicKeyToken`), says its value is public."""
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    return _PUBLIC.search(text, start, end) is not None
 
 
 def _never(_start: int, _end: int) -> bool:
@@ -58,7 +69,7 @@ def context_findings(
         matches = fast.finditer(lowered) if fast is not None and same_positions else pattern.finditer(text)
         for m in matches:
             spans = {g: m.span(g) for g, v in m.groupdict().items() if v is not None}
-            if "k" in spans and _KEY_ABOUT.search(text, *spans["k"]):
+            if "k" in spans and (_KEY_ABOUT.search(text, *spans["k"]) or _public(text, *spans["k"])):
                 continue
             start, end = spans["vq"] if "vq" in spans else spans["v"]
             user = text[slice(*spans["u"])] if "u" in spans else None

@@ -46,6 +46,7 @@ def is_opaque(token: str) -> bool:
 # URL query parameter instead, whose value is judged on its own.
 _FOREIGN = frozenset("?!#$^*~")
 _QUERY_PARAM = re.compile(r"[\w.\-]+=")
+_ESCAPE_LETTERS = frozenset("ntrbfu")
 
 
 def _glued(text: str, start: int, end: int) -> bool:
@@ -70,6 +71,11 @@ def _opaque_spans(text: str, skip: Callable[[int, int], bool]) -> list[tuple[int
         if _glued(text, m.start(), m.end()):
             continue
         run = m.group()
+        if m.start() > 0 and text[m.start() - 1] == "\\" and run[:1] in _ESCAPE_LETTERS:
+            run = run[1:]  # `\n` of an escaped line break, not a part of the token after it
+            m_start = m.start() + 1
+        else:
+            m_start = m.start()
         parts = [(run, 0)]
         if "/" in run:
             pieces, offset = [], 0
@@ -84,7 +90,7 @@ def _opaque_spans(text: str, skip: Callable[[int, int], bool]) -> list[tuple[int
             token = part.strip("=-_+")
             if len(token) < 20:
                 continue
-            start = m.start() + offset + part.index(token)
+            start = m_start + offset + part.index(token)
             if not skip(start, start + len(token)) and is_opaque(token):
                 spans.append((start, start + len(token)))
     return spans

@@ -12,35 +12,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, NoReturn
-
-from detect_secrets.plugins.artifactory import ArtifactoryDetector
-from detect_secrets.plugins.aws import AWSKeyDetector
-from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
-from detect_secrets.plugins.base import RegexBasedDetector
-from detect_secrets.plugins.basic_auth import BasicAuthDetector
-from detect_secrets.plugins.cloudant import CloudantDetector
-from detect_secrets.plugins.discord import DiscordBotTokenDetector
-from detect_secrets.plugins.github_token import GitHubTokenDetector
-from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
-from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
-from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
-from detect_secrets.plugins.jwt import JwtTokenDetector
-from detect_secrets.plugins.mailchimp import MailchimpDetector
-from detect_secrets.plugins.npm import NpmDetector
-from detect_secrets.plugins.openai import OpenAIDetector
-from detect_secrets.plugins.private_key import PrivateKeyDetector
-from detect_secrets.plugins.pypi_token import PypiTokenDetector
-from detect_secrets.plugins.sendgrid import SendGridDetector
-from detect_secrets.plugins.slack import SlackDetector
-from detect_secrets.plugins.softlayer import SoftlayerDetector
-from detect_secrets.plugins.square_oauth import SquareOAuthDetector
-from detect_secrets.plugins.stripe import StripeDetector
-from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
-from detect_secrets.plugins.twilio import TwilioKeyDetector
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from redact.contract.secrets.rules import admitted, by_hint
 from redact.contract.secrets.values import value_ok
+from redact.io.cache import cached
+
+if TYPE_CHECKING:
+    from detect_secrets.plugins.base import RegexBasedDetector
 
 __all__ = ["VerificationForbidden", "detect_secrets_findings"]
 
@@ -59,36 +40,36 @@ __all__ = ["VerificationForbidden", "detect_secrets_findings"]
 # the ad-hoc unquoted mode flags every word: the entropy check replaces them), and IPPublicDetector
 # (an IP address is an identifier for the host policy, not a credential).
 
-_DS_PLUGINS: tuple[tuple[type[RegexBasedDetector], str, str, tuple[str, ...], str | None], ...] = (
+_DS_PLUGINS: tuple[tuple[str, str, str, tuple[str, ...], str | None], ...] = (
     (
-        ArtifactoryDetector, "artifactory-token", "random", ("akc", "ap"),
+        "artifactory.ArtifactoryDetector", "artifactory-token", "random", ("akc", "ap"),
         r"AKC[a-zA-Z0-9]{10}|AP[\dABCDEF][a-zA-Z0-9]{8}",
     ),
-    (AWSKeyDetector, "aws-access-key", "any", ("a3t", "abia", "acca", "akia", "asia", "aws"), None),
-    (AzureStorageKeyDetector, "azure-storage-key", "any", ("accountkey=",), None),
-    (BasicAuthDetector, "url-credentials", "any", ("://",), None),
-    (CloudantDetector, "cloudant-credentials", "random", ("cl",), r"[0-9a-fA-F]{64}|[A-Za-z]{24}"),
-    (DiscordBotTokenDetector, "discord-bot-token", "random", (".",), r"[MNO][a-zA-Z\d_-]{23}"),
-    (GitHubTokenDetector, "github-token", "any", ("gh",), None),
-    (GitLabTokenDetector, "gitlab-token", "any", ("gl", "gr1348941"), None),
+    ("aws.AWSKeyDetector", "aws-access-key", "any", ("a3t", "abia", "acca", "akia", "asia", "aws"), None),
+    ("azure_storage_key.AzureStorageKeyDetector", "azure-storage-key", "any", ("accountkey=",), None),
+    ("basic_auth.BasicAuthDetector", "url-credentials", "any", ("://",), None),
+    ("cloudant.CloudantDetector", "cloudant-credentials", "random", ("cl",), r"[0-9a-fA-F]{64}|[A-Za-z]{24}"),
+    ("discord.DiscordBotTokenDetector", "discord-bot-token", "random", (".",), r"[MNO][a-zA-Z\d_-]{23}"),
+    ("github_token.GitHubTokenDetector", "github-token", "any", ("gh",), None),
+    ("gitlab_token.GitLabTokenDetector", "gitlab-token", "any", ("gl", "gr1348941"), None),
     (
-        IbmCloudIamDetector, "ibm-cloud-iam-key", "password", ("key", "pwd", "pass", "token"),
+        "ibm_cloud_iam.IbmCloudIamDetector", "ibm-cloud-iam-key", "password", ("key", "pwd", "pass", "token"),
         r"[A-Za-z0-9_\-]{44}",
     ),
-    (IbmCosHmacDetector, "ibm-cos-hmac", "any", ("secret",), r"[A-Fa-f0-9]{48}"),
-    (JwtTokenDetector, "jwt", "any", ("eyj",), None),
-    (MailchimpDetector, "mailchimp-api-key", "any", ("-us",), None),
-    (NpmDetector, "npm-token", "any", ("_authtoken=",), None),
-    (OpenAIDetector, "openai-api-key", "any", ("t3blbkfj",), None),
-    (PrivateKeyDetector, "private-key", "any", ("begin", "putty"), None),
-    (PypiTokenDetector, "pypi-token", "any", ("pypi-",), None),
-    (SendGridDetector, "sendgrid-api-key", "any", ("sg.",), None),
-    (SlackDetector, "slack-token", "any", ("xox", "hooks.slack.com"), None),
-    (SoftlayerDetector, "softlayer-credentials", "random", ("softlayer", "sl"), r"[A-Za-z0-9]{64}"),
-    (SquareOAuthDetector, "square-oauth-secret", "any", ("sq0csp-",), None),
-    (StripeDetector, "stripe-key", "any", ("k_live_",), None),
-    (TelegramBotTokenDetector, "telegram-bot-token", "random", (":",), r"\d{8}:"),
-    (TwilioKeyDetector, "twilio-api-key", "random", ("ac", "sk"), r"(?:AC|SK)[a-z0-9]{32}"),
+    ("ibm_cos_hmac.IbmCosHmacDetector", "ibm-cos-hmac", "any", ("secret",), r"[A-Fa-f0-9]{48}"),
+    ("jwt.JwtTokenDetector", "jwt", "any", ("eyj",), None),
+    ("mailchimp.MailchimpDetector", "mailchimp-api-key", "any", ("-us",), None),
+    ("npm.NpmDetector", "npm-token", "any", ("_authtoken=",), None),
+    ("openai.OpenAIDetector", "openai-api-key", "any", ("t3blbkfj",), None),
+    ("private_key.PrivateKeyDetector", "private-key", "any", ("begin", "putty"), None),
+    ("pypi_token.PypiTokenDetector", "pypi-token", "any", ("pypi-",), None),
+    ("sendgrid.SendGridDetector", "sendgrid-api-key", "any", ("sg.",), None),
+    ("slack.SlackDetector", "slack-token", "any", ("xox", "hooks.slack.com"), None),
+    ("softlayer.SoftlayerDetector", "softlayer-credentials", "random", ("softlayer", "sl"), r"[A-Za-z0-9]{64}"),
+    ("square_oauth.SquareOAuthDetector", "square-oauth-secret", "any", ("sq0csp-",), None),
+    ("stripe.StripeDetector", "stripe-key", "any", ("k_live_",), None),
+    ("telegram_token.TelegramBotTokenDetector", "telegram-bot-token", "random", (":",), r"\d{8}:"),
+    ("twilio.TwilioKeyDetector", "twilio-api-key", "random", ("ac", "sk"), r"(?:AC|SK)[a-z0-9]{32}"),
 )
 
 
@@ -100,23 +81,102 @@ def _no_verify(*_args: Any, **_kwargs: Any) -> NoReturn:
     raise VerificationForbidden("secret verification is disabled in agentplay-redact")
 
 
-_Plugin = tuple[RegexBasedDetector, str, str, frozenset[str], re.Pattern[str] | None]
+_Plugin = tuple["RegexBasedDetector", str, str, frozenset[str], re.Pattern[str] | None]
+
+
+def _plugin_class(name: str) -> type[RegexBasedDetector]:
+    """detect-secrets' plugin class `module.Class` (importing detect-secrets: see `_denylists`)."""
+    import importlib
+
+    module, cls = name.split(".")
+    found: type[RegexBasedDetector] = getattr(importlib.import_module(f"detect_secrets.plugins.{module}"), cls)
+    return found
 
 
 def _make_plugins() -> tuple[_Plugin, ...]:
     """One instance per plugin class, made here rather than through detect-secrets' settings, with
     `verify` replaced so that nothing can ever send a finding to its provider."""
     made = []
-    for cls, rule, check, hints, gate in _DS_PLUGINS:
-        plugin = cls()
+    for name, rule, check, hints, gate in _DS_PLUGINS:
+        plugin = _plugin_class(name)()
         plugin.verify = _no_verify  # type: ignore[method-assign]
         made.append((plugin, rule, check, frozenset(hints), None if gate is None else re.compile(gate)))
     return tuple(made)
 
 
-_PLUGINS = _make_plugins()
-HINTS = frozenset(hint for _, _, _, hints, _ in _PLUGINS for hint in hints)
-_BY_HINT = by_hint(hints for _, _, _, hints, _ in _PLUGINS)
+def __getattr__(name: str) -> Any:
+    if name == "_PLUGINS":  # the instances themselves (the tests read them); a scan needs only their regexes
+        plugins = _make_plugins()
+        globals()["_PLUGINS"] = plugins
+        return plugins
+    raise AttributeError(name)
+
+
+# A scan runs each plugin's denylist regexes, nothing else of the plugin (no instance is kept, so no
+# `verify` exists to call). Importing detect-secrets imports `requests` and all its plugins (about
+# a fifth of a second), so the regexes' sources are read from the plugin instances once and kept in
+# the disk cache of shipped tables (redact/io/cache.py, keyed by detect-secrets' plugin sources):
+# a process that finds them there compiles a plugin's regexes when a string first needs them and
+# never imports detect-secrets (except for a JWT candidate: its formal check is the plugin's).
+
+
+def _read_denylists() -> list[list[list[Any]]]:
+    return [[[regex.pattern, regex.flags] for regex in plugin.denylist] for plugin, *_ in _make_plugins()]
+
+
+def _decode_denylists(data: Any) -> tuple[tuple[tuple[str, int], ...], ...]:
+    if not isinstance(data, list) or len(data) != len(_DS_PLUGINS):
+        raise ValueError("not the plugins' regexes")
+    out = []
+    for regexes in data:
+        if not isinstance(regexes, list) or not regexes:
+            raise ValueError("a plugin without regexes")
+        out.append(tuple((str(pattern), int(flags)) for pattern, flags in regexes
+                         if isinstance(pattern, str) and isinstance(flags, int)))
+        if len(out[-1]) != len(regexes):
+            raise ValueError("not a regex")
+    return tuple(out)
+
+
+def _sources() -> list[Path]:
+    import importlib.util
+
+    spec = importlib.util.find_spec("detect_secrets")  # finds the package without running it
+    if spec is None or not spec.submodule_search_locations:
+        raise OSError("detect-secrets is not installed")
+    root = Path(next(iter(spec.submodule_search_locations)))
+    modules = sorted({name.split(".")[0] for name, *_ in _DS_PLUGINS})
+    return [Path(__file__), root / "__version__.py", root / "plugins" / "base.py",
+            *(root / "plugins" / f"{m}.py" for m in modules)]
+
+
+@cache
+def _denylists() -> tuple[tuple[tuple[str, int], ...], ...]:
+    return cached("detect-secrets-regexes", _sources(), _read_denylists, _decode_denylists)
+
+
+@cache
+def _denylist(i: int) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(pattern, flags) for pattern, flags in _denylists()[i])
+
+
+@cache
+def _jwt_valid() -> Callable[[str], bool]:
+    valid: Callable[[str], bool] = _plugin_class("jwt.JwtTokenDetector").is_formally_valid  # type: ignore[attr-defined]
+    return valid
+
+
+# (rule, value check, hints, gate, whether it is the JWT plugin) in `_DS_PLUGINS` order
+_RULES = tuple((rule, check, frozenset(hints), None if gate is None else re.compile(gate),
+                name == "jwt.JwtTokenDetector") for name, rule, check, hints, gate in _DS_PLUGINS)
+HINTS = frozenset(hint for _, _, hints, _, _ in _RULES for hint in hints)
+_BY_HINT = by_hint(hints for _, _, hints, _, _ in _RULES)
+
+
+def anchor_sources() -> tuple[tuple[str, frozenset[str], str | None, tuple[str, ...]], ...]:
+    """Per plugin: its rule name, hints, gate and its denylist's patterns (anchors.py reads them)."""
+    return tuple((rule, frozenset(hints), gate, tuple(pattern for pattern, _ in _denylists()[i]))
+                 for i, (_, rule, _, hints, gate) in enumerate(_DS_PLUGINS))
 # Every detect-secrets regex finding contains a run of 10 alphanumerics, a URL or a key header;
 # strings without one skip the plugins (most identifiers, verbs and short paths).
 _DS_GATE = re.compile(r"[A-Za-z0-9]{10}|://|PRIVATE KEY|PuTTY")
@@ -149,13 +209,14 @@ def detect_secrets_findings(
     trimmed of the delimiters some denylists include, and then checked like a context rule's value
     (unless `skip(start, end)`: a span the caller would drop). No settings, no verification."""
     found: list[tuple[int, int, str]] = []
-    if not _DS_GATE.search(text):
+    candidates = admitted(_BY_HINT, present)
+    if not candidates or not _DS_GATE.search(text):
         return found
-    for i in admitted(_BY_HINT, present):
-        plugin, rule, check, _, gate = _PLUGINS[i]
+    for i in candidates:
+        rule, check, _, gate, jwt = _RULES[i]
         if gate is not None and gate.search(text) is None:
             continue
-        for regex in plugin.denylist:
+        for regex in _denylist(i):
             for m in regex.finditer(text):
                 span = _plugin_span(text, m)
                 if span is None:
@@ -164,7 +225,7 @@ def detect_secrets_findings(
                 if skip(start, end):
                     continue
                 value = text[start:end]
-                if isinstance(plugin, JwtTokenDetector) and not plugin.is_formally_valid(value):
+                if jwt and not _jwt_valid()(value):
                     continue
                 user = _USERINFO.search(text, max(0, start - 256), start)  # `//user:` before a password
                 if value_ok(value, check, user and user.group(1)):

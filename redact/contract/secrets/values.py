@@ -71,7 +71,12 @@ _PLACEHOLDER = re.compile(
     r"|example|placeholder|changeme|change_me|redacted|dummy|your[_-]|insert[_-]|replace[_-]|fake"
 )
 # A variable, template, path or call rather than a literal value; and an attribute chain.
-_REFERENCE = re.compile(r"[$%@&*<{\[(]|~?\.{0,2}/|[A-Za-z_][\w.]*[(\[]")
+# A URL names where a key lives (`k8s://ns/key`, `vault://...`); a password in one is the URL
+# rule's, judged on its own.
+_REFERENCE = re.compile(r"[$%@&*<{\[(]|~?\.{0,2}/|[A-Za-z_][\w.]*[(\[]|[a-z][a-z0-9+.\-]*://")
+# A name closing a call is code too (`Bearer(token = inferenceKey)).url(...)`), when it reads as
+# a name and not as a random token.
+_CLOSING_NAME = re.compile(r"([A-Za-z_]\w*)\)")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 HOSTNAME = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}")
 CHUNK = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
@@ -85,6 +90,26 @@ _PLACEHOLDER_WORD = re.compile(
     re.IGNORECASE,
 )
 _KEBAB_OR_SNAKE = re.compile(r"[a-z]+(?:[_-][a-z]+)+")
+# Words joined by `_`, `-`, `.` or `:`, two of them of three letters or more, digits only as a
+# counter (`luks2_block_device`, `key_id_1:key_1`, `server_password`): a name written where a
+# value goes, as help pages and examples write them, not a token or a password.
+_NAMED_PARTS = re.compile(r"[a-z0-9]+(?:[_\-.:][a-z0-9]+)+")
+_WORD_PART = re.compile(r"[a-z]{3,12}[0-9]?")
+_SHORT_PART = re.compile(r"[a-z]{1,12}[0-9]{0,2}|[0-9]{1,3}")
+_IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?")
+# Letters written as digits or symbols (`s3cret`, `P@ssw0rd`): read back before the placeholder match
+_DELEET = str.maketrans({"0": "o", "3": "e", "4": "a", "5": "s", "@": "a", "$": "s"})
+# An UPPER_SNAKE_CASE name of letters is a constant or an environment variable: `password=VM_PASSWORD`.
+_CONSTANT = re.compile(r"[A-Z]+(?:_[A-Z]+)+")
+
+
+def _named_parts(value: str) -> bool:
+    if _NAMED_PARTS.fullmatch(value) is None:
+        return False
+    parts = re.split(r"[_\-.:]", value)
+    if not all(_SHORT_PART.fullmatch(part) for part in parts):  # `test_pub_7668a5c7...`: a token
+        return False
+    return sum(1 for part in parts if _WORD_PART.fullmatch(part)) >= 2
 
 
 def is_placeholder(value: str) -> bool:
@@ -95,6 +120,9 @@ def is_reference(value: str) -> bool:
     """`$DB_PASS`, `{{ token }}`, `./key.pem`, `get_secret()`, `var.db_password`; not a dotted token
     such as a JWT or a Discord bot token, whose parts are long or look random."""
     if _REFERENCE.match(value):
+        return True
+    closing = _CLOSING_NAME.match(value)
+    if closing is not None and not looks_random(closing.group(1)):
         return True
     if _DOTTED.fullmatch(value) is None:
         return False
@@ -178,8 +206,14 @@ def value_ok(value: str, check: str, user: str | None = None) -> bool:
     value = value.strip("<>()[]{}")
     if len(value) < 4 or len(set(value)) == 1 or value == user or OWN_OR_TIME.fullmatch(value):
         return False
+    if _PLACEHOLDER_WORD.fullmatch(value.translate(_DELEET)) is not None:
+        return False
     if check == "any":
-        return _PLACEHOLDER_WORD.fullmatch(value) is None
+        return True
+    if _PLACEHOLDER_WORD.fullmatch(value.rstrip("0123456789").translate(_DELEET)) is not None:
+        return False  # `s3cret2` after `--password2`; in a URL (`any`) `secret123` may be real
+    if _CONSTANT.fullmatch(value) or _IPV4.fullmatch(value) or _named_parts(value):
+        return False
     if value.isdigit():
         return check == "random" and len(value) >= 24  # a long number next to `secret`, not a count
     if HOSTNAME.fullmatch(value):

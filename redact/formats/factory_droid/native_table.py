@@ -74,6 +74,7 @@ SESSION_START = Obj({
     "id": used("session.id", ID), "title": SHAPE, "sessionTitle": SHAPE, "owner": DROP,
     "version": NUMBER, "cwd": used("working directory: the repository root on evidence", CWD),
     "isSessionTitleManuallySet": BOOL, "sessionTitleAutoStage": DROP,
+    "timestamp": used("the session's start when no message has a time (a header-only log)", TIMESTAMP),
 })
 MESSAGE_LINE = Obj({
     "id": ID, "parentId": ID, "timestamp": used("event time", TIMESTAMP),

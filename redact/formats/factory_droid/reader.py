@@ -7,6 +7,13 @@ results of the calls. An assistant message is one llm event: text length, thinki
 calls through the shared tool table after Droid's aliases (`Execute` is a shell command through the
 verb engine). Droid writes no tokens per message; the model is the message's, else the one of the
 settings file beside the log.
+
+A log holding its `session_start` line alone (Droid writes it when the session opens; the corpus has
+one) is a session with no events, and the report says so. Its start is the header's `timestamp`
+when it has one; Droid's header usually has none, and then it is the log's modification time on
+disk (the file was last written when its one line was), which the report names; only a header read
+from a stream, with neither, is left without a time (the epoch stand-in the report names). A time
+is never made up from nothing.
 """
 from __future__ import annotations
 
@@ -21,8 +28,8 @@ from redact.formats.chatlog import as_object
 from redact.formats.common import epoch_ms, is_model_name, label
 from redact.formats.factory_droid.keys import (
     AT, BLOCK_TYPE, BLOCKS, CALL_ID, CALL_INPUT, CALL_NAME, CONTENT, CWD, KIND, MESSAGE, MODEL, RECORD_TYPES,
-    RESULT_CALL, RESULT_CONTENT, RESULT_ERROR, RESULT_TEXT, RESULT_TYPE, ROLE, SESSION_ID, SETTINGS_MODEL, TEXT,
-    VISIBILITY,
+    RESULT_CALL, RESULT_CONTENT, RESULT_ERROR, RESULT_TEXT, RESULT_TYPE, ROLE, SESSION_ID, SETTINGS_MODEL, START_AT,
+    TEXT, VISIBILITY,
 )
 from redact.formats.factory_droid.native_table import ALIASES, FOLDER_KEYS
 from redact.formats.ids import session_id
@@ -30,6 +37,9 @@ from redact.formats.jsonl import LineStats, iter_objects
 from redact.report import RedactionReport
 
 AGENT_TOOL = "factory-droid"
+NO_EVENTS = "the session holds only its header (session_start): its map has no events"
+FILE_TIME = ("the header records no time: startedAt is the log's modification time on disk "
+             "(when its one line was written)")
 
 
 def settings_model(companions: list[Any] | None) -> str | None:
@@ -68,6 +78,7 @@ class DroidReader:
         self.calls: dict[str, ToolCall] = {}
         self.done: set[str] = set()
         self.t: float | None = None
+        self.header_at: float | None = None
 
     def skip(self, name: str) -> None:
         self.report.skipped_records[name] += 1
@@ -86,6 +97,7 @@ class DroidReader:
     def start(self, r: dict[str, Any]) -> None:
         sid, cwd = r.get(SESSION_ID), r.get(CWD)
         self.sid = sid if isinstance(sid, str) and sid else None
+        self.header_at = epoch_ms(r.get(START_AT))
         if isinstance(cwd, str) and cwd:
             self.s.cwd = cwd
             self.s.roots = chatlog.root_of(cwd)
@@ -176,4 +188,29 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
     reader.read(data, where, skip_bad_lines)
     reader.s.native_id = session_id(reader.sid, data, file_stem)
     reader.stats.warn_skipped(report)
+    if not reader.s.facts and reader.sid is not None:
+        report.warn(NO_EVENTS)
+        if reader.s.first_seen is None:
+            start = reader.header_at if reader.header_at is not None else \
+                file_time(where, len(data) if isinstance(data, bytes) else None)
+            if start is not None:
+                reader.s.saw(start)
+                if reader.header_at is None:
+                    report.warn(FILE_TIME)
     return reader.s
+
+
+def file_time(where: str, size: int | None) -> float | None:
+    """The modification time of the log at `where` as epoch ms, when `where` is a file on disk that
+    holds the input (its size is the input's: a name given with other bytes is not that file); else
+    None."""
+    import os
+
+    try:
+        found = os.stat(where)
+    except (OSError, ValueError):
+        return None
+    if not os.path.isfile(where) or (size is not None and found.st_size != size):
+        return None
+    ms = found.st_mtime * 1000.0
+    return ms if 0.0 < ms < 7_258_118_400_000.0 else None

@@ -3,7 +3,7 @@ format's one table (`native_table.py`; redact/formats/slots.py): a place the tab
 classify fails the import."""
 from __future__ import annotations
 
-from redact.formats.hermes.native_table import ALIASES, DOCUMENT, LINE, TABLE
+from redact.formats.hermes.native_table import ALIASES, DOCUMENT, LINE, TABLE, TOKEN_COLUMNS
 from redact.formats.slots import Slots
 
 S = Slots(TABLE)
@@ -15,6 +15,8 @@ AT = S.same(("user", "timestamp"), ("assistant", "timestamp"), ("tool", "timesta
 # -- the JSON Lines header
 META_MODEL, META_ID, META_CWD = S.key("session_meta", "model"), S.key("session_meta", "session_id"), \
     S.key("session_meta", "cwd")
+META_END = S.key("session_meta", "ended_at")
+META_TOKENS = tuple(S.key("session_meta", column) for column in TOKEN_COLUMNS)
 # -- the document
 DOC_ID, DOC_MODEL, START, END = (D.key(name) for name in ("session_id", "model", "session_start", "last_updated"))
 MESSAGES = D.key("messages")

@@ -77,11 +77,19 @@ ROLES: dict[str, Spec] = {
     "system": Obj({"content": SHAPE, "timestamp": _AT}),
 }
 MESSAGE = tagged("role", ROLES, use="role dispatch")
+#: The session's token totals (the store's `sessions` columns, carried on the header of its export).
+TOKEN_COLUMNS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
+_TOKENS_USE = {"input_tokens": "the session's input tokens (in)", "output_tokens": "the session's output tokens (out)",
+               "cache_read_tokens": "the session's cache-read tokens (cr)",
+               "cache_write_tokens": "the session's cache-write tokens (cw)",
+               "reasoning_tokens": "not added: a part of the output tokens as providers count them"}
 #: The JSON Lines log's first line.
 META = used("the header: model, start time", Obj({
     "model": used("llm model", ident("model")), "platform": enum(*PLATFORMS),
     "timestamp": used("the session's start", TIMESTAMP), "tools": DROP, "base_url": DROP,
-    "session_id": used("session id", ID), "cwd": CWD}))
+    "session_id": used("session id", ID), "cwd": CWD,
+    "ended_at": used("the session's end (the store's)", TIMESTAMP),
+    **{column: used(_TOKENS_USE[column], NUMBER) for column in TOKEN_COLUMNS}}))
 LINE = tagged("role", {"session_meta": META, **ROLES}, use="role dispatch")
 #: The session document (`session_<time>_<hex>.json`).
 DOCUMENT = used("the session document", Obj({

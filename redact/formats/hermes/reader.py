@@ -3,12 +3,20 @@ Lines log (`<time>_<hex>.jsonl`); both hold OpenAI chat messages.
 
 - **Times.** The log's messages carry their own `timestamp`; the document's messages carry none, so
   every event of a document is placed at its `session_start` and the session ends at
-  `last_updated` (no latency or duration is stated, none is made up). Hermes writes local times
-  without a zone; they are read as UTC (redact/formats/common.py `epoch_ms`).
+  `last_updated` (no latency is stated, none is made up); the store's export says where the session
+  ended (`ended_at`), so its duration runs from the first time to that end. Hermes writes its files'
+  times as local wall-clock times without a zone (Python's `datetime.now().isoformat()`) and its
+  store's as epoch seconds: a zoneless time is read as written, its digits never shifted by any
+  zone (the map cannot know the writer's), an epoch number as the instant it is.
+- **Tokens.** The store keeps the session's totals (`sessions.input_tokens`, `output_tokens`,
+  `cache_read_tokens`, `cache_write_tokens`, `reasoning_tokens`), not each response's; the export
+  carries them on its header and they are given to the session's last model response, so the map's
+  totals are Hermes's. Reasoning tokens are part of the output tokens as providers report them, so
+  they are not added again. The files state no token counts: none is made up.
 - **Prompts.** A `user` message: its length and URL count.
 - **Model responses.** An `assistant` message is one llm event: the session's model (Hermes names
   it once, in the header), the stop reason (`finish_reason`), reasoning (presence), text length and
-  tool calls (the shared tool table after Hermes's aliases). The files state no token counts.
+  tool calls (the shared tool table after Hermes's aliases). The store's token totals go to the last one.
 - **Tool results.** A `tool` message: the byte count of its output and, when the output is Hermes's
   JSON result (`{output, exit_code, error}`), the exit code of a terminal call and its error; the
   commits and PRs a shell's output confirms.
@@ -26,7 +34,7 @@ from redact.formats.chatlog import as_object
 from redact.formats.common import count_urls, epoch_ms, is_model_name, label, session_id
 from redact.formats.hermes.keys import (
     AT, CALL_ARGS, CALL_ID, CALL_NAME, CONTENT, DOC_ID, DOC_MODEL, END, FUNCTION, LINE_ROLES, MESSAGES,
-    META_CWD, META_ID, META_MODEL, REASONING, RESULT_CALL, ROLE, START, STOP, TOOL_CALLS,
+    META_CWD, META_END, META_ID, META_MODEL, META_TOKENS, REASONING, RESULT_CALL, ROLE, START, STOP, TOOL_CALLS,
 )
 from redact.formats.hermes.native_table import ALIASES, STOPS
 from redact.formats.hermes.table import sniff_doc
@@ -51,6 +59,11 @@ def document_of(data: bytes) -> dict[str, Any] | None:
     return doc if sniff_doc(doc) else None
 
 
+def _time(value: object) -> float | None:
+    """A Hermes time as epoch ms: an ISO-8601 text (zoneless: as written) or epoch seconds."""
+    return epoch_ms(value) if isinstance(value, str) else chatlog.epoch_number(value)
+
+
 def _result_json(text: str) -> dict[str, Any]:
     if not text.lstrip().startswith("{"):
         return {}
@@ -73,6 +86,8 @@ class HermesReader:
         self.done: set[str] = set()
         self.t: float | None = None
         self.header_seen = False
+        self.tokens: dict[str, int] = {}
+        self.last_llm: LlmResponse | None = None
 
     def skip(self, name: str) -> None:
         self.report.skipped_records[name] += 1
@@ -81,7 +96,7 @@ class HermesReader:
         sid, model = doc.get(DOC_ID), doc.get(DOC_MODEL)
         self.native = sid if isinstance(sid, str) and sid else None
         self.model = model if is_model_name(model) else None
-        start, end = epoch_ms(doc.get(START)), epoch_ms(doc.get(END))
+        start, end = _time(doc.get(START)), _time(doc.get(END))
         if start is None:
             self.skip("document:<no time>")
             return
@@ -94,7 +109,7 @@ class HermesReader:
     def lines(self, data: bytes, where: str, *, skip_bad_lines: bool) -> None:
         for _, record in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
             role = record.get(ROLE)
-            t = epoch_ms(record.get(AT))
+            t = _time(record.get(AT))
             if role == "session_meta":
                 self.header(record, t)
                 continue
@@ -118,6 +133,13 @@ class HermesReader:
         if t is not None:
             self.s.saw(t)
             self.t = t
+        end = _time(record.get(META_END))
+        if end is not None and (t is None or end >= t):
+            self.s.ends(end)
+        for column in META_TOKENS:
+            value = record.get(column)
+            if type(value) is int and value > 0:
+                self.tokens[column] = value
 
     def message(self, m: dict[str, Any], t: float) -> None:
         role = m.get(ROLE)
@@ -143,6 +165,7 @@ class HermesReader:
         reasoning = m.get(REASONING)
         llm.thinking = isinstance(reasoning, str) and bool(reasoning)
         self.s.facts.append(llm)
+        self.last_llm = llm
         calls = m.get(TOOL_CALLS)
         for item in calls if isinstance(calls, list) else []:
             call = as_object(item)
@@ -181,6 +204,11 @@ class HermesReader:
 
     def finish(self, data: bytes | BinaryIO, file_stem: str | None) -> SessionFacts:
         s = self.s
+        if self.tokens and self.last_llm is not None:
+            inp, out, cr, cw, _reasoning = (self.tokens.get(column, 0) for column in META_TOKENS)
+            self.last_llm.inp, self.last_llm.out, self.last_llm.cr, self.last_llm.cw = inp, out, cr, cw
+        elif self.tokens:
+            self.skip("session_meta:<tokens with no model response>")
         s.native_id = session_id(self.native, data, file_stem)
         s.cwd = self.cwd
         settle(s, (self.cwd,))  # a repository only on evidence (redact/formats/roots.py)

@@ -5,9 +5,13 @@ Only `sessions` (the columns named here) and `messages` (the columns named here)
 full-text indexes (`messages_fts*`, `messages_fts_trigram*`: copies of every message's text) and
 any other table are never selected. The store is opened as the other stores are, through a private
 copy with its `-wal` (redact/io/store.py), so rows not yet checkpointed are read too. Times are
-epoch seconds (REAL) and become ISO-8601 UTC. The export:
+epoch seconds (REAL: true UTC instants) and become ISO-8601 UTC, never shifted. The session's own
+counts ride on the header: its end (`ended_at`) and its token columns (the totals
+Hermes adds up from every API response of the session), each only when the store has the column and
+holds a whole number there. The export:
 
-    {"role": "session_meta", "session_id", "model", "platform" (the session's `source`), "timestamp", "cwd"}
+    {"role": "session_meta", "session_id", "model", "platform" (the session's `source`), "timestamp", "cwd",
+     "ended_at", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens"}
     {"role", "content", "tool_call_id", "tool_calls": [...], "timestamp", "finish_reason", "reasoning"}
 """
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from redact.formats.hermes.keys import AT, TOOL_CALLS
+from redact.formats.hermes.keys import AT, META_CWD, META_END, META_TOKENS, TOOL_CALLS
 from redact.io.store import tables
 
 _MESSAGE = ("role", "content", "tool_call_id", "tool_calls", "timestamp", "finish_reason", "reasoning")
@@ -56,12 +60,20 @@ def _list(value: object) -> list[Any] | None:
 
 def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> bytes:
     have_s, have_m = set(_columns(db, "sessions")), set(_columns(db, "messages"))
-    cwd = "cwd" if "cwd" in have_s else "NULL"
-    row = db.execute(f"SELECT id, model, source, started_at, {cwd} FROM sessions WHERE id = ?", (session,)).fetchone()
+    extra = [c for c in (META_CWD, META_END, *META_TOKENS) if c in have_s]  # the columns are named as the keys
+    row = db.execute(f"SELECT {', '.join(('id', 'model', 'source', 'started_at', *extra))} FROM sessions "
+                     "WHERE id = ?", (session,)).fetchone()
     head: dict[str, Any] = {"role": "session_meta", "session_id": row[0], "model": row[1], "platform": row[2],
                             "timestamp": _iso(row[3])}
-    if isinstance(row[4], str) and row[4]:
-        head["cwd"] = row[4]
+    more = dict(zip(extra, row[4:], strict=True))
+    cwd = more.get(META_CWD)
+    if isinstance(cwd, str) and cwd:
+        head[META_CWD] = cwd
+    head[META_END] = _iso(more.get(META_END))
+    for column in META_TOKENS:
+        value = more.get(column)
+        if type(value) is int and value >= 0:
+            head[column] = value
     lines = [orjson.dumps({k: v for k, v in head.items() if v is not None})]
     cols = [c for c in _MESSAGE if c in have_m]
     for found in db.execute(f"SELECT {', '.join(cols)} FROM messages WHERE session_id = ? ORDER BY timestamp, id",

@@ -14,7 +14,8 @@ EVENT_TYPES = S.cases("<event>")
 KIND, PAYLOAD = S.key("<event>", "type"), S.key("<event>", "payload")
 USER_INPUT = S.key("<event>", "TurnBegin", "payload", "user_input")
 PART_TYPE = S.key("<event>", "ContentPart", "payload", "type")
-TEXT, THINK = S.key("<event>", "ContentPart", "payload", "text", "text"), S.key("<event>", "ContentPart", "payload", "think", "think")
+TEXT_PLACE = ("<event>", "ContentPart", "payload", "text", "text")
+TEXT, THINK = S.key(*TEXT_PLACE), S.key("<event>", "ContentPart", "payload", "think", "think")
 CALL_ID, FUNCTION = S.key("<event>", "ToolCall", "payload", "id"), S.key("<event>", "ToolCall", "payload", "function")
 CALL_NAME = S.key("<event>", "ToolCall", "payload", "function", "name")
 CALL_ARGS = S.key("<event>", "ToolCall", "payload", "function", "arguments")  # JSON text
@@ -34,3 +35,15 @@ URL_ARG = S.key("<event>", "ToolCall", "payload", "function", "FetchURL", "argum
 SUBAGENT_ARG = S.key("<event>", "ToolCall", "payload", "function", "Task", "arguments", "subagent_name")
 # -- ~/.kimi/kimi.json
 WORK_DIRS, WORK_DIR_PATH = S.key("<kimi_json>", "work_dirs"), S.key("<kimi_json>", "work_dirs", "path")
+# -- a context.jsonl message (the model's history, no times)
+CONTEXT_ROLES = S.cases("<context>")
+ROLE = S.key("<context>", "role")
+C_CONTENT = S.same(("<context>", "user", "content"), ("<context>", "assistant", "content"),
+                   ("<context>", "tool", "content"))
+C_CALLS = S.key("<context>", "assistant", "tool_calls")
+C_PART_TYPE = S.same(("<context>", "assistant", "content", "type"), ("<event>", "ContentPart", "payload", "type"))
+C_CALL_ID = S.same(("<context>", "assistant", "tool_calls", "id"), ("<event>", "ToolCall", "payload", "id"))
+C_FUNCTION = S.same(("<context>", "assistant", "tool_calls", "function"),
+                    ("<event>", "ToolCall", "payload", "function"))
+C_RESULT_CALL = S.key("<context>", "tool", "tool_call_id")
+C_TEXT = S.same(("<context>", "tool", "content", "text", "text"), TEXT_PLACE)

@@ -1,6 +1,7 @@
 """Kimi CLI wire logs under `--to native`: `~/.kimi/sessions/<md5 of the work dir>/<id>/wire.jsonl`,
 a metadata line and then one timestamped event per line (`{timestamp, message: {type, payload}}`);
-a subagent's events are nested whole in `SubagentEvent` lines.
+a subagent's events are nested whole in `SubagentEvent` lines; and `context.jsonl`, the model's
+history (one message per line by its `role`, no times), read when a folder has no wire log.
 
 Text (prompts, replies, thinking, tool output and messages, approval descriptions) becomes its
 shape; a tool call keeps its id and name and, of its JSON arguments, what the tool table reads (a
@@ -94,13 +95,36 @@ PAYLOADS: dict[str, Spec] = {
 }
 EVENT = used("event dispatch", Switch("type", {kind: Obj({"type": const(kind), "payload": payload}, use=payload.use)
                                               for kind, payload in PAYLOADS.items()}))
+#: The harness's wording at the head of a tool message of `context.jsonl`: `<system>...</system>`,
+#: `<system>ERROR: ...` when the call failed (the wire log says the same in `message` and `is_error`).
+CONTEXT_ERROR = "<system>ERROR: "
+_CONTENT = ByType(text=SHAPE, items=Many(_PART))
+#: `context.jsonl` (and `context_sub_N.jsonl`): the model's history, one message per line by its
+#: `role`, without times. Read only when the folder has no wire log (the wire log holds the same).
+CONTEXT: dict[str, Spec] = {
+    "user": used("a prompt: length, images, URL count", Obj({
+        "role": const("user"), "content": used("length and URL count; images", _CONTENT)})),
+    "assistant": used("an llm event: text length, thinking, tool calls", Obj({
+        "role": const("assistant"), "content": used("text length; thinking (presence)", _CONTENT),
+        "tool_calls": used("its tool calls (see the tool table)", Many(Obj({
+            "type": enum("function"), "id": used("pairs call and result", ID), "function": FUNCTION,
+            "extras": DROP})))})),
+    "tool": used("its result: output size; an error and a shell's exit code from the harness's header", Obj({
+        "role": const("tool"), "tool_call_id": used("pairs call and result", ID),
+        "content": used(f"byte count; `{CONTEXT_ERROR}` (and the exit code after it) at its head", _CONTENT)})),
+    "system": Obj({"role": const("system"), "content": _CONTENT}),
+    "_usage": Obj({"role": const("_usage"), "token_count": NUMBER}),  # the context's size, not a response's tokens
+    "_checkpoint": Obj({"role": const("_checkpoint"), "id": NUMBER}),
+}
+#: A line that is not the wire log's metadata: a `context.jsonl` message by its role, else a wire event.
+CONTEXT_LINE = used("a context.jsonl message by its role, else one wire event", Switch("role", CONTEXT, default=Obj({
+    "timestamp": used("event times (epoch seconds)", NUMBER), "message": Ref("event")})))
 LINE = used("the metadata line, else one event", Switch("type", {
-    "metadata": Obj({"type": const("metadata"), "protocol_version": VERSION})},
-    default=Obj({"timestamp": used("event times (epoch seconds)", NUMBER), "message": Ref("event")})))
+    "metadata": Obj({"type": const("metadata"), "protocol_version": VERSION})}, default=Ref("context")))
 
 #: `~/.kimi/kimi.json` (read for the work dir only, never a session; a companion file): its work dirs.
 WORK_DIRS = Obj({"work_dirs": Many(Obj({
     "path": used("the work dir whose md5 is the session folder's name (repository root, never written)", PATH),
     "kaos": enum("local"), "last_session_id": ID}))})
 
-TABLE = Table(FORMAT, LINE, {"event": EVENT, "kimi_json": WORK_DIRS})
+TABLE = Table(FORMAT, LINE, {"event": EVENT, "kimi_json": WORK_DIRS, "context": CONTEXT_LINE})

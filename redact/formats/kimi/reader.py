@@ -19,6 +19,12 @@ and says so).
   the `SubagentEvent`s that name the call.
 - `StepInterrupted` is an interruption (a step that produced nothing before it is no model
   response); `CompactionBegin` a compaction.
+- **A folder without its wire log.** Its `context.jsonl` (the model's history, one message per line
+  by `role`) is read instead: a `user` message is a prompt, an `assistant` message one llm event
+  (text length, thinking, its tool calls), a `tool` message the result of its call (an error when
+  the harness's header says `<system>ERROR: `, a shell's exit code from the same wording). The
+  history holds no time at all: every event is at the epoch, a stand-in the report names, never a
+  time (no duration, no latency); it names no model and no tokens (`_usage` is the context's size).
 - The work dir is the entry of `~/.kimi/kimi.json` whose path's md5 is the session's folder name
   (a companion file); a repository only on evidence (redact/formats/roots.py).
 """
@@ -38,17 +44,23 @@ from redact.formats.common import count_urls, label, parse_json_string, positive
 from redact.formats.ids import lane_id
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.kimi.keys import (
-    ARGUMENTS_PART, AT, CACHE_READ, CACHE_WRITE, CALL_ARGS, CALL_ID, CALL_NAME, EVENT_TYPES, FUNCTION, IN, IS_ERROR, KIND,
-    LINE_TYPE, MESSAGE, OUT, OUTPUT, PART_TYPE, PAYLOAD, RESULT_CALL, RESULT_MESSAGE, RETURN, SUB_EVENT,
-    SUBAGENT_ARG, TASK_CALL, TEXT, THINK, USAGE, USER_INPUT,
+    ARGUMENTS_PART, AT, C_CALL_ID, C_CALLS, C_CONTENT, C_FUNCTION, C_PART_TYPE, C_RESULT_CALL, C_TEXT, CACHE_READ,
+    CACHE_WRITE, CALL_ARGS, CALL_ID, CALL_NAME, CONTEXT_ROLES, EVENT_TYPES, FUNCTION, IN, IS_ERROR, KIND, LINE_TYPE,
+    MESSAGE, OUT, OUTPUT, PART_TYPE, PAYLOAD, RESULT_CALL, RESULT_MESSAGE, RETURN, ROLE, SUB_EVENT, SUBAGENT_ARG,
+    TASK_CALL, TEXT, THINK, USAGE, USER_INPUT,
 )
-from redact.formats.kimi.native_table import EXIT_MESSAGE, TOOLS
+from redact.formats.kimi.native_table import CONTEXT_ERROR, EXIT_MESSAGE, TOOLS
 from redact.report import RedactionReport
 from redact.formats.roots import settle
 
 AGENT_TOOL = "kimi"
 _EXIT = re.compile(EXIT_MESSAGE)
 _MD5 = re.compile(r"[0-9a-f]{32}")
+#: The time of every event of a history read without its wire log: a stand-in, never a time.
+NO_TIME = 0.0
+NO_TIMES = ("Kimi CLI's context.jsonl records no time and the folder has no wire.jsonl: startedAt is the epoch, "
+            "a stand-in, not a time; events are in the order of the history, with no duration")
+_HEADER = re.compile(r"^<system>(.*?)</system>", re.DOTALL)
 #: Kimi CLI's tool names -> the shared tool table's spelling
 ALIASES = {name: {"exec": "bash", "read": "read", "search": "grep", "web": "web_fetch", "subagent": "task"}.get(kind, name)
            for name, (kind, _) in TOOLS.items()}
@@ -222,6 +234,54 @@ class KimiReader:
             self.s.lanes[lane] = Lane(lane, "subagent", launch_call=launch.call_id, subagent_type=launch.subagent_type)
         self.event(as_object(p.get(SUB_EVENT)), t, lane)
 
+    def context(self, data: bytes, where: str, *, skip_bad_lines: bool) -> None:
+        """The model's history (`context.jsonl`), read when the folder has no wire log."""
+        self.report.warn(NO_TIMES)
+        for _, line in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
+            role = line.get(ROLE)
+            if not isinstance(role, str) or CONTEXT_ROLES.get(role) != "mapped":
+                self.skip(label(role) if isinstance(role, str) else "<no role>")
+                continue
+            content = line.get(C_CONTENT)
+            if role == "user":
+                self.prompt(content, NO_TIME, MAIN)
+            elif role == "assistant":
+                self.context_reply(line, content)
+            else:
+                self.context_result(line, content)
+
+    def context_reply(self, line: dict[str, Any], content: object) -> None:
+        llm = LlmResponse(NO_TIME, MAIN, None, stop="end_turn")
+        self.steps[MAIN] = _Step(llm)
+        self.s.facts.append(llm)
+        if isinstance(content, str):
+            llm.text_chars += len(content)
+        for part in content if isinstance(content, list) else []:
+            kind = part.get(C_PART_TYPE) if isinstance(part, dict) else None
+            if kind == "text" and isinstance(part.get(TEXT), str):
+                llm.text_chars += len(part[TEXT])
+            elif kind == "think" and part.get(THINK):
+                llm.thinking = True
+        calls = line.get(C_CALLS)
+        for call in calls if isinstance(calls, list) else []:
+            call = as_object(call)
+            args = as_object(call.get(C_FUNCTION)).get(CALL_ARGS)
+            self.tool_call({CALL_ID: call.get(C_CALL_ID), FUNCTION: call.get(C_FUNCTION)}, NO_TIME, MAIN,
+                           args if isinstance(args, str) else "")
+
+    def context_result(self, line: dict[str, Any], content: object) -> None:
+        texts = [content] if isinstance(content, str) else \
+            [p[C_TEXT] for p in content if isinstance(p, dict) and isinstance(p.get(C_TEXT), str)] \
+            if isinstance(content, list) else []
+        whole = "".join(texts)
+        header = _HEADER.match(whole)
+        message = header.group(1) if header else ""
+        error = message.startswith(CONTEXT_ERROR[len("<system>"):])
+        body = message[len(CONTEXT_ERROR) - len("<system>"):] if error else message
+        self.tool_result({RESULT_CALL: line.get(C_RESULT_CALL),
+                          RETURN: {IS_ERROR: error, OUTPUT: whole[header.end():] if header else whole,
+                                   RESULT_MESSAGE: body}}, NO_TIME)
+
     def finish(self, data: bytes | BinaryIO, where: str, file_stem: str | None, cwd: str | None) -> SessionFacts:
         s = self.s
         # the wire log names no session id, and an id never comes from the path (the folder's name)
@@ -259,5 +319,10 @@ def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
                  file_stem: str | None = None) -> SessionFacts:
     raw = data if isinstance(data, bytes) else data.read()
     reader = KimiReader(report)
-    reader.read(raw, where, skip_bad_lines=skip_bad_lines)
-    return reader.finish(raw, where, file_stem, work_dir(where, companions))
+    from redact.formats.kimi.table import is_context
+
+    if is_context(raw):
+        reader.context(raw, where, skip_bad_lines=skip_bad_lines)
+    else:
+        reader.read(raw, where, skip_bad_lines=skip_bad_lines)
+    return reader.finish(raw, where, file_stem if file_stem != "context" else None, work_dir(where, companions))

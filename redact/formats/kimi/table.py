@@ -6,7 +6,9 @@ format's one table (`native_table.py`).
 A session folder holds `wire.jsonl` (the timeline: a metadata line `{type: metadata,
 protocol_version}`, then `{timestamp, message: {type, payload}}` events), `context.jsonl` and
 `context_sub_N.jsonl` (the main agent's and each subagent's model history, without times: the wire
-log holds the same, with times), and `state.json` (approval settings). `~/.kimi/config.toml` holds
+log holds the same, with times), and `state.json` (approval settings). A folder whose wire log is
+gone (or was never written) is read from its `context.jsonl`: its messages `{role, content,
+tool_calls, tool_call_id}` and Kimi's own `_usage` / `_checkpoint` lines, which no other agent writes. `~/.kimi/config.toml` holds
 the providers' API keys: never opened (redact/formats/credentials.py).
 """
 from __future__ import annotations
@@ -17,10 +19,12 @@ from typing import Any
 
 from redact.formats.kimi.native_table import TOOLS
 
-__all__ = ["FOLDER_FILES", "TOOLS", "auxiliary", "find_companions", "list_sessions", "markdown", "sniff",
-           "sniff_doc", "work_dirs"]
+__all__ = ["CONTEXT", "FOLDER_FILES", "TOOLS", "auxiliary", "find_companions", "is_context", "list_sessions", "markdown",
+           "sniff", "sniff_context", "sniff_doc", "work_dirs"]
 
 _MD5 = re.compile(r"[0-9a-f]{32}")
+#: The main agent's history: the session when its folder has no wire log.
+CONTEXT = "context.jsonl"
 #: files of a Kimi CLI session folder (or home) other than the wire log -> why each is not read
 FOLDER_FILES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"context(?:_sub_\d+)?\.jsonl"), "Kimi CLI model history (the wire log holds the same, with times)"),
@@ -30,10 +34,42 @@ FOLDER_FILES: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+#: The history's own line roles (Kimi's bookkeeping lines): one of them marks a context.jsonl.
+_BOOKKEEPING = ("_checkpoint", "_usage")
+
+
+def sniff_context(records: list[dict[str, Any]]) -> bool:
+    """A `context.jsonl`: every line a message of a known role, one of them Kimi's bookkeeping."""
+    from redact.formats.kimi.keys import CONTEXT_ROLES, LINE_TYPE, ROLE
+
+    return bool(records) and all(LINE_TYPE not in r and r.get(ROLE) in CONTEXT_ROLES for r in records) and \
+        any(r.get(ROLE) in _BOOKKEEPING for r in records)
+
+
+def is_context(data: bytes) -> bool:
+    """Whether `data` is a context.jsonl (its first lines), not a wire log."""
+    import orjson
+
+    records: list[dict[str, Any]] = []
+    for line in data.splitlines()[:64]:
+        if not line.strip():
+            continue
+        try:
+            found = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(found, dict):
+            records.append(found)
+    return sniff_context(records)
+
+
 def sniff(records: list[dict[str, Any]]) -> bool:
-    """A wire log: the metadata line, then (when there are more) timestamped events."""
+    """A wire log: the metadata line, then (when there are more) timestamped events; or a
+    context.jsonl (`sniff_context`)."""
     from redact.formats.kimi.keys import AT, KIND, LINE_TYPE, MESSAGE, VERSION
 
+    if sniff_context(records):
+        return True
     if not records or records[0].get(LINE_TYPE) != "metadata" or not isinstance(records[0].get(VERSION), str):
         return False
     rest = records[1:]
@@ -47,20 +83,22 @@ def sniff_doc(doc: Any) -> bool:
 
 def list_sessions(folder: Path) -> list[Path]:
     """The wire logs under a Kimi CLI folder (`~/.kimi`, its `sessions/`, one work dir's folder or
-    one session's folder)."""
+    one session's folder), and the `context.jsonl` of a session folder that has no wire log."""
     found: set[Path] = set()
     for base in (folder, folder / "sessions"):
         if not base.is_dir():
             continue
-        for path in [base / "wire.jsonl", *base.glob("*/wire.jsonl"), *base.glob("*/*/wire.jsonl")]:
-            if path.is_file() and _MD5.fullmatch(path.parent.parent.name):
-                found.add(path)
+        for name in ("wire.jsonl", CONTEXT):
+            for path in [base / name, *base.glob(f"*/{name}"), *base.glob(f"*/*/{name}")]:
+                if path.is_file() and _MD5.fullmatch(path.parent.parent.name) and \
+                        (name == "wire.jsonl" or not (path.parent / "wire.jsonl").is_file()):
+                    found.add(path)
     return sorted(found)
 
 
 def find_companions(path: Path) -> list[Path]:
     """`~/.kimi/kimi.json` for a wire log at `~/.kimi/sessions/<md5>/<id>/wire.jsonl` (its work dir)."""
-    if path.name != "wire.jsonl" or len(path.parents) < 4:
+    if path.name not in ("wire.jsonl", CONTEXT) or len(path.parents) < 4:
         return []
     found = path.parents[3] / "kimi.json"
     return [found] if found.is_file() else []
@@ -79,7 +117,8 @@ def auxiliary(folder: Path) -> list[tuple[Path, str]]:
     """The files under a Kimi CLI folder other than the wire logs, with why each is not read."""
     out: list[tuple[Path, str]] = []
     for path in sorted(folder.rglob("*")):
-        if not path.is_file() or path.name == "wire.jsonl":
+        if not path.is_file() or path.name == "wire.jsonl" or \
+                (path.name == CONTEXT and not (path.parent / "wire.jsonl").is_file()):
             continue
         why = next((w for pattern, w in FOLDER_FILES if pattern.fullmatch(path.name)), None)
         if why is not None and (".kimi" in path.parts or _MD5.fullmatch(path.parent.parent.name)

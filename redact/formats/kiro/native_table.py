@@ -1,8 +1,11 @@
 """Kiro CLI sessions under `--to native`: the log entries (`{version, kind, data}`), the session
 metadata document of the store (`<uuid>.json`), and the `/chat save` export that holds both.
 
-Text (prompts, replies, thinking, tool output, the title, a tool call's purpose) becomes its shape;
-a thinking block is dropped whole (its `signature` and `redactedContent` are blobs: a byte array is
+Text (prompts, replies, tool output, the title) becomes the placeholder string `TEXT_PLACEHOLDER`:
+Kiro's loader wants a string in each of these slots (a shape object `{"chars": N}` fails `/chat load`),
+so the lengths are the map's to say, not the native file's; a `json` item of a tool result holds any
+JSON in Kiro, so it keeps its shape; an image block is dropped whole (its bytes are the image, and
+Kiro wants its whole layout or nothing); a tool call's purpose is dropped; a thinking block is dropped whole (its `signature` and `redactedContent` are blobs: a byte array is
 text hidden in numbers), so the output never holds half a block; a tool call's input keeps only what
 the shared tool table reads (a command as its verb, a path in the path mode); each turn's metadata
 keeps its counts, times, end reason and credits (`metering_usage`: Kiro's billing unit, not tokens);
@@ -13,8 +16,8 @@ from __future__ import annotations
 
 from redact.formats.toolnames import kind_of
 from redact.tables.spec import (
-    CWD, DROP, ID, NUMBER, SHAPE, TIMESTAMP, Many, Obj, Ref, Spec, Switch, Table, const, enum, ident, tagged,
-    tool, used,
+    CWD, DROP, ID, NUMBER, SHAPE, TIMESTAMP, Many, Obj, Ref, Spec, Switch, Table, const, enum, ident, mask,
+    tagged, tool, used,
 )
 from redact.formats.tooltable import inputs_of
 
@@ -33,6 +36,9 @@ STATUS: dict[str, bool] = {"success": False, "error": True}
 RESULT_EXIT, RESULT_STDOUT = "exit_status", "stdout"
 #: A read tool's input: the operations, each with a path (the first one's is the call's path).
 OPERATIONS, OPERATION_PATH = "operations", "path"
+#: What a text slot (prompt, reply, tool output, title) holds under `--to native`: a string, as Kiro loads.
+TEXT_PLACEHOLDER = "[REDACTED]"
+_TEXT = mask(TEXT_PLACEHOLDER)
 _TOOL = tool(*ALIASES)
 _OPERATION = Obj({"mode": enum("Line", "Directory", "Search", "Image"),
                   OPERATION_PATH: used("the path of a read (the first operation's)", inputs_of("read")["path"]),
@@ -60,14 +66,14 @@ def _tool_use(name: Spec, inputs: dict[str, Spec]) -> Obj:
 TOOL_USE = Switch("name", {name: _tool_use(const(name), _inputs(name)) for name in ALIASES},
                   default=_tool_use(_TOOL, {"__tool_use_purpose": DROP}))
 _RESULT_ITEM = tagged("kind", {
-    "text": used("byte count", Obj({"data": used("byte count", SHAPE)})),
+    "text": used("byte count", Obj({"data": used("byte count", _TEXT)})),
     "json": used(f"`{RESULT_EXIT}` (exit code) and byte count of `{RESULT_STDOUT}`",
                  Obj({"data": used("exit code, byte count", SHAPE)})),
-    "image": Obj({"data": DROP}),
+    "image": DROP,
 })
 #: Content block kinds: a layout whose node says what the reader keeps is read for facts.
 BLOCK = tagged("kind", {
-    "text": used("length only (a prompt's, a reply's)", Obj({"data": used("length only", SHAPE)})),
+    "text": used("length only (a prompt's, a reply's)", Obj({"data": used("length only", _TEXT)})),
     "thinking": used("presence only (thinking); dropped whole: its signature and redactedContent are blobs",
                      DROP),
     "toolUse": used("a tool call", Obj({"data": TOOL_USE})),
@@ -75,7 +81,7 @@ BLOCK = tagged("kind", {
         "toolUseId": used("pairs call and result", ID),
         "status": used("success / error", enum(*STATUS)),
         "content": used("byte count, exit code", Many(_RESULT_ITEM))})})),
-    "image": used("counted on a prompt", Obj({"data": DROP})),
+    "image": used("counted on a prompt; dropped whole under --to native", DROP),
 }, use="content dispatch")
 _META = Obj({"timestamp": used("the record's time (epoch seconds)", NUMBER)})
 _DATA = Obj({"message_id": used("its turn (the turn metadata's message_ids)", ID),
@@ -109,7 +115,7 @@ MODEL_INFO = Obj({"model_name": ident("model"), "model_id": used("llm model", id
                   "rate_unit": enum("Credit")})
 METADATA = Obj({
     "session_id": used("session.id", ID), "cwd": used("the working directory (repository root)", CWD),
-    "created_at": used("first time seen", TIMESTAMP), "updated_at": TIMESTAMP, "title": SHAPE,
+    "created_at": used("first time seen", TIMESTAMP), "updated_at": TIMESTAMP, "title": _TEXT,
     "session_state": Obj({
         "version": enum("v1"), "agent_name": DROP, "permissions": DROP,
         "conversation_metadata": Obj({"user_turn_metadatas": used("turns: times, stop reasons", Many(TURN)),
