@@ -68,8 +68,16 @@ def audit(
         from redact.policy.load import load_policy
 
         eff = load_policy(policy)
-    log = _tied(file, source, key_file, untied_source) if source is not None else None
-    report, session_map = audit_file(file, source_log=log, policy=eff)
+    if source is None:
+        report, session_map = audit_file(file, policy=eff)
+    else:  # the map is read once (it may be standard input), then tied to its source
+        from audit.report_of_map import report_of_map
+        from redact.io.read import display_name, parse_json, read_input
+
+        name = display_name(file)
+        session_map = parse_json(read_input(file), name)
+        log = _tied(session_map, name, source, key_file, untied_source)
+        report = report_of_map(session_map, source=name, scan=True, source_log=log, policy=eff)
     if fmt == "terminal":
         from rich.console import Console
 
@@ -91,14 +99,11 @@ def audit(
     err(f"wrote {output} ({fmt} audit report)")
 
 
-def _tied(file: str, source: str, key_file: Path | None, untied: bool) -> bytes:
+def _tied(doc: Any, name: str, source: str, key_file: Path | None, untied: bool) -> bytes:
     """The bytes of `--source` when the map's sourceDigest ties it to the map (redact/share/source_tie.py)."""
     from redact.cli.common import key_file_or_default, load_key
-    from redact.io.read import display_name, parse_json, read_input
     from redact.share.source_tie import map_digest, tied_source
 
-    name = display_name(file)
-    doc = parse_json(read_input(file), name)
     key = load_key(key_file_or_default(key_file), False) if map_digest(doc) else None
     data = tied_source(doc, source, key, where=name, untied=untied)
     if map_digest(doc) is None:

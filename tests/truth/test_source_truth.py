@@ -109,6 +109,23 @@ def test_audit_refuses_another_source(made: tuple[Path, Path, Path], key: Path,
     assert json.loads(good.out)["scanner"]["taint"] == "pass"
 
 
+def test_audit_of_a_map_on_standard_input_ties_its_source(made: tuple[Path, Path, Path], key: Path) -> None:
+    """`audit - --source LOG`: the map is read from standard input once, then tied to its log."""
+    import subprocess
+    import sys
+
+    out, _, other = made
+    def run(source: Path) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([sys.executable, "-m", "redact", "audit", "-", "--source", str(source),
+                               "--key-file", str(key), "-f", "json"], input=out.read_bytes(),
+                              capture_output=True, timeout=300, check=False)
+    good = run(SOURCE)
+    assert good.returncode == 0, good.stderr.decode()
+    assert json.loads(good.stdout)["scanner"]["taint"] == "pass"
+    bad = run(other)
+    assert bad.returncode == 2 and b"not the raw log" in bad.stderr and bad.stdout == b""
+
+
 @pytest.mark.parametrize("with_report", [False, True])
 def test_receipt_sign_refuses_another_source(made: tuple[Path, Path, Path], key: Path, tmp_path: Path,
                                              with_report: bool, capsys: pytest.CaptureFixture[str]) -> None:
