@@ -311,3 +311,42 @@ def test_every_corpus_context_reads_alone(path: Path, tmp_path: Path) -> None:
     kinds = Counter(e["kind"] for e in m["events"])
     assert kinds["llm"] == sum(r["role"] == "assistant" for r in recs)
     assert m["totals"]["calls"] == len({c["id"] for r in recs for c in r.get("tool_calls") or []})
+
+
+def _line(t: float, kind: str, **payload: Any) -> bytes:
+    return orjson.dumps({"timestamp": t, "message": {"type": kind, "payload": payload}})
+
+
+def test_a_streamed_call_keeps_its_file_when_an_earlier_result_comes_first() -> None:
+    """Kimi runs a response's earlier calls while the model still streams: the result of the first
+    call may be logged between the second call and the rest of its arguments (as in a corpus
+    session, where 72 of 118 reads lost their file). The streamed call is whole after that result."""
+    def call(t: float, cid: str, name: str, args: str) -> bytes:
+        return _line(t, "ToolCall", type="function", id=cid, function={"name": name, "arguments": args})
+
+    def result(t: float, cid: str) -> bytes:
+        return _line(t, "ToolResult", tool_call_id=cid,
+                     return_value={"is_error": False, "output": "x", "message": "", "display": []})
+
+    data = b"\n".join([
+        orjson.dumps({"type": "metadata", "protocol_version": "1.3"}),
+        _line(1.0, "TurnBegin", user_input=[{"type": "text", "text": "look"}]),
+        _line(1.1, "StepBegin", n=1),
+        call(1.2, "ReadFile:0", "ReadFile", '{"path": "a.txt"}'),
+        call(1.3, "ReadFile:1", "ReadFile", '{"pa'),
+        result(1.35, "ReadFile:0"),
+        _line(1.4, "ToolCallPart", arguments_part='th": "b.txt"}'),
+        call(1.5, "Shell:2", "Shell", '{"command":'),
+        result(1.55, "ReadFile:1"),  # its own result: the call is whole before it
+        _line(1.6, "ToolCallPart", arguments_part=' "git status"}'),
+        _line(1.7, "StatusUpdate", token_usage={"input_other": 1, "output": 1, "input_cache_read": 0,
+                                                 "input_cache_creation": 0}),
+        result(1.8, "Shell:2"),
+        _line(1.9, "TurnEnd"),
+    ]) + b"\n"
+    m = _map(data, "internal")
+    calls = [e for e in m["events"] if e["kind"] in CALL_KINDS]
+    assert [e["tool"] for e in calls] == ["ReadFile", "ReadFile", "Shell"]
+    assert [len(e.get("targets", ())) for e in calls[:2]] == [1, 1]
+    assert calls[2].get("verb") == "git status"
+    assert not any(e.get("err") for e in calls)

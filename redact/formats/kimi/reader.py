@@ -8,7 +8,8 @@ and says so).
 
 - **Prompts.** `TurnBegin`: the length, URL count and images of its `user_input`.
 - **Tool calls.** A `ToolCall`'s `arguments` may be cut short: the `ToolCallPart`s after it (in the
-  same lane) carry the rest, streamed; the call is read once its arguments are whole.
+  same lane) carry the rest, streamed; the call is read once its arguments are whole (at the lane's
+  next event other than an earlier call's `ToolResult`, which Kimi may log between the two).
 - **Model responses.** `StepBegin` starts one llm event (at its time); the step's `ContentPart`s give
   its text length and thinking, its `ToolCall`s its tool calls (the tool table), and its
   `StatusUpdate` its tokens (`input_other`, `output`, `input_cache_read`, `input_cache_creation`)
@@ -115,8 +116,11 @@ class KimiReader:
             else:
                 self.skip("ToolCallPart:<no call>")
             return
-        if kind != "SubagentEvent":
-            self.flush(agent)  # the lane's streamed call is whole once another event of it comes
+        if kind != "SubagentEvent" and not (kind == "ToolResult" and self.streaming(agent) != p.get(RESULT_CALL)):
+            # the lane's streamed call is whole once another event of it comes; Kimi runs the
+            # response's earlier calls while the model streams, so an earlier call's result may
+            # come between a call and the rest of its arguments
+            self.flush(agent)
         if kind == "TurnBegin":
             self.prompt(p.get(USER_INPUT), t, agent)
         elif kind == "StepBegin":
@@ -172,6 +176,10 @@ class KimiReader:
         chars = sum(len(x) for x in texts)
         if chars or images:
             self.s.facts.append(UserTurn(t, MAIN, chars, images, sum(count_urls(x) for x in texts)))
+
+    def streaming(self, agent: str) -> object:
+        """The id of the lane's tool call whose arguments are still streaming (None when none)."""
+        return self.open[agent][0].get(CALL_ID) if agent in self.open else None
 
     def flush(self, agent: str) -> None:
         """The lane's streamed tool call, now that its arguments are whole."""
