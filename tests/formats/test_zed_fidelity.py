@@ -4,7 +4,14 @@ reading of the seed, under every policy; and fidelity: a small parser written he
 SQLite rows (zstd inflated here with the zstandard library, sharing no code with the reader), counts
 each thread's prompts, model responses, tool calls, terminal commands, file edits, failed calls and
 tokens, and the map must agree exactly. The same counts are checked on the fixture store. Skipped
-cleanly when ../shared/corpus is absent."""
+cleanly when ../shared/corpus is absent. `full_counts` counts every field of tests/formats/fidelity.py's
+`Counts` (issue 25) the same way: Zed keeps no time per message, so the times are the row's
+`created_at` and `updated_at`; the model is the thread's (Zed's display name, spelled as a model id:
+lower case, spaces as dashes).
+
+    PYTHONPATH=. python -m tests.formats.test_zed_fidelity
+
+prints the agreement per thread version."""
 from __future__ import annotations
 
 import io
@@ -12,6 +19,7 @@ import json
 import sqlite3
 from collections import Counter
 from contextlib import closing
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 
@@ -25,6 +33,9 @@ from redact.model.schema import shipped
 from tests.audit.scanner_maps import KEY
 from tests.conftest import CORPUS_ABSENT, corpus_case, corpus_dir, corpus_params
 from tests.formats import zedfix
+from tests.formats.fidelity import Counts as Full
+from tests.formats.fidelity import differences, iso, table
+from tests.formats.fidelity import map_counts as full_map_counts
 from tests.formats.seed_strict import violations
 from tests.maps import shell_commands
 
@@ -126,3 +137,87 @@ def test_the_fixture_store_agrees_too(tmp_path: Path) -> None:
     want = count(db, zedfix.TID)
     assert want["calls"] == zedfix.COUNTS["calls"]
     assert mapped(redact_file(db, policy="default").session_map) == want
+
+
+
+# -- every field of the shared Counts (issue 25) -----------------------------------------------------
+_KIND = {"terminal": "shell", "read_file": "read", "edit_file": "edit", "streaming_edit_file": "edit",
+         "create_file": "edit", "delete_path": "edit", "grep": "search", "find_path": "search",
+         "list_directory": "search", "fetch": "web", "web_search": "web"}
+
+
+def _ms(value: object) -> float | None:
+    if not isinstance(value, str) or not value:
+        return None
+    head, _, frac = value.replace("Z", "+00:00").partition(".")
+    digits = frac[:len(frac) - len(frac.lstrip("0123456789"))]  # nanoseconds: more than datetime reads
+    zone = frac[len(digits):] or "+00:00"
+    return datetime.fromisoformat(head + zone).timestamp() * 1000 + float("0." + (digits or "0")) * 1000
+
+
+def full_counts(db_path: Path, tid: str) -> Full:
+    with closing(_ro(db_path)) as db:
+        kind, blob, created, updated = db.execute(
+            "SELECT data_type, data, created_at, updated_at FROM threads WHERE id = ?", (tid,)).fetchone()
+    raw = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(blob)).read(1 << 28) if kind == "zstd" else blob
+    doc = json.loads(raw)
+    c = Full()
+    by_tool: Counter[str] = Counter()
+    order: list[str] = []
+    users = [m["User"] for m in doc["messages"] if isinstance(m, dict) and "User" in m]
+    agents = [m["Agent"] for m in doc["messages"] if isinstance(m, dict) and "Agent" in m]
+    c.turns, c.requests = len(users), len(agents)
+    ids = {u["id"] for u in users}
+    c.tokens = sum(sum(usage.values()) for uid, usage in doc.get("request_token_usage", {}).items() if uid in ids)
+    for agent in agents:
+        for part in agent["content"]:
+            if "ToolUse" not in part:
+                continue
+            use = part["ToolUse"]
+            name, args = use["name"], use.get("input") or {}
+            kind = _KIND.get(name, "other")
+            c.calls += 1
+            by_tool["<web>" if kind == "web" else name] += 1
+            order.append(kind)
+            c.shell += kind == "shell"
+            c.reads += kind == "read" and bool(args.get("path"))
+            if kind == "edit" and args.get("path"):
+                c.edits += 1
+                c.creates += name == "create_file" or args.get("mode") == "create"
+        c.errors += sum(bool(r["is_error"]) for r in agent["tool_results"].values())
+    c.by_tool = dict(sorted(by_tool.items()))
+    c.order = tuple(order)
+    model = (doc.get("model") or {}).get("model")
+    c.models = (model.lower().replace(" ", "-"),) if model else ()
+    times = [t for t in (_ms(created), _ms(updated)) if t is not None]
+    if times:
+        c.start = iso(min(times))
+        c.duration = int(round(max(times) - min(times)))
+    return c
+
+
+@cache
+def _full(unit: str) -> tuple[str, Full, Full]:
+    path, _, tid = unit.partition("#")
+    with closing(_ro(Path(path))) as db:
+        kind, blob = db.execute("SELECT data_type, data FROM threads WHERE id = ?", (tid,)).fetchone()
+    raw = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(blob)).read(1 << 28) if kind == "zstd" else blob
+    version = json.loads(raw).get("version", "?")
+    return str(version), full_counts(Path(path), tid), full_map_counts(_run(unit, "internal").session_map, ("terminal",))
+
+
+def test_every_thread_agrees_on_every_count(unit: str) -> None:
+    _, source, produced = _full(unit)
+    assert differences(source, produced) == {}
+
+
+def test_the_fixture_store_agrees_on_every_count(tmp_path: Path) -> None:
+    db = tmp_path / "threads.db"
+    zedfix.threads_db(db)
+    produced = full_map_counts(redact_file(db, policy="internal").session_map, ("terminal",))
+    assert differences(full_counts(db, zedfix.TID), produced) == {}
+    assert produced.duration > 0  # the row's updated_at: the thread lasted until it was last written
+
+
+if __name__ == "__main__":  # pragma: no cover - a report for people
+    print(table([_full(u) for u in _units()]))

@@ -5,7 +5,8 @@ length, thinking, its tool calls, the thread's model) with the results of its ca
 `tool_results`. Zed keeps the token usage of the last model request of each user turn: it goes on
 the last agent message of that turn; the other agent messages carry no tokens, and the thread's
 cumulative total is never spread over them. Zed keeps no time per message, so every event carries
-the thread's start (its row's `created_at`, else the worktree snapshot's time).
+the thread's start (its row's `created_at`, else the worktree snapshot's time); the session lasts
+until its row's `updated_at`.
 
 The repository root is the first worktree of the thread's project snapshot; Zed writes a tool's path
 as `<worktree name>/<path>`, which is placed under that worktree. A thread of another version than
@@ -82,6 +83,9 @@ class ZedReader(chatlog.StoreReader):
                 self.s.remote = remote
         self.t0 = epoch_ms(r.get(CREATED)) or epoch_ms(snapshot.get(SNAPSHOT_AT)) or epoch_ms(r.get(UPDATED))
         self.seen(self.t0)
+        updated = epoch_ms(r.get(UPDATED))
+        if updated is not None and self.t0 is not None and updated > self.t0:
+            self.s.ends(updated)  # the thread was last written then: it lasted at least until then
         self.model = model_id(as_object(r.get(MODEL)).get(MODEL_NAME))
         version = r.get(VERSION)
         if version not in VERSIONS:
