@@ -4,11 +4,20 @@ model and the strict reading of the seed, under every policy; the native copy pa
 and fidelity: a small parser written here, straight from the JSON Lines and sharing no code with the
 reader, counts prompts, model responses, tool calls, shell commands, file edits and failed calls,
 and the map must agree exactly (on the corpus, whose one session is a header line only, and on the
-fixture session). Skipped cleanly when ../shared/corpus is absent."""
+fixture session). Skipped cleanly when ../shared/corpus is absent. `full_counts` counts every field of
+tests/formats/fidelity.py's `Counts` (issue 25) the same way: the times are the messages'
+`timestamp`s (the start: the first prompt or response, as the seed defines `startedAt`; context the
+harness injected (`llm_only`) is no event); the model is a message's, else the settings file's
+beside the log; `Create` makes a new file.
+
+    PYTHONPATH=. python -m tests.formats.test_factory_droid_fidelity
+
+prints the agreement per session version."""
 from __future__ import annotations
 
 import json
 from collections import Counter
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 
@@ -25,6 +34,9 @@ from redact.report import RedactionReport
 from tests.audit.scanner_maps import KEY
 from tests.conftest import CORPUS_ABSENT, corpus_case, corpus_dir, corpus_params
 from tests.formats import droidfix
+from tests.formats.fidelity import Counts as Full
+from tests.formats.fidelity import differences, iso, table
+from tests.formats.fidelity import map_counts as full_map_counts
 from tests.formats.seed_strict import violations
 from tests.maps import shell_commands
 
@@ -121,3 +133,93 @@ def test_the_fixture_session_agrees_too() -> None:
     want = count(data)
     assert want["calls"] == droidfix.COUNTS["calls"] and want["user"] == droidfix.COUNTS["user"]
     assert mapped(redact_bytes(data, name="s.jsonl", policy="default").session_map) == want
+
+
+
+# -- every field of the shared Counts (issue 25) -----------------------------------------------------
+_KIND = {"Execute": "shell", "Read": "read", "Edit": "edit", "Create": "edit", "MultiEdit": "edit",
+         "ApplyPatch": "edit", "Grep": "search", "Glob": "search", "LS": "search", "FetchUrl": "web",
+         "WebSearch": "web"}
+
+
+def _ms(value: object) -> float:
+    return datetime.fromisoformat(str(value).replace("Z", "+00:00")).timestamp() * 1000
+
+
+def full_counts(data: bytes, settings: dict[str, object] | None = None) -> Full:
+    c = Full()
+    by_tool: Counter[str] = Counter()
+    order: list[str] = []
+    models: set[str] = set()
+    starts: list[float] = []
+    times: list[float] = []
+    for r in (json.loads(line) for line in data.splitlines() if line.strip()):
+        if r.get("type") != "message":
+            continue
+        role, content = r["message"]["role"], r["message"]["content"]
+        blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
+        t = _ms(r["timestamp"]) if r.get("timestamp") else None
+        if t is not None:
+            times.append(t)
+        if role == "assistant":
+            c.requests += 1
+            starts += [t] if t is not None else []
+            if r["message"].get("model"):
+                models.add(r["message"]["model"])
+            for b in blocks:
+                if b.get("type") != "tool_use":
+                    continue
+                kind = _KIND.get(b["name"], "other")
+                args = b.get("input") or {}
+                named = bool(args.get("file_path") or args.get("path"))
+                c.calls += 1
+                by_tool["<web>" if kind == "web" else b["name"]] += 1
+                order.append(kind)
+                c.shell += kind == "shell"
+                c.reads += kind == "read" and named
+                c.edits += kind == "edit" and named
+                c.creates += b["name"] == "Create" and named
+        else:
+            c.errors += sum(b.get("type") == "tool_result" and b.get("is_error") is True for b in blocks)
+            if r.get("visibility") != "llm_only" and any(b.get("type") in ("text", "image") for b in blocks):
+                c.turns += 1
+                starts += [t] if t is not None else []
+    if not models and settings and settings.get("model") and c.requests:
+        models.add(str(settings["model"]))
+    c.by_tool = dict(sorted(by_tool.items()))
+    c.order = tuple(order)
+    c.models = tuple(sorted(models))
+    if starts:
+        c.start = iso(min(starts))
+        c.duration = int(round(max(times) - min(starts)))
+    return c
+
+
+def _settings(path: Path) -> dict[str, object] | None:
+    beside = path.with_name(path.stem + ".settings.json")
+    return json.loads(beside.read_text()) if beside.exists() else None
+
+
+@cache
+def _full(path: Path) -> tuple[str, Full, Full]:
+    data = path.read_bytes()
+    header = json.loads(data.splitlines()[0])
+    produced = full_map_counts(redact_bytes(data, name=path.name, policy="internal").session_map, ("Execute",))
+    return f"v{header.get('version', '?')}", full_counts(data, _settings(path)), produced
+
+
+def test_every_session_agrees_on_every_count(log: Path) -> None:
+    _, source, produced = _full(log)
+    assert differences(source, produced) == {}
+
+
+def test_the_fixture_session_agrees_on_every_count() -> None:
+    data = droidfix.session()
+    source = full_counts(data)
+    assert source.creates == 1  # its `Create` call
+    produced = full_map_counts(redact_bytes(data, name="s.jsonl", policy="internal").session_map, ("Execute",))
+    assert differences(source, produced) == {}
+
+
+if __name__ == "__main__":  # pragma: no cover - a report for people
+    print(table([_full(p) for p in _logs() if isinstance(p, Path)]))

@@ -5,8 +5,8 @@ evidence, redact/formats/roots.py). A user `message` is a prompt (text length, i
 marked it `llm_only` (context it injected: counted, not a prompt); its `tool_result` blocks are the
 results of the calls. An assistant message is one llm event: text length, thinking, its `tool_use`
 calls through the shared tool table after Droid's aliases (`Execute` is a shell command through the
-verb engine). Droid writes no tokens per message; the model is the message's, else the one of the
-settings file beside the log.
+verb engine; `Create` makes a new file, a create once it succeeded). Droid writes no tokens per
+message; the model is the message's, else the one of the settings file beside the log.
 
 A log holding its `session_start` line alone (Droid writes it when the session opens; the corpus has
 one) is a session with no events, and the report says so. Its start is the header's `timestamp`
@@ -177,8 +177,10 @@ class DroidReader:
         self.done.add(c.call_id)
         error = b.get(RESULT_ERROR) is True
         text = result_text(b.get(RESULT_CONTENT))
+        # Droid's `Create` makes a new file (its `Edit` changes one): a create once it succeeded
         self.s.facts.append(chatlog.result(c, max(t, c.t), error=error, output=text,
-                                           error_text=text if error else None))
+                                           error_text=text if error else None,
+                                           created=c.name == "Create" if c.kind == "edit" else None))
 
 
 def read_session(data: bytes | BinaryIO, where: str, *, report: RedactionReport,
