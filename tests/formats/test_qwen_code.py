@@ -208,3 +208,41 @@ def test_every_corpus_file_is_read_or_skipped_with_a_reason(path: Path) -> None:
     out, _ = native(data, "qwen-code")
     assert redact_bytes(out, name="n", input_format="qwen-code").session_map["totals"]["requests"] == \
         m["totals"]["requests"]
+
+
+def _qwen_line(uuid: str, parent: str | None, at: str, kind: str, **more: object) -> bytes:
+    import orjson as _orjson
+
+    return _orjson.dumps({"uuid": uuid, "parentUuid": parent, "sessionId": "7e4a45d5-d379-4300-8528-fe2bb00564df",
+                          "timestamp": at, "type": kind, "cwd": "/home/dana/src/shop", "version": "0.14.0", **more})
+
+
+def test_a_new_file_is_a_create_and_a_response_ends_at_its_record() -> None:
+    """write_file says "created and wrote to new file" of a file it created (4 in a corpus session
+    were edits); a response record is written when it is done, so its telemetry duration lies before
+    it (a corpus session lasted 7.5 minutes past its last record)."""
+    call = {"functionCall": {"id": "call_1", "name": "write_file",
+                             "args": {"file_path": "/home/dana/src/shop/new.py", "content": "x = 1\n"}}}
+    data = b"\n".join([
+        _qwen_line("u1", None, "2026-04-07T02:00:00.000Z", "user", message={"role": "user", "parts": [{"text": "go"}]}),
+        _qwen_line("t1", "u1", "2026-04-07T02:00:09.900Z", "system", subtype="ui_telemetry", systemPayload={
+            "uiEvent": {"event.name": "qwen-code.api_response", "event.timestamp": "2026-04-07T02:00:09.900Z",
+                        "duration_ms": 9000}}),
+        _qwen_line("a1", "t1", "2026-04-07T02:00:10.000Z", "assistant", model="coder-model",
+                   message={"role": "model", "parts": [call]}),
+        _qwen_line("r1", "a1", "2026-04-07T02:00:11.000Z", "tool_result", message={"role": "user", "parts": [
+            {"functionResponse": {"id": "call_1", "name": "write_file", "response": {
+                "output": "Successfully created and wrote to new file: /home/dana/src/shop/new.py."}}}]},
+            toolCallResult={"callId": "call_1", "status": "success"}),
+        _qwen_line("t2", "r1", "2026-04-07T02:00:19.900Z", "system", subtype="ui_telemetry", systemPayload={
+            "uiEvent": {"event.name": "qwen-code.api_response", "event.timestamp": "2026-04-07T02:00:19.900Z",
+                        "duration_ms": 60000}}),
+        _qwen_line("a2", "t2", "2026-04-07T02:00:20.000Z", "assistant", model="coder-model",
+                   message={"role": "model", "parts": [{"text": "done"}]}),
+    ]) + b"\n"
+    m = redact_bytes(data, name="c.jsonl", policy="internal").session_map
+    edits = [e for e in m["events"] if e["kind"] == "edit"]
+    assert [t.get("op") for e in edits for t in e["targets"]] == ["create"]
+    assert m["session"]["durationMs"] == 20000  # the last record's time, never after it
+    llm = [e for e in m["events"] if e["kind"] == "llm"]
+    assert [(e["t"], e["latency"]) for e in llm] == [(1000, 9000), (11000, 9000)]  # the second: from its result on

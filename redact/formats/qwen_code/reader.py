@@ -9,11 +9,14 @@ and tools. Its own JSON Lines layout (`projects/<slug>/chats/<uuid>.jsonl`), rec
   count includes the cached part: fresh input is `promptTokenCount - cachedContentTokenCount`;
   `out` is `candidatesTokenCount + thoughtsTokenCount`), thinking (a part with `thought: true`), the
   length of its other text parts and its `functionCall` parts (the tool table). Its latency is the
-  `duration_ms` of the `qwen-code.api_response` telemetry record it follows (its `parentUuid`). The
+  `duration_ms` of the `qwen-code.api_response` telemetry record it follows (its `parentUuid`); the
+  record is written when the response is done, so the request starts that long before it (never
+  before the event it followed) and ends at the record's time. The
   stop reason is not recorded: it is inferred from the calls.
 - **Tool results.** A `tool_result` record's `functionResponse` parts: output size, the shell's exit
   code (`Exit Code: N`) and the commits and PRs it confirms; `toolCallResult.status` `error` is an
-  error (its `errorType` the errClass when known, else the wording), `cancelled` an interruption.
+  error (its `errorType` the errClass when known, else the wording), `cancelled` an interruption;
+  a `write_file` whose output begins `Successfully created and wrote to new file` created its file.
 - **Errors, compactions.** A `qwen-code.api_error` telemetry record is an llm error event; a
   `chat_compression` record a compaction with the tokens before and after. Slash commands and the
   other telemetry are skipped and counted.
@@ -66,6 +69,10 @@ def _parts(record: dict[str, Any]) -> list[dict[str, Any]]:
     return [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) else []
 
 
+#: how write_file's output says the file it wrote did not exist before (as Gemini CLI's does)
+CREATED = "Successfully created and wrote to new file: "
+
+
 class QwenReader(RecordReader):
     def __init__(self, report: RedactionReport) -> None:
         super().__init__(report, RECORD, DIALECT)
@@ -104,14 +111,18 @@ class QwenReader(RecordReader):
 
     def line_assistant(self, r: dict[str, Any], t: float) -> None:
         model = r.get(MODEL)
-        resp = LlmResponse(t, MAIN, model if is_model_name(model) else None)
+        parent = r.get(PARENT)
+        latency = self.latency.get(parent) if isinstance(parent, str) else None
+        # the record is written when the response is done: the request began `latency` before it
+        # (never before the event it followed), and it ends at the record's time, not after it
+        start = t if latency is None else max(t - latency, self.s.facts[-1].t if self.s.facts else t - latency)
+        resp = LlmResponse(start, MAIN, model if is_model_name(model) else None)
         usage = as_object(r.get(USAGE))
         prompt, cached = positive_int(usage.get(PROMPT_TOKENS)), positive_int(usage.get(CACHED_TOKENS))
         cached = min(cached, prompt)
         resp.inp, resp.cr = prompt - cached, cached
         resp.out = positive_int(usage.get(OUT_TOKENS)) + positive_int(usage.get(THOUGHT_TOKENS))
-        parent = r.get(PARENT)
-        resp.latency = self.latency.get(parent) if isinstance(parent, str) else None
+        resp.latency = None if latency is None else t - start
         self.add(resp)
         for p in _parts(r):
             if p.get(THOUGHT) is True:
@@ -161,8 +172,11 @@ class QwenReader(RecordReader):
             output = found_output if isinstance(found_output, str) else ""
             error = found_error if isinstance(found_error, str) else ""
             known = ERROR_TYPES.get(error_type) if isinstance(error_type, str) else None
-            self.add(make_result(call, max(t, call.t), status=status if isinstance(status, str) else None,
-                                 output=output, error=error, error_class_of=known))
+            res = make_result(call, max(t, call.t), status=status if isinstance(status, str) else None,
+                              output=output, error=error, error_class_of=known)
+            if call.kind == "edit" and not res.is_error and output.startswith(CREATED):
+                call.op = res.op = "create"  # write_file says when the file it wrote is new
+            self.add(res)
 
     def line_system(self, r: dict[str, Any], t: float) -> None:
         sub = r.get(SUBTYPE)
