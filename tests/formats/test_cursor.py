@@ -126,3 +126,39 @@ def test_the_tracked_git_repository_holding_the_workspace_is_the_root(tmp_path: 
         assert paths == ["pom.xml"] and not labels
     else:  # the workspace folder is the root: pom.xml, one level up, lies outside it
         assert "pom.xml" not in paths and labels
+
+
+@pytest.mark.parametrize("older", [False, True])
+def test_a_compaction_summary_is_a_compaction_at_its_cut(tmp_path: Path, older: bool) -> None:
+    """`composerData.latestConversationSummary` (built from public descriptions of the store: no
+    real sample) becomes one compaction event right after the bubble it covers up to; its text
+    never reaches the map or its report."""
+    import json
+
+    db = tmp_path / "state.vscdb"
+    storefix.cursor_global_db(db)
+    con = sqlite3.connect(db)
+    key = f"composerData:{storefix.CURSOR_CID}"
+    doc = json.loads(con.execute("SELECT value FROM cursorDiskKV WHERE key = ?", (key,)).fetchone()[0])
+    bids = [h["bubbleId"] for h in doc["fullConversationHeadersOnly"]]
+    cut = bids[2]
+    words = "summarised zqsecretqz conversation"
+    doc["latestConversationSummary"] = {"summary": words, "lastBubbleId": cut} if older else {
+        "summary": {"summary": words, "truncationLastBubbleIdInclusive": cut,
+                    "clientShouldStartSendingFromInclusiveBubbleId": bids[3],
+                    "previousConversationSummaryBubbleId": bids[0], "includesToolResults": True},
+        "lastBubbleId": bids[-1]}
+    con.execute("UPDATE cursorDiskKV SET value = ? WHERE key = ?", (json.dumps(doc), key))
+    con.commit()
+    con.close()
+    plain = redact_file(db, policy="internal")
+    m = plain.session_map
+    kinds = [e["kind"] for e in m["events"] if e["kind"] != "delay"]
+    assert kinds.count("compaction") == 1 and m["totals"]["compactions"] == 1
+    # after the events of the first three bubbles (a prompt, a reply, a read), before the fourth's
+    without = tmp_path / "without.vscdb"
+    storefix.cursor_global_db(without)
+    base = [e["kind"] for e in redact_file(without, policy="internal").session_map["events"] if e["kind"] != "delay"]
+    at = kinds.index("compaction")
+    assert kinds[:at] + kinds[at + 1:] == base and kinds[:at] == ["user", "llm", "read"]
+    assert "zqsecretqz" not in json.dumps(m) and "zqsecretqz" not in repr(vars(plain.report))

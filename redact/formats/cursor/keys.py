@@ -47,6 +47,11 @@ C_SUBAGENTS = tuple(S.key("<STORED_COMPOSER>", name) for name in ("subagentCompo
 C_HEADERS = S.key("<STORED_COMPOSER>", "fullConversationHeadersOnly")
 C_HEADER_BUBBLE = S.key("<STORED_COMPOSER>", "fullConversationHeadersOnly", "bubbleId")
 C_CONVERSATION = S.key("<STORED_COMPOSER>", "conversation")
+C_SUMMARY = S.key("<STORED_COMPOSER>", "latestConversationSummary")
+C_SUMMARY_INNER = S.key("<STORED_COMPOSER>", "latestConversationSummary", "summary")
+C_CUT = S.key("<STORED_COMPOSER>", "latestConversationSummary", "summary", "truncationLastBubbleIdInclusive")
+C_LAST_BUBBLE = S.key("<STORED_COMPOSER>", "latestConversationSummary", "lastBubbleId")
+COMPACTED = S.key("composer", "compactedThrough")
 
 B_ID, B_TYPE, B_CREATED = (S.key("<STORED_BUBBLE>", name) for name in ("bubbleId", "type", "createdAt"))
 B_TOKENS, B_TEXT = S.key("<STORED_BUBBLE>", "tokenCount"), S.key("<STORED_BUBBLE>", "text")

@@ -31,6 +31,8 @@ COMPOSER = obj(
     name=SHAPE,
     parent=used("the composer listing this one in subagentComposerIds / subComposerIds: role subagent, "
                 "parentSessionId", ID),
+    compactedThrough=used("a compaction event after this bubble (composerData.latestConversationSummary; "
+                          "built from public descriptions of the store, no sample)", ID),
 )
 TAB = obj(
     cursor=_KIND,
@@ -109,6 +111,15 @@ STORED_COMPOSER = obj(
         bubbleId=used("the bubble's key", ID)))),
     conversation=used("the bubbles, inline (older composers)", Many(Ref("STORED_BUBBLE"))),
     blobEncryptionKey=DROP, speculativeSummarizationEncryptionKey=DROP,
+    # the summary Cursor wrote when it compacted the chat (built from public descriptions of the
+    # store, no sample): where it cut, never its text; older composers: `summary` a plain string
+    latestConversationSummary=obj(
+        summary=used("the summary: its text never read; an object names the cut", obj(
+            summary=DROP,
+            truncationLastBubbleIdInclusive=used(f"{_EXPORTED} composer.compactedThrough", ID),
+            clientShouldStartSendingFromInclusiveBubbleId=ID, previousConversationSummaryBubbleId=ID,
+            includesToolResults=SHAPE)),
+        lastBubbleId=used(f"{_EXPORTED} composer.compactedThrough, when the summary names no cut", ID)),
 )
 #: ItemTable's `workbench.panel.aichat.view.aichat.chatdata` (workspaceStorage): its tabs are the chats
 CHATDATA = obj(tabs=used("the chats", Many(obj(

@@ -7,20 +7,23 @@ number of tool calls). A bubble with `toolFormerData` is a tool call (the shared
 Cursor's aliases: `read_file_v2` is a read, `run_terminal_command_v2` a shell command through the
 verb engine...) and, once its status is final, its result. Paths are placed under the git repository
 Cursor tracks for the composer (`trackedGitRepos`) that holds its workspace folder, else under the
-workspace folder (a workspace opened at `repo/src` keeps `src/` in its paths).
+workspace folder (a workspace opened at `repo/src` keeps `src/` in its paths). A composer's
+`latestConversationSummary` (the summary Cursor writes when it compacts a chat; built from public
+descriptions of the store, no sample) is a compaction event after the bubble it covers up to
+(`truncationLastBubbleIdInclusive`, else `lastBubbleId`); its text is never read.
 """
 from __future__ import annotations
 
 from typing import Any, BinaryIO
 
-from redact.build.facts import MAIN, LlmResponse, SessionFacts, UserTurn
+from redact.build.facts import MAIN, Compaction, LlmResponse, SessionFacts, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
 from redact.formats.common import (
     epoch_ms, is_model_name, label, parse_json_string, positive_int,
 )
 from redact.formats.cursor.keys import (
-    ADDITIONAL_STATUS, AT, BUBBLE_MODEL, BUBBLE_TYPE, CALL_ID, CREATED, ERROR, GIT_REPOS, ID, INPUT_TOKENS, KIND, LAST_SEND,
+    ADDITIONAL_STATUS, AT, BUBBLE_MODEL, BUBBLE_TYPE, CALL_ID, COMPACTED, CREATED, ERROR, GIT_REPOS, ID, INPUT_TOKENS, KIND, LAST_SEND,
     MODEL, OUTPUT_TOKENS, PARAMS, PARENT, RAW_ARGS, RESULT, ROOT, STATUS, TEXT, THINKING, TIME, TOKENS, TOOL,
     TOOL_NAME,
 )
@@ -56,6 +59,7 @@ class CursorReader(chatlog.StoreReader):
         self.turn: LlmResponse | None = None
         self.calls: set[str] = set()
         self.n = 0
+        self.compacted: str | None = None  # the bubble a compaction summary covers up to
 
     def time(self, value: object) -> float | None:
         return self.seen(epoch_ms(value) if isinstance(value, str) else chatlog.epoch_number(value))
@@ -82,8 +86,17 @@ class CursorReader(chatlog.StoreReader):
             self.s.cwd = workspace  # relative paths are the workspace's
         self.model = field(MODEL) if is_model_name(field(MODEL)) else None
         self.time(field(CREATED) or field(LAST_SEND))
+        cut = field(COMPACTED)
+        self.compacted = cut if isinstance(cut, str) and cut else None
 
     def bubble(self, r: dict[str, Any]) -> None:
+        self.bubble_events(r)
+        if self.compacted is not None and r.get(ID) == self.compacted and self.s.facts:
+            # Cursor summarised the chat up to this bubble (its text is never read): a compaction
+            self.s.facts.append(Compaction(self.s.facts[-1].t, MAIN))
+            self.compacted = None
+
+    def bubble_events(self, r: dict[str, Any]) -> None:
         kind = r.get(BUBBLE_TYPE)
         t = self.time(r.get(AT) or r.get(TIME))
         if t is None:

@@ -33,6 +33,7 @@ from redact.formats.chatlog import as_object
 from redact.formats.cursor.keys import (
     ADDITIONAL_STATUS, AT, B_ADDITIONAL, B_ADDITIONAL_STATUS, B_CREATED, B_ID, B_MODEL_INFO, B_MODEL_NAME, B_TEXT,
     B_THINKING, B_THINKING_TEXT, B_TOKENS, B_TOOL, B_TYPE, BUBBLE_MODEL, BUBBLE_TYPE, C_CONVERSATION, C_CREATED,
+    C_CUT, C_LAST_BUBBLE, C_SUMMARY, C_SUMMARY_INNER, COMPACTED,
     C_FS_PATH, C_GIT_REPOS, C_HEADER_BUBBLE, C_HEADERS, C_MODE, C_MODEL_CONFIG, C_MODEL_NAME, C_NAME, C_SUBAGENTS, C_UPDATED,
     C_REPO_PATH, C_URI, C_VERSION, C_WORKSPACE, CREATED, GIT_REPOS, ID, KIND, LAST_SEND, MODE, MODEL, NAME, PARENT, ROOT, T_CACHE_TIME,
     T_ID, T_MODEL, T_RAW_TEXT, T_TEXT, T_TIMESTAMP, T_TYPE, TAB_BUBBLES, TAB_ID, TAB_SENT, TAB_TITLE, TABS, TEXT,
@@ -141,6 +142,18 @@ def _git_repos(doc: dict[str, Any]) -> list[str]:
     return [r for r in repos if isinstance(r, str) and r]
 
 
+def _compacted_through(doc: dict[str, Any]) -> str | None:
+    """The bubble a composer's latest compaction summary covers up to (never the summary's text):
+    the summary's `truncationLastBubbleIdInclusive`, else (an older summary, a plain string) the
+    record's `lastBubbleId`."""
+    found = as_object(doc.get(C_SUMMARY))
+    inner = found.get(C_SUMMARY_INNER)
+    for value in (as_object(inner).get(C_CUT) if isinstance(inner, dict) else None, found.get(C_LAST_BUBBLE)):
+        if isinstance(value, str) and 0 < len(value) <= 200:
+            return value
+    return None
+
+
 def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> bytes:
     lines: list[dict[str, Any]] = []
     if _global(db):
@@ -149,7 +162,7 @@ def export(db: sqlite3.Connection, session: str, path: Path | None = None) -> by
         lines.append({KIND: "composer", ID: session, VERSION: doc.get(C_VERSION), CREATED: doc.get(C_CREATED),
                       UPDATED: doc.get(C_UPDATED), MODEL: as_object(doc.get(C_MODEL_CONFIG)).get(C_MODEL_NAME),
                       MODE: doc.get(C_MODE), ROOT: root, GIT_REPOS: _git_repos(doc), NAME: doc.get(C_NAME),
-                      PARENT: _parent(db, session)})
+                      PARENT: _parent(db, session), COMPACTED: _compacted_through(doc)})
         inline = doc.get(C_CONVERSATION)
         if isinstance(inline, list) and inline:
             lines.extend(_bubble(b) for b in inline if isinstance(b, dict))
