@@ -241,6 +241,12 @@ def _anchor_index() -> AnchorIndex:
     return _ANCHORS[0]
 
 
+def warm_up() -> None:
+    """Load the secrets layer and its anchor index now (before a pool forks: its workers share them)."""
+    _anchor_index()
+    secret_spans("api_key = 'warm-up'", at_rest=True)
+
+
 def anchored_strings(text: str, known: Known | None = None) -> Iterator[tuple[int, int, str | None, str]]:
     """What `json_strings` yields, but only the literals that can hold a finding: those with an
     anchor of the secrets layer inside (redact/contract/secrets/anchors.py: every at-rest finding
