@@ -191,6 +191,19 @@ def test_any_folder_is_searched_by_content(tmp_path: Path) -> None:
     assert len(readme) == 1
 
 
+def test_a_damaged_gzip_in_a_folder_does_not_stop_its_discovery(tmp_path: Path) -> None:
+    """A `.jsonl.gz` whose stream is damaged past its header (zlib's own error, not gzip's) is
+    a file it cannot name, and the session beside it is still found."""
+    from redact.formats.discover import discover
+
+    folder = tmp_path / "logs"
+    _copy(CC / f"{CC_SID}.jsonl", folder / "monday.jsonl")
+    (folder / "broken.jsonl.gz").write_bytes(b"\x1f\x8b\x08\x00" + b"not a gzip stream")
+    found = discover(folder)
+    names = {s.path.name for s in found.sessions}
+    assert "monday.jsonl" in names and "broken.jsonl.gz" not in names
+
+
 def test_companions_are_never_sessions_of_their_own(tmp_path: Path) -> None:
     """opencode's storage tree (message and part files), a store's -wal and -shm, Copilot CLI's
     workspace.yaml: read with their session, never listed as one."""
