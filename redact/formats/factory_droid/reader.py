@@ -25,7 +25,7 @@ import orjson
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import as_object
-from redact.formats.common import epoch_ms, is_model_name, label
+from redact.formats.common import LATEST_MS, epoch_ms, is_model_name, label
 from redact.formats.factory_droid.keys import (
     AT, BLOCK_TYPE, BLOCKS, CALL_ID, CALL_INPUT, CALL_NAME, CONTENT, CWD, KIND, MESSAGE, MODEL, RECORD_TYPES,
     RESULT_CALL, RESULT_CONTENT, RESULT_ERROR, RESULT_TEXT, RESULT_TYPE, ROLE, SESSION_ID, SETTINGS_MODEL, START_AT,
@@ -213,4 +213,4 @@ def file_time(where: str, size: int | None) -> float | None:
     if not os.path.isfile(where) or (size is not None and found.st_size != size):
         return None
     ms = found.st_mtime * 1000.0
-    return ms if 0.0 < ms < 7_258_118_400_000.0 else None
+    return ms if 0.0 < ms < LATEST_MS else None
