@@ -50,6 +50,16 @@ def call(name: str, args: object, call_id: str, t: float, agent: str, *,
     return made
 
 
+def first_operation_path(inp: object, operations: str, path: str) -> dict[str, Any]:
+    """A tool input (a copy) whose `path`, when it names none of its own, is that of its first
+    operation (`inp[operations][0][path]`): the path the shared tool table reads of a read of many."""
+    found: dict[str, Any] = dict(inp) if isinstance(inp, dict) else {}
+    ops = found.get(operations)
+    if isinstance(ops, list) and ops and isinstance(ops[0], dict) and isinstance(ops[0].get(path), str):
+        found.setdefault(path, ops[0][path])
+    return found
+
+
 def result(c: ToolCall, t: float, *, error: bool, output: object = None, exit_code: int | None = None,
            dur: float | None = None, error_text: object = None, created: bool | None = None) -> ToolResult:
     """The ToolResult of call `c`: error or not, the output's byte count, an exit code when the log
