@@ -31,7 +31,7 @@ import orjson
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
 from redact.formats.chatlog import CallPairs, as_object
-from redact.formats.common import count_urls, epoch_ms, is_model_name, label, session_id
+from redact.formats.common import count_urls, epoch_ms, is_model_name, json_document, label, session_id
 from redact.formats.hermes.keys import (
     AT, CALL_ARGS, CALL_ID, CALL_NAME, CONTENT, DOC_ID, DOC_MODEL, END, FUNCTION, LINE_ROLES, MESSAGES,
     META_CWD, META_END, META_ID, META_MODEL, META_TOKENS, REASONING, RESULT_CALL, ROLE, START, STOP, TOOL_CALLS,
@@ -49,14 +49,7 @@ RESULT_OUTPUT, RESULT_EXIT, RESULT_ERROR = "output", "exit_code", "error"
 
 def document_of(data: bytes) -> dict[str, Any] | None:
     """The session document held in `data`, or None (the JSON Lines log)."""
-    body = data.lstrip()
-    if body[:1] != b"{":
-        return None
-    try:
-        doc = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return None
-    return doc if sniff_doc(doc) else None
+    return json_document(data, sniff_doc)
 
 
 def _time(value: object) -> float | None:
