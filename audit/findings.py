@@ -60,6 +60,7 @@ RULES: dict[str, Rule] = _rules(
     ("grammar.email", "grammar", "an e-mail address"),
     ("grammar.text", "grammar", "a text field the policy does not keep"),
     ("grammar.content-hash", "grammar", "contentHash is not the SHA-256 of the map's canonical JSON"),
+    ("grammar.source-digest", "grammar", "sourceDigest is not a keyed digest (hmac-sha256: and 64 hex)"),
     ("grammar.not-object", "grammar", "expected a JSON object here"),
     ("grammar.not-list", "grammar", "expected a JSON list here"),
     # layer 2: secrets (redact/contract/secrets/ detectors; the rule suffix is the detector's name)

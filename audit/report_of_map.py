@@ -250,13 +250,13 @@ def _text_kept(raw: dict[str, Any], policy: Any) -> dict[str, list[str]]:
 
 
 def audit_file(path: str | Path, *, scan: bool = True,
-               source_log: str | Path | None = None, policy: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
+               source_log: str | Path | bytes | None = None, policy: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """(report, map) for the map file at `path` (gzip or not, `-` for stdin). BadInput on bad input.
 
     `source_log`: the raw log the map was made from, for the scanner's taint layer."""
     where = display_name(path)
     raw = parse_json(read_input(path), where)
-    log = read_input(source_log) if source_log is not None else None
+    log = source_log if isinstance(source_log, bytes) or source_log is None else read_input(source_log)
     report = report_of_map(raw, source=where, scan=scan, source_log=log, policy=policy)
     return report, raw
 

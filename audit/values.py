@@ -128,6 +128,8 @@ class ValueClasses:
                 rules = extra_rules(value)
                 return (REJECTED, rules) if rules else (TEXT, ())
             return self._rejected(value, "grammar.text")
+        if kind is Kind.DIGEST:  # an opaque keyed digest; `scan --source` checks it against the log
+            return _OK if g.SOURCE_DIGEST_RE.fullmatch(value) else self._rejected(value, "grammar.source-digest")
         if kind is Kind.HASH:
             if g.CONTENT_HASH_RE.fullmatch(value) and value == self._expected_hash():
                 return _OK

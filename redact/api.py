@@ -180,6 +180,7 @@ def redact_opened(opened: Opened, options: Options) -> Result:
 
 def _pipeline(opened: Opened, options: Options) -> Result:
     report = RedactionReport(source=opened.name, input_format=opened.fmt)
+    report.key_source = options.key.origin if options.key is not None else None
     key = scoped_key(options.key, options.policy, opened.source, report)
     if opened.fmt == MAP:
         data = opened.data if opened.data is not None else opened.source.read_bytes()  # type: ignore[union-attr]
@@ -196,6 +197,9 @@ def _pipeline(opened: Opened, options: Options) -> Result:
     out = redact_map(raw, options.policy, key, report, explicit_mode=options.mode, recorder=options.recorder)
     if opened.fmt == MAP:
         _check_events_kept(raw, out, report, opened.name)
+    if opened.fmt != MAP and opened.tied and options.key is not None:
+        # the keyed digest that ties the map to this log (scan --source, receipt sign --source)
+        out["sourceDigest"] = report.source_digest = options.key.source_digest(opened.source)
     out = finish_map(out, report)
     try:
         scan_output(out, report, options.policy, source=opened.source, source_format=opened.fmt)
@@ -277,10 +281,6 @@ def scan_output(session_map: dict[str, Any], report: RedactionReport, policy: Ef
                       keep_task_names=policy.policy.text.keep_task_names,
                       keep_artifact_titles=policy.policy.text.keep_artifact_titles,
                       verb_check=_verb_check(policy))
-    if source is not None:
-        from redact.report import source_digest
-
-        report.source_sha256 = source_digest(source)
     report.scanner = dict(result.verdicts)
     report.findings = [f.as_dict() for f in result.findings]
     if not result.clean:

@@ -25,6 +25,12 @@ class BadInput(RedactError):
     """The input cannot be read or is not a valid instance of its format."""
 
 
+class NoSession(BadInput):
+    """A session store this build reads, holding no session (an agent installed, never used). Asked
+    for alone, it is refused like any input that gives no map; in a batch it is passed over and
+    named (`skipped`), not counted as a failure: there was nothing to redact."""
+
+
 class UsageError(RedactError):
     """The command line or the policy asks for something impossible or unsafe."""
 

@@ -24,10 +24,13 @@ class RedactionReport:
     path_mode: str = "relative"
     requested_mode: str = "relative"
     key_fingerprint: str | None = None
+    key_source: str | None = None  # where the key came from (Key.origin); None: no key
     link_scope: str | None = None  # how far keyed tokens link: global, session, dataset:NAME; None: no key
     policy_name: str = ""
     policy_hash: str = ""
-    source_sha256: str | None = None  # SHA-256 of the raw log the map was made from (None: a map input)
+    # the map's sourceDigest: the keyed digest of the raw log it was made from (None: a map input, no
+    # key, or a source that is not one file's bytes); never an unkeyed hash, which confirms a guess
+    source_digest: str | None = None
     policy_keeps: list[str] = field(default_factory=list)  # `EffectivePolicy.keeps()`: setting names
     # class ("task_names", "artifact_titles") -> the text values the policy kept on purpose: they leave
     # the machine in the map, so the report lists them with the identifiers in clear
@@ -66,10 +69,11 @@ class RedactionReport:
             "pathMode": self.path_mode,
             "requestedMode": self.requested_mode,
             "keyFingerprint": self.key_fingerprint,
+            "keySource": self.key_source or "none",
             "linkScope": self.link_scope,
             "policy": {"name": self.policy_name, "hash": self.policy_hash, "keeps": list(self.policy_keeps)},
             "contentHash": self.content_hash,
-            "sourceSha256": self.source_sha256,
+            "sourceDigest": self.source_digest,
             "eventsByKind": dict(sorted(self.events_by_kind.items())),
             "eventsByAgent": dict(sorted(self.events_by_agent.items())),
             "identifiersInClear": {k: sorted(v) for k, v in sorted(self.idents.kept.items())},
@@ -103,7 +107,7 @@ def source_digest(source: bytes | str | Any) -> str:
     return digest.hexdigest()
 
 
-def drop_line(counts: tuple[int, int, int, int], *, where: str = "the audit report") -> str | None:
+def drop_line(counts: tuple[int, int, int, int], *, where: str) -> str | None:
     """One line for stderr saying how much a run dropped or skipped (None: nothing). `where`: what
     lists them by place and reason (the audit report when one was asked for, else how to get one)."""
     events, fields, values, records = counts

@@ -19,6 +19,10 @@ from hypothesis import HealthCheck, settings
 # real key must never be picked up by a test that expects none, so the suite gets a config folder of
 # its own (tests of the default key point it elsewhere themselves).
 os.environ["XDG_CONFIG_HOME"] = str(Path(__import__("tempfile").mkdtemp(prefix="agentplay-test-config-")))
+# The disk cache of shipped tables (redact/io/cache.py) goes to a folder of the suite's own as well:
+# a run of the suite leaves nothing in the developer's ~/.cache, and never reads what an older
+# checkout left there (the processes the tests start inherit both variables).
+os.environ["XDG_CACHE_HOME"] = str(Path(__import__("tempfile").mkdtemp(prefix="agentplay-test-cache-")))
 
 # Hypothesis: no per-example deadline and no "too slow" check (the machines are shared and noisy;
 # hang guards are explicit where they matter). With CI set (.ci/run sets it) the examples are

@@ -86,7 +86,8 @@ SCANNER_ENTRIES = ("audit.scan", "audit.native", "audit.report_of_map", "audit.s
 #: Who may run the scanner, and why: after a redaction (only the API), or on a map it was given.
 #: `redact.api_native` is the `--to native` half of the API (split from api.py to keep modules short).
 SCANS_AFTER_REDACTION = {"redact.api", "redact.api_native"}
-SCANS_A_GIVEN_MAP = {"redact", "redact.share.receipt", "redact.cli.scan_cmd", "redact.cli.audit_cmd"}
+SCANS_A_GIVEN_MAP = {"redact", "redact.share.receipt", "redact.cli.scan_cmd", "redact.cli.audit_cmd",
+                     "redact.cli.precommit_cmd"}  # the pre-commit entry scans staged maps and native scrubs
 
 
 def _in(module: str, prefixes: tuple[str, ...] | set[str]) -> bool:

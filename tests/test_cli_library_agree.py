@@ -47,6 +47,8 @@ def test_cli_and_library_write_the_same_map_and_report(tmp_path: Path, capsys: p
     assert by_cli.read_bytes() == (tmp_path / "lib.json").read_bytes()
     from_cli = json.loads(report_path.read_text())
     from_library = json.loads(render(result.report, result.session_map, "json"))
+    # where the key came from is the one fact the two runs differ in: the flag, or a Key the caller made
+    assert (from_cli.pop("keySource"), from_library.pop("keySource")) == ("--key-file", "the caller")
     assert from_cli == from_library
 
 

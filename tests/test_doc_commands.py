@@ -30,7 +30,7 @@ KEY_HEX = "5e" * 32
 
 # Commands that are not run, each with the reason. Nothing else may be skipped.
 SKIPPED = {
-    "agentplay-redact scan FILE... [--source RAW] [--format text|json|sarif] [-o OUT] [--self-test]":
+    "agentplay-redact scan FILE... [--source RAW [--key-file KEY] [--untied-source]] [--format text|json|sarif] [-o OUT] [--self-test]":
         "a synopsis: FILE... is a placeholder, not a file",
 }
 # The first README command installs the package with pip (network); its agentplay-redact parts run.

@@ -85,11 +85,13 @@ def _clean_map(path: Path) -> None:
 
 def test_the_hook_is_declared_for_session_maps() -> None:
     spec = hook()
-    assert spec["language"] == "python" and str(spec["entry"]).startswith("agentplay-redact scan")
+    assert spec["language"] == "python" and str(spec["entry"]).startswith("agentplay-redact precommit")
     pattern = re.compile(str(spec["files"]))
-    for name in ("a.map.json", "sessions/x.map.json.gz", "out/6f1e.json.gz"):
+    # maps whatever their name, and raw logs (transcripts, rollouts, stores): content decides
+    for name in ("a.map.json", "sessions/x.map.json.gz", "out/6f1e.json.gz", "a.json", "s.jsonl",
+                 "rollout.jsonl.gz", "state.vscdb", "store.db"):
         assert pattern.search(name), name
-    for name in ("package.json", "a.json", "notes.md", "map.json.bak"):
+    for name in ("notes.md", "map.json.bak", "main.py"):
         assert not pattern.search(name), name
 
 
@@ -99,7 +101,7 @@ def test_hook_passes_a_clean_map(repo: Path) -> None:
     git(repo, "add", "sessions")
     proc = run_hook(repo)
     assert proc is not None and proc.returncode == 0, proc.stderr if proc else ""
-    assert "clean" in proc.stdout
+    assert "clean" in proc.stderr
 
 
 def test_hook_blocks_a_leaking_map(repo: Path) -> None:
@@ -109,7 +111,7 @@ def test_hook_blocks_a_leaking_map(repo: Path) -> None:
     git(repo, "add", "sessions")
     proc = run_hook(repo)
     assert proc is not None and proc.returncode == 1
-    assert "sessions/leak.map.json" in proc.stdout and "finding" in proc.stdout
+    assert "sessions/leak.map.json" in proc.stderr and "finding" in proc.stderr
     assert "ghp_exampleNotARealToken" not in proc.stdout + proc.stderr  # findings are masked
 
 
@@ -123,7 +125,8 @@ def test_hook_blocks_a_file_that_is_not_a_map(repo: Path) -> None:
 def test_hook_ignores_other_files(repo: Path) -> None:
     (repo / "package.json").write_text('{"name": "x", "secret": "please fix the bug for the customer"}')
     git(repo, "add", "package.json")
-    assert run_hook(repo) is None
+    proc = run_hook(repo)  # JSON that is not a map nor a raw log: not this hook's business
+    assert proc is not None and proc.returncode == 0, proc.stderr
 
 
 def test_a_git_pre_commit_hook_refuses_the_commit(repo: Path) -> None:
@@ -145,3 +148,53 @@ def test_a_git_pre_commit_hook_refuses_the_commit(repo: Path) -> None:
     with pytest.raises(subprocess.CalledProcessError):
         git(repo, "commit", "-q", "-m", "a leaking map")
     assert "bad.map.json" not in git(repo, "ls-tree", "-r", "--name-only", "HEAD")
+
+
+# -- issue 27 item 7: maps whatever their name; raw agent logs blocked unless natively scrubbed ----------
+
+RAW = ROOT / "examples" / "claude-code" / "5f3c2a10-7b4e-4d21-9c8a-2e6f1b0d4a77.jsonl"
+
+
+def test_a_map_under_any_name_is_checked(repo: Path) -> None:
+    leak = json.loads(EXAMPLE.read_text())
+    (repo / "sessions" / "notes.json").write_text(json.dumps(leak))  # a map, not named *.map.json
+    git(repo, "add", "sessions")
+    proc = run_hook(repo)
+    assert proc is not None and proc.returncode == 1 and "sessions/notes.json" in proc.stderr
+
+
+@pytest.mark.parametrize("name", ["sessions/s.jsonl", "sessions/rollout.jsonl.gz"])
+def test_a_raw_agent_log_is_blocked(repo: Path, name: str) -> None:
+    import gzip
+
+    data = RAW.read_bytes()
+    (repo / name).write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    git(repo, "add", "sessions")
+    proc = run_hook(repo)
+    assert proc is not None and proc.returncode == 1
+    assert name in proc.stderr and "raw agent log (Claude Code" in proc.stderr and "--to native" in proc.stderr
+
+
+def test_a_log_the_sweep_scrubbed_is_still_a_raw_log(repo: Path) -> None:
+    # the sweep replaces secrets only: prompts and replies stay, so the log is blocked like any other
+    text = RAW.read_text().replace("ghp_", "[agentplay:secret:github-token:0000]", 1)
+    (repo / "sessions" / "s.jsonl").write_text(text)
+    git(repo, "add", "sessions")
+    proc = run_hook(repo)
+    assert proc is not None and proc.returncode == 1 and "raw agent log" in proc.stderr
+
+
+def test_a_native_scrub_of_this_tool_passes(repo: Path) -> None:
+    from redact import api_native
+
+    out = repo / "sessions" / "scrubbed.jsonl"
+    api_native.scrub_file(str(RAW), str(out), policy="default", key=Key(bytes.fromhex("2d" * 32), source="t"))
+    git(repo, "add", "sessions")
+    proc = run_hook(repo)
+    assert proc is not None and proc.returncode == 0, proc.stderr
+    # one raw line put back into the scrubbed file makes it a raw log again
+    with out.open("a", encoding="utf-8") as fh:
+        fh.write(RAW.read_text().splitlines()[2] + "\n")
+    git(repo, "add", "sessions")
+    proc = run_hook(repo)
+    assert proc is not None and proc.returncode == 1 and "raw agent log" in proc.stderr

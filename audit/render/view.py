@@ -251,6 +251,7 @@ def build_view(report: dict[str, Any], session_map: dict[str, Any] | None = None
         "pathModeDeclared": report.get("pathModeDeclared") if isinstance(report.get("pathModeDeclared"),
                                                                           bool) else None,
         "keyFingerprint": show_hex(report.get("keyFingerprint")),
+        "keySource": report.get("keySource") if report.get("keySource") in KEY_SOURCES else None,
         "linkScope": report.get("linkScope") if is_link_scope(report.get("linkScope")) else None,
         "policy": {"name": show_name(policy["name"]) if policy.get("name") else None,
                    "hash": show_hex(policy.get("hash")),
@@ -258,7 +259,7 @@ def build_view(report: dict[str, Any], session_map: dict[str, Any] | None = None
                       if isinstance(policy.get("keeps"), list) else {})},
         "textKept": _text_kept(report),
         "contentHash": show_hex(report.get("contentHash")),
-        "sourceSha256": show_hex(report["sourceSha256"]) if isinstance(report.get("sourceSha256"), str) else None,
+        "sourceDigest": _source_digest(report.get("sourceDigest")),
         "contentHashStored": show_hex(stored) if stored is not None else None,
         "contentHashMatches": report.get("contentHashMatches")
         if isinstance(report.get("contentHashMatches"), bool) else None,
@@ -288,6 +289,12 @@ def build_view(report: dict[str, Any], session_map: dict[str, Any] | None = None
         "timeline": build_timeline(session_map).summary() if isinstance(session_map, dict) else None,
     }
     return view
+
+
+#: Where a run's key came from, as its report says it (redact/cli/common.py key_origin, Key.origin):
+#: a closed set, so a report file edited to hold anything else shows nothing.
+KEY_SOURCES = frozenset({"--key-file", "$AGENTPLAY_REDACT_KEY", "$AGENTPLAY_REDACT_KEY_FILE",
+                         "~/.config/agentplay/key", "$XDG_CONFIG_HOME/agentplay/key", "the caller", "none"})
 
 
 def _fingerprint_text(view: dict[str, Any]) -> str:
@@ -344,6 +351,8 @@ def facts(view: dict[str, Any]) -> list[tuple[str, str]]:
         ("Format", view["inputFormat"]),
         ("Path mode", mode),
         ("Key fingerprint", _fingerprint_text(view)),
+        *([("Key from", "no key" if view["keySource"] == "none" else str(view["keySource"]))]
+          if view.get("keySource") else []),
         ("Tokens link", _scope_text(view)),
         ("Policy", policy_text),
         ("contentHash", _hash_text(view)),
@@ -371,3 +380,12 @@ def dropped_groups(view: dict[str, Any]) -> list[tuple[str, str, dict[str, int]]
 
 def masked_reasons(view: dict[str, Any]) -> dict[tuple[str, str], str]:
     return {(m["category"], m["value"]): m["reason"] for m in view["maskedIdentifiers"]}
+
+
+def _source_digest(value: Any) -> str | None:
+    """The keyed digest of the map's raw log: shown when it is of its form, masked otherwise."""
+    from redact.model.grammar import SOURCE_DIGEST_RE
+
+    if not isinstance(value, str):
+        return None
+    return value if SOURCE_DIGEST_RE.fullmatch(value) else show_hex(value)

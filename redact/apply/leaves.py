@@ -155,8 +155,8 @@ class LeafRedactor:
             return DROP if out is None else out
         if kind is Kind.TEXT:
             return self.text(value, ptr)
-        if kind is Kind.HASH:
-            return DROP  # recomputed on output
+        if kind is Kind.HASH or kind is Kind.DIGEST:
+            return DROP  # recomputed on output (a source digest: only from a raw log, with a key)
         raise AssertionError(kind)  # pragma: no cover
 
     def timestamp(self, value: str, ptr: str, *, required: bool) -> Any:

@@ -102,11 +102,15 @@ def sessions_in(folder: Path) -> list[Path]:
 
 def in_store(path: Path) -> list[Path]:
     """The sessions of a SQLite store, one `STORE#SESSION` address each, and the runs of a log of
-    several (Aider's history, redact/formats/runs.py), one `FILE#RUN` each; any other file is itself."""
+    several (Aider's history, redact/formats/runs.py), one `FILE#RUN` each; any other file is itself.
+    A credential or auxiliary file (redact/formats/auxiliary.py) is itself, unopened: never read."""
     from redact.formats import runs
+    from redact.formats.auxiliary import reason
     from redact.formats.stores import sessions_of
     from redact.io.store import is_sqlite, ref
 
+    if reason(path) is not None:
+        return [path]
     if not is_sqlite(path):
         found = runs.runs_of(path)
         return [runs.ref(path, rid) for rid, _ in found] if len(found) > 1 else [path]
@@ -221,6 +225,11 @@ def survey(inputs: Sequence[str], exclude: Sequence[Path] = (), *, home: bool | 
             continue
         if reason(path) is not None:
             add(path)
+            continue
+        if "#" not in arg and not path.exists() and not path.is_symlink():  # named, never planned
+            why = ("no such file or folder: `~` was not expanded (quoted in a shell, or a literal in "
+                   "code: expand it first)" if arg.startswith("~") else "no such file or folder")
+            out.unusable.append(Outcome(arg, None, BAD, 2, message=f"{arg}: {why}; not redacted"))
             continue
         for one in in_store(store_of_side(path) or path):
             add(one)

@@ -34,7 +34,7 @@ from redact.batch.inputs import is_pattern as is_pattern, output_name as output_
 from redact.batch.inputs import output_names as output_names, plan as plan, sessions_in as sessions_in
 from redact.batch.inputs import Plan as Plan, plan_all as plan_all, skipped_in as skipped_in
 from redact.batch.inputs import survey as survey
-from redact.errors import LeakFound, RedactError
+from redact.errors import LeakFound, NoSession, RedactError
 from redact.keys.material import Key, key_from_env, load_key_file
 from redact.policy.load import EffectivePolicy
 
@@ -60,6 +60,7 @@ class KeySource:
     path: str | None = None
     allow_unsafe_permissions: bool = False
     fingerprint: str | None = None
+    origin: str | None = None  # where the parent's key came from, as reports say it (Key.origin)
 
     @classmethod
     def from_file(cls, path: str | Path, *, allow_unsafe_permissions: bool = False) -> KeySource:
@@ -78,8 +79,8 @@ class KeySource:
         if key is None:
             return cls()
         if key_file is not None:
-            return cls("file", str(key_file), allow_unsafe_permissions, key.fingerprint())
-        return cls("env", None, allow_unsafe_permissions, key.fingerprint())
+            return cls("file", str(key_file), allow_unsafe_permissions, key.fingerprint(), key.origin)
+        return cls("env", None, allow_unsafe_permissions, key.fingerprint(), key.origin)
 
     def load(self) -> Key | None:
         if self.kind == "none":
@@ -95,6 +96,8 @@ class KeySource:
 
             raise KeyError_("the key changed while the inputs were being redacted",
                             where=self.path or "$AGENTPLAY_REDACT_KEY")
+        if self.origin is not None:
+            key.origin = self.origin
         return key
 
 
@@ -130,6 +133,8 @@ def _redact_one(task: Task, settings: Settings) -> Outcome:
                        findings=tuple((str(f.get("rule")), str(f.get("pointer")), str(f.get("excerpt", "")))
                                       for f in found),
                        warnings=tuple(getattr(report, "warnings", ()) or ()), message=exc.diagnostic())
+    except NoSession as exc:  # nothing to redact: named, not a failure
+        return Outcome(task.input, None, SKIPPED, 0, task.size, message=f"{task.input}: skipped ({exc.what})")
     except RedactError as exc:
         return Outcome(task.input, task.output, BAD, exc.exit_code, task.size, message=exc.diagnostic())
     except Exception as exc:  # noqa: BLE001 - a bug in one input must not stop the others

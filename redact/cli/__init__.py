@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 PROG = "agentplay-redact"
 # command -> the module that adds it to `app`. A run imports only its command's module (the others,
@@ -15,7 +16,7 @@ PROG = "agentplay-redact"
 MODULES = {"redact": "redact_cmd", "keygen": "keys_cmd", "policy": "policy_cmd", "formats": "policy_cmd",
            "verb": "verb_cmd", "scan": "scan_cmd", "audit": "audit_cmd", "receipt": "receipt_cmd",
            "reveal": "reveal_cmd", "explain": "explain_cmd",
-           "sweep": "sweep_cmd", "hook": "sweep_cmd"}
+           "sweep": "sweep_cmd", "hook": "sweep_cmd", "precommit": "precommit_cmd"}
 COMMANDS = set(MODULES)
 TOP_OPTIONS = ("--help", "-h", "--version", "--install-completion", "--show-completion")
 #: What a first run with no arguments prints (stderr, exit 2): what to type next.
@@ -26,6 +27,67 @@ USAGE = f"""usage: {PROG} [COMMAND] INPUT... [OPTIONS]
   {PROG} scan map.json.gz                    check a map before uploading it
   {PROG} help [COMMAND]                      every command and option
 """
+
+
+#: The commands that do their whole job with no arguments (a list, the shipped policy, every agent
+#: home's sweep): their bare run answers. Every other command, run bare, prints its usage and
+#: NEXT_STEP (stderr, exit 2): what a new user types next.
+BARE_ANSWERS = frozenset({"policy list", "policy show", "formats", "sweep"})
+NEXT_STEP = {
+    "redact": f"{PROG} session.jsonl -o map.json.gz",
+    "keygen": f"{PROG} keygen ~/.config/agentplay/key",
+    "policy check": f"{PROG} policy check my-policy.toml",
+    "verb": f"{PROG} verb 'git commit -m wip'",
+    "scan": f"{PROG} scan map.json.gz",
+    "audit": f"{PROG} audit map.json.gz",
+    "receipt keygen": f"{PROG} receipt keygen ~/.config/agentplay/receipt.pem",
+    "receipt sign": f"{PROG} receipt sign map.json.gz --signing-key ~/.config/agentplay/receipt.pem",
+    "receipt verify": f"{PROG} receipt verify map.json.gz map.json.gz.receipt.json --pubkey receipt.pem.pub",
+    "reveal": f"{PROG} reveal map.json.gz --vault map.vault --key-file ~/.config/agentplay/key",
+    "explain": f"{PROG} explain session.jsonl --field '/events/*/verb'",
+    "hook install": f"{PROG} hook install claude-code --key-file ~/.config/agentplay/key",
+    "hook run": f"{PROG} hook install claude-code   (an agent runs `hook run` itself)",
+    "hook uninstall": f"{PROG} hook uninstall claude-code",
+    "precommit": f"{PROG} precommit map.json.gz session.jsonl   (pre-commit runs it on the staged files)",
+}
+
+
+def _bare_usage(args: list[str]) -> str | None:
+    """For a command (or subcommand) run with nothing after its name and not among BARE_ANSWERS:
+    its usage line, the command to type next and where every option is listed. None otherwise."""
+    import typer.main
+
+    from redact.cli.common import app
+
+    name = " ".join(args)
+    if name in BARE_ANSWERS or name not in NEXT_STEP:
+        return None
+    group: Any = typer.main.get_command(app)  # typer's own click: duck-typed, not click's classes
+    ctx = group.context_class(group, info_name=PROG)
+    cmd: Any = group
+    for word in args:
+        cmd = cmd.get_command(ctx, word) if hasattr(cmd, "get_command") else None
+        if cmd is None:
+            return None
+        ctx = cmd.context_class(cmd, info_name=word, parent=ctx)
+    usage = ctx.get_usage().replace("Usage:", "usage:", 1)
+    summary = cmd.get_short_help_str(limit=100) if cmd is not None else ""
+    return (f"{usage}\n\n  {summary}\n\nnext, for example:\n  {NEXT_STEP[name]}\n\n"
+            f"`{PROG} {name} --help` lists every option.\n")
+
+
+#: Commands whose machine summary is their report in JSON: `--json` is `--format json` there.
+_JSON_IS_FORMAT = ("scan", "audit", "sweep")
+
+
+def _json_as_format(args: list[str]) -> list[str]:
+    """`scan|audit|sweep ... --json`: the JSON report (`--format json`); refused beside another format."""
+    if not args or args[0] not in _JSON_IS_FORMAT or "--json" not in args:
+        return args
+    rest = [a for a in args if a != "--json"]
+    if any(a in ("--format", "-f") or a.startswith("--format=") for a in rest):
+        return args  # typer names the clash: `--json` is no option of these commands then
+    return [*rest, "--format", "json"]
 
 
 def _typo(word: str) -> str | None:
@@ -58,6 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     verbose = "--verbose" in args
     if verbose:
         args.remove("--verbose")
+    quiet = bool({"--quiet", "-q"} & set(args[: args.index("--")] if "--" in args else args))
+    if quiet:  # every command: errors only (redact/cli/common.py, Say)
+        args = [a for a in args if a not in ("--quiet", "-q")]
+    args = _json_as_format(args)
     if not args and not any(name.endswith("_COMPLETE") for name in os.environ):  # a first run: what to type
         sys.stderr.write(USAGE)
         return 2
@@ -69,6 +135,12 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"{PROG}: error: {shown} is neither a command nor a file; did you mean "
                          f"`{PROG} {guess}`? (`{PROG} help` lists the commands)\n")
         return 2
+    if args and len(args) <= 2 and (" ".join(args) in NEXT_STEP) and not (set(args) & set(TOP_OPTIONS)):
+        _register(args[0])
+        bare = _bare_usage(args)
+        if bare is not None:  # a first run of a command: what to type next, not an error about it
+            sys.stderr.write(bare)
+            return 2
     if args[:1] == ["--version"]:  # before typer is imported: the quickest answer
         from importlib.metadata import version
 
@@ -90,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     lazy_coercion()  # typer's pydantic coercion only for the values that need it (start-up)
 
     Interrupt.said = False
+    from redact.cli.common import Say
+
+    Say.quiet = quiet
 
     if args and args[0] not in COMMANDS and args[0] not in TOP_OPTIONS:
         args.insert(0, "redact")

@@ -34,7 +34,14 @@ def audit(
     output: Annotated[str | None, typer.Option("-o", "--output", help="Write the report here "
                                                   "(.json, .md or .html).")] = None,
     source: Annotated[str | None, typer.Option("--source", help="The raw log the map was made "
-                                               "from: adds the scanner's taint layer.")] = None,
+                                               "from: adds the scanner's taint layer (refused unless "
+                                               "the map's keyed sourceDigest ties it to the map).")] = None,
+    key_file: Annotated[Path | None, typer.Option("--key-file", help="The key the map was made with, to "
+                                                  "check --source against its sourceDigest (default: "
+                                                  "$AGENTPLAY_REDACT_KEY(_FILE), else the default key "
+                                                  "file).")] = None,
+    untied_source: Annotated[bool, typer.Option("--untied-source", help="Use --source for a map that "
+                                                "carries no sourceDigest (said on stderr).")] = False,
     policy: Annotated[str | None, typer.Option("--policy", help="The policy the map was made under "
                                                "(preset or TOML path): what it keeps on purpose is "
                                                "then not a finding, and the report names it.")] = None,
@@ -61,9 +68,23 @@ def audit(
         from redact.policy.load import load_policy
 
         eff = load_policy(policy)
-    report, session_map = audit_file(file, source_log=source, policy=eff)
+    if source is None:
+        report, session_map = audit_file(file, policy=eff)
+    else:  # the map is read once (it may be standard input), then tied to its source
+        from audit.report_of_map import report_of_map
+        from redact.io.read import display_name, parse_json, read_input
+
+        name = display_name(file)
+        session_map = parse_json(read_input(file), name)
+        log = _tied(session_map, name, source, key_file, untied_source)
+        report = report_of_map(session_map, source=name, scan=True, source_log=log, policy=eff)
     if fmt == "terminal":
         from rich.console import Console
+
+        from redact.cli.common import Say
+
+        if Say.quiet:
+            return
 
         from audit.render.terminal import render_terminal
 
@@ -76,6 +97,19 @@ def audit(
         return
     write_atomic(output, text.encode("utf-8"))
     err(f"wrote {output} ({fmt} audit report)")
+
+
+def _tied(doc: Any, name: str, source: str, key_file: Path | None, untied: bool) -> bytes:
+    """The bytes of `--source` when the map's sourceDigest ties it to the map (redact/share/source_tie.py)."""
+    from redact.cli.common import key_file_or_default, load_key
+    from redact.share.source_tie import map_digest, tied_source
+
+    key = load_key(key_file_or_default(key_file), False) if map_digest(doc) else None
+    data = tied_source(doc, source, key, where=name, untied=untied)
+    if map_digest(doc) is None:
+        err(f"warning: {name}: nothing ties --source to this map (it carries no sourceDigest); "
+            "its taint verdict is against a log you chose")
+    return data
 
 
 def _row(file: str) -> dict[str, Any]:

@@ -142,6 +142,10 @@ class Progress:
 def summary(outcomes: Sequence[Outcome]) -> None:
     """One table, at most WIDTH columns: each input's status, size, events, findings and output (`=`
     and the extension when the output is named after the input), or what went wrong."""
+    from redact.cli.common import Say
+
+    if Say.quiet:
+        return
     console = _console()
     table = Table(title=f"{len(outcomes)} input(s)", title_justify="left", box=None, pad_edge=False,
                   header_style="bold")

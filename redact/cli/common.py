@@ -76,8 +76,28 @@ def printable(text: str) -> str:
                         else f"\\u{ord(m.group()):04x}", text)
 
 
+class Say:
+    """`--quiet` (any command): errors only. Lines that are not errors (progress, what was written,
+    warnings, summaries) are not printed; the exit code and the error lines tell the outcome."""
+
+    quiet = False
+
+
+#: The lines `--quiet` keeps: what went wrong (a finding is the reason of an exit 1).
+_ERROR_LINES = ("error", "finding", "invalid", "interrupted", "internal error", "... and")
+
+
 def err(line: str) -> None:
+    if Say.quiet and not line.startswith(_ERROR_LINES):
+        return
     sys.stderr.write(f"{PROG}: {printable(line)}\n")
+
+
+def out(text: str) -> None:
+    """A summary on stdout (not a command's product): not printed under `--quiet`."""
+    if not Say.quiet:
+        sys.stdout.write(text)
+        sys.stdout.flush()
 
 
 def load_key(key_file: Path | None, unsafe: bool) -> Key | None:
@@ -86,8 +106,26 @@ def load_key(key_file: Path | None, unsafe: bool) -> Key | None:
     if unsafe:
         err("warning: --unsafe-key-permissions: accepting a key file others may read")
     if key_file is not None:
-        return load_key_file(key_file, allow_unsafe_permissions=unsafe)
+        key = load_key_file(key_file, allow_unsafe_permissions=unsafe)
+        key.origin = key_origin(key_file)
+        return key
     return key_from_env(allow_unsafe_permissions=unsafe)
+
+
+def key_origin(key_file: Path) -> str:
+    """How a report names a key file: the default file by its place (`~/.config/agentplay/key`,
+    `$XDG_CONFIG_HOME/agentplay/key`), any other by the flag that named it (its path could name
+    the user)."""
+    import os
+
+    try:
+        default = key_file.resolve() == default_key_path().resolve()
+    except OSError:
+        default = False
+    if not default:
+        return "--key-file"
+    base = os.environ.get("XDG_CONFIG_HOME")
+    return "$XDG_CONFIG_HOME/agentplay/key" if base and Path(base).is_absolute() else "~/.config/agentplay/key"
 
 
 def key_file_or_default(key_file: Path | None) -> Path | None:

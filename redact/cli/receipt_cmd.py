@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from redact.cli.common import app, err, sub_app
+from redact.cli.common import app, err, out, sub_app
 from redact.errors import UsageError
 
 receipt_app = sub_app("Signed receipts: prove a map was redacted and scanned (Ed25519).")
@@ -43,9 +43,17 @@ def receipt_sign(
         "--report-json", help="The map's JSON audit report (`redact --report R.json`): records its "
                               "policy, key fingerprint and the redaction's scanner verdicts.")] = None,
     source: Annotated[str | None, typer.Option(
-        "--source", help="The raw log the map was made from: adds the taint layer to the scan.")] = None,
+        "--source", help="The raw log the map was made from: adds the taint layer to the scan (refused "
+                         "unless the map's keyed sourceDigest ties it to the map).")] = None,
+    key_file: Annotated[Path | None, typer.Option(
+        "--key-file", help="The key the map was made with, to check --source against its sourceDigest "
+                           "(default: $AGENTPLAY_REDACT_KEY(_FILE), else the default key file).")] = None,
+    untied_source: Annotated[bool, typer.Option(
+        "--untied-source", help="Take --source for a map with no sourceDigest; the receipt then "
+                                "records taint skipped.")] = False,
     output: Annotated[str | None, typer.Option(
         "-o", "--output", help="Receipt file (default: MAP.receipt.json).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print {wrote, receipt} as JSON on stdout.")] = False,
     unsafe_key_permissions: Annotated[bool, typer.Option(
         "--unsafe-key-permissions", help="Accept a signing key file others may read (unsafe).")] = False,
 ) -> None:
@@ -60,8 +68,18 @@ def receipt_sign(
     if unsafe_key_permissions:
         err("warning: --unsafe-key-permissions: accepting a signing key file others may read")
     key = load_signing_key(signing_key, allow_unsafe_permissions=unsafe_key_permissions)
-    receipt = write_map_receipt(map_file, key, output, report_json=report_json, source=source)
+    redaction_key = None
+    if source is not None:
+        from redact.cli.common import key_file_or_default, load_key
+
+        redaction_key = load_key(key_file_or_default(key_file), False)
+    receipt = write_map_receipt(map_file, key, output, report_json=report_json, source=source,
+                                key=redaction_key, untied_source=untied_source)
     err(f"wrote {output} ({summary(receipt)})")
+    if as_json:
+        import json
+
+        sys.stdout.write(json.dumps({"wrote": output, "receipt": receipt}, indent=2, sort_keys=True) + "\n")
 
 
 @receipt_app.command("verify")
@@ -70,12 +88,22 @@ def receipt_verify(
     receipt: Annotated[str, typer.Argument(metavar="RECEIPT", help="Its receipt (JSON).")],
     pubkey: Annotated[str, typer.Option("--pubkey", help="The trusted public key: its PEM file, or "
                                                     "the 64 hex characters of its raw bytes.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print {valid, reason, receipt} as JSON on "
+                                          "stdout (exit codes unchanged).")] = False,
 ) -> None:
     """Check RECEIPT against MAP and a trusted public key: exit 0 valid, 1 invalid, 2 bad input."""
     from redact.share.receipt import verify_files
 
     check = verify_files(map_file, receipt, pubkey)
+    if as_json:
+        import json
+
+        signed = check.receipt if check.ok else None  # only a receipt whose signature held is quoted
+        sys.stdout.write(json.dumps({"valid": check.ok, "reason": check.reason, "receipt": signed},
+                                    indent=2, sort_keys=True) + "\n")
+        sys.stdout.flush()
     if not check.ok:
         err(f"invalid: {check.reason}")
         raise typer.Exit(1)
-    sys.stdout.write(f"valid: {check.reason}\n")
+    if not as_json:
+        out(f"valid: {check.reason}\n")

@@ -111,8 +111,9 @@ def redact(
         "--skip-existing", help="With --out-dir: leave an input whose map is already there (resume "
                                 "a stopped batch).")] = False,
     as_json: Annotated[bool, typer.Option(
-        "--json", help="With --out-dir: print the batch's summary (index.json, with each input's "
-                       "path) on stdout.")] = False,
+        "--json", help="Print a machine summary on stdout: with --out-dir the batch's (index.json, with "
+                       "each input's path), else the one map's (what was written, its path mode, "
+                       "contentHash, policy, where the key came from, what was dropped).")] = False,
 ) -> None:
     """Redact INPUT under a policy and write the map (the default command)."""
     from redact.batch import run as batch
@@ -132,7 +133,7 @@ def redact(
         raise UsageError("INPUT holds several sessions (a session store, or a log of several runs such as "
                          "Aider's history): give --out-dir DIR for the maps (one per session), or name one "
                          "as STORE#SESSION (a run: FILE#N)", where=inputs[0])
-    _check_exists(inputs)
+    _check_exists(inputs, out_dir is not None)
     key_file = key_file_or_default(key_file)  # the batch's workers load the same file
     key = load_key(key_file, unsafe_key_permissions)
     # every flag rule is the library's (redact/options.py): the API refuses the same combinations
@@ -145,8 +146,10 @@ def redact(
                                                            allow_unsafe_permissions=unsafe_key_permissions),
                       mode_name, fmt, skip_bad_lines)
     extras = Extras(receipt, signing_key, vault, unsafe_key_permissions)
-    if (skip_existing or as_json) and not _is_batch(inputs):
-        raise UsageError("--skip-existing and --json are for a batch (--out-dir DIR)")
+    if skip_existing and not _is_batch(inputs):
+        raise UsageError("--skip-existing is for a batch (--out-dir DIR)")
+    if as_json and not _is_batch(inputs) and output in (None, "-"):
+        raise UsageError("--json prints the summary on stdout, where the map would go: name the map with -o")
     if _is_batch(inputs):
         assert out_dir is not None
         _many(inputs, out_dir, options, jobs or batch.default_jobs(),
@@ -154,23 +157,35 @@ def redact(
     elif to == "native":
         _native(inputs[0], output, options, report, level, chain_key_file, unsafe_key_permissions)
     else:
-        _one(inputs[0], output, options, report, extras)
+        _one(inputs[0], output, options, report, extras, as_json=as_json)
 
 
-def _check_exists(inputs: list[str]) -> None:
-    """A single input that does not exist (and is no glob) is named as such, before any flag rule
-    could blame -o/--out-dir for it; a leading `~` that reached us was not expanded by the shell."""
+def _check_exists(inputs: list[str], batch_out: bool) -> None:
+    """An input that does not exist (and is no glob), or a glob that matches nothing, is named as
+    such before any flag rule could blame -o/--out-dir for it; a leading `~` that reached us was not
+    expanded by the shell. With --out-dir and several inputs, the batch lists the missing ones
+    (`unusable` in index.json) and redacts the others."""
+    import glob
+    import os
+
     from redact.batch import run as batch
 
-    if len(inputs) != 1 or inputs[0] == "-" or batch.is_pattern(inputs[0]) or "#" in inputs[0]:
+    if batch_out and len(inputs) > 1:
         return
-    path = Path(inputs[0])
-    if path.exists() or path.is_symlink():  # a dangling or looping link: reading names it
-        return
-    if inputs[0].startswith("~"):
-        raise UsageError("no such file or folder: the shell did not expand `~` (it was quoted); write "
-                         "the path without quotes or with $HOME", where=inputs[0])
-    raise UsageError("no such file or folder", where=inputs[0])
+    for given in inputs:
+        if given == "-" or "#" in given:
+            continue
+        if batch.is_pattern(given):
+            if not glob.glob(os.path.expanduser(given), recursive=True):
+                raise UsageError("no file matches this pattern", where=given)
+            continue
+        path = Path(given)
+        if path.exists() or path.is_symlink():  # a dangling or looping link: reading names it
+            continue
+        if given.startswith("~"):
+            raise UsageError("no such file or folder: the shell did not expand `~` (it was quoted); write "
+                             "the path without quotes or with $HOME", where=given)
+        raise UsageError("no such file or folder", where=given)
 
 
 def _inputs(inputs: list[str]) -> str:
@@ -218,8 +233,13 @@ class Extras:
     unsafe: bool
 
 
+def key_phrase(key_source: str | None) -> str:
+    """Where the run's key came from, for a summary line (never the key)."""
+    return f"key from {key_source}" if key_source else "no key"
+
+
 def _one(input: str, output: str, options: Options, report: Path | None,
-         extras: Extras = Extras(None, None, None, False)) -> None:
+         extras: Extras = Extras(None, None, None, False), *, as_json: bool = False) -> None:
     from redact.share.outputs import Outputs, redact_with_outputs
 
     outputs = Outputs(report=report, receipt=extras.receipt, signing_key=extras.signing_key, vault=extras.vault,
@@ -248,7 +268,27 @@ def _one(input: str, output: str, options: Options, report: Path | None,
     _say_drops(result.report.drop_counts(), report=report is not None)
     if output != "-":
         err(f"wrote {output} ({result.report.path_mode} paths, "
-            f"contentHash {result.report.content_hash[:16]})")
+            f"contentHash {result.report.content_hash[:16]}, {key_phrase(result.report.key_source)})")
+    if as_json:
+        _json_summary(output, result.report, done.wrote)
+
+
+def _json_summary(output: str, report: Any, wrote: list[tuple[str, Any]]) -> None:
+    """`--json` for one input: what the run did, as one JSON object on stdout (counts, names of
+    settings and this run's own files; never a value of the input)."""
+    import json
+    import sys
+
+    events, fields, values, records = report.drop_counts()
+    body = {"command": "redact", "output": output, "wrote": {what: str(where) for what, where in wrote},
+            "pathMode": report.path_mode, "contentHash": report.content_hash,
+            "policy": {"name": report.policy_name, "hash": report.policy_hash},
+            "keySource": report.key_source or "none", "keyFingerprint": report.key_fingerprint,
+            "sourceDigest": report.source_digest, "scanner": dict(report.scanner),
+            "dropped": {"events": events, "fields": fields, "values": values, "skippedRecords": records},
+            "warnings": len(report.warnings)}
+    sys.stdout.write(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
 
 
 def _say_out_of_reach(result: Any) -> None:
@@ -387,7 +427,7 @@ def _many(inputs: list[str], out_dir: Path, options: Options, jobs: int, flags: 
     err(f"wrote {written} map(s) to {out_dir}" + (f"; {failed} input(s) failed" if failed else "")
         + (f"; left {kept} map(s) already there (--skip-existing)" if kept else "")
         + (f"; skipped {skipped} file(s) that are not sessions" if skipped else "")
-        + "; index.json lists every input")
+        + f"; index.json lists every input ({key_phrase(options.key.origin if options.key else None)})")
     code = batch.exit_code(every)
     if code:
         raise typer.Exit(code)

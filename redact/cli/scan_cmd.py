@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -54,8 +55,15 @@ def scan(
                                                "as task names, and its extra programs are then not "
                                                "findings.")] = None,
     report_json: Annotated[str | None, typer.Option("--report", help="The map's JSON audit report "
-                                                    "(`redact --report R.json`): with --source, a log "
-                                                    "that is not the map's own is refused (exit 2).")] = None,
+                                                    "(`redact --report R.json`), for a map made before "
+                                                    "maps carried a sourceDigest.")] = None,
+    key_file: Annotated[Path | None, typer.Option("--key-file", help="The key the maps were made with "
+                                                  "(default: $AGENTPLAY_REDACT_KEY(_FILE), else the "
+                                                  "default key file): checks --source against each "
+                                                  "map's keyed sourceDigest.")] = None,
+    untied_source: Annotated[bool, typer.Option("--untied-source", help="Use --source for a map that "
+                                                "carries no sourceDigest (nothing ties the log to it; "
+                                                "said on stderr).")] = False,
     run_self_test: Annotated[bool, typer.Option("--self-test", help="First plant known leaks in a copy "
                                                 "of each file and fail (exit 1) if any is missed.")] = False,
 ) -> None:
@@ -66,6 +74,7 @@ def scan(
     """
     from audit import scan as scanner
     from audit import selftest
+    from redact.share.source_tie import map_digest
 
     fmt = str(value(scan_format))
     options = _policy_options(policy)
@@ -87,18 +96,23 @@ def scan(
             continue
         maps.append((name, doc))
         texts[name] = data
-    raw = None
+    sources: dict[str, bytes] = {}
     if source is not None:
-        try:
-            raw = _checked_source(source, report_json)
-        except RedactError as exc:  # without the taint layer the verdicts would be weaker than asked
-            failures.extend((name, f"--source: {exc.diagnostic()}", exc.exit_code) for name, _ in maps)
-            maps = []
+        tied = []
+        key = _scan_key(key_file) if any(map_digest(doc) for _, doc in maps) else None
+        for name, doc in maps:
+            try:  # without the taint layer the verdicts would be weaker than asked: not scanned
+                sources[name] = _checked_source(doc, name, source, report_json, key, untied_source)
+            except RedactError as exc:
+                failures.append((name, f"--source: {exc.diagnostic()}", exc.exit_code))
+                continue
+            tied.append((name, doc))
+        maps = tied
 
     if run_self_test:
         failed = False
         for name, doc in maps:
-            outcome = selftest.self_test(doc, source=raw)
+            outcome = selftest.self_test(doc, source=sources.get(name))
             err(f"{name}: {outcome.summary()}")
             failed = failed or not outcome.ok
         if failed:
@@ -112,7 +126,7 @@ def scan(
     results: list[tuple[str, Any]] = []
     for name, doc in maps:
         try:
-            results.append((name, scanner.scan_map(doc, source=raw, **options)))
+            results.append((name, scanner.scan_map(doc, source=sources.get(name), **options)))
         except RedactError as exc:
             failures.append((name, exc.diagnostic(), exc.exit_code))
         except Exception as exc:  # noqa: BLE001 - a bug on one file must not hide the others' findings
@@ -144,21 +158,34 @@ def _raw_log(data: bytes, name: str) -> str | None:
             f"-o MAP.json` makes a map of it, then scan MAP.json")
 
 
-def _checked_source(source: str, report_json: str | None) -> bytes:
-    """The bytes of `--source`; with `--report`, refused when they are not the log the report's map
-    was made from (`sourceSha256`)."""
-    from redact.share.receipt import check_source
+def _scan_key(key_file: Path | None) -> Any:
+    from redact.cli.common import key_file_or_default, load_key
 
-    expected = None
-    if report_json is not None:
-        name = display_name(report_json)
-        doc = parse_json(read_input(report_json), name)
-        found = doc.get("sourceSha256") if isinstance(doc, dict) else None
+    return load_key(key_file_or_default(key_file), False)
+
+
+def _checked_source(doc: dict[str, Any], name: str, source: str, report_json: str | None, key: Any,
+                    untied: bool) -> bytes:
+    """The bytes of `--source` when they are the log the map was made from (its keyed sourceDigest;
+    for a map made before maps carried one, the unkeyed sourceSha256 of its `--report`)."""
+    from redact.share.receipt import check_source
+    from redact.share.source_tie import map_digest, tied_source
+
+    if map_digest(doc) is None and report_json is not None:
+        where = display_name(report_json)
+        report = parse_json(read_input(report_json), where)
+        found = report.get("sourceSha256") if isinstance(report, dict) else None
         if not isinstance(found, str):
-            raise BadInput("not a JSON redaction report with a sourceSha256 (make one with `redact "
-                           "--report R.json` from the raw log)", where=name)
-        expected = found
-    return check_source(source, expected, display_name(report_json or ""))
+            raise BadInput("this report records no source (sourceSha256) for a map without a "
+                           "sourceDigest", where=where)
+        if isinstance(report, dict) and report.get("contentHash") != doc.get("contentHash"):
+            raise BadInput("this report is about another map (its contentHash differs)", where=where)
+        return check_source(source, found, where)
+    data = tied_source(doc, source, key, where=name, untied=untied)
+    if map_digest(doc) is None:
+        err(f"warning: {name}: nothing ties --source to this map (it carries no sourceDigest); "
+            "its taint verdict is against a log you chose")
+    return data
 
 
 def _policy_options(policy: str | None) -> dict[str, Any]:
@@ -198,7 +225,11 @@ def _render(fmt: str, results: list[tuple[str, Any]], texts: dict[str, bytes],
 
 
 def _emit(text: str, output: str | None) -> None:
+    from redact.cli.common import Say
+
     if output in (None, "-"):
+        if Say.quiet and not text.lstrip().startswith("{"):  # the text report is a summary: errors only
+            return
         sys.stdout.write(text)
         sys.stdout.flush()
         return

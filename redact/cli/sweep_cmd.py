@@ -88,12 +88,17 @@ def sweep_command(
     named = set(paths or [])
     bad = [(arg, why) for arg, why in inputs.unusable if arg in named]
     if bad:  # a PATH that names nothing: bad input, before anything is read
-        raise UsageError(bad[0][1].split(": ", 1)[-1], where=bad[0][0])
+        raise UsageError(bad[0][1], where=bad[0][0])
     result = sweep(inputs, key, ephemeral=ephemeral, scrub_to=str(vault) if scrub else None)  # type: ignore[arg-type]
     text = render(result, fmt_name)
     if output in (None, "-"):
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        from redact.cli.common import out
+
+        if fmt_name in ("json", "sarif"):  # asked for a machine format: printed under --quiet too
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            out(text)
     else:
         write_atomic(output, text.encode("utf-8"), private=True)
         err(f"wrote {output}")
@@ -103,7 +108,7 @@ def sweep_command(
 
 @hook_app.command("install")
 def hook_install(
-    agent: Annotated[str, typer.Argument(help="claude-code, codex or gemini-cli.")],
+    agent: Annotated[str, typer.Argument(help="claude-code, codex, gemini-cli, qwen-code or factory-droid.")],
     key_file: Annotated[Path, typer.Option("--key-file", help="The key the hook's scrub seals with.")],
     vault_dir: Annotated[Path, typer.Option("--vault-dir", help="Where each scrub's vault goes.")] = Path(
         "~/.local/share/agentplay-redact/sweep-vaults"),
@@ -112,15 +117,17 @@ def hook_install(
 ) -> None:
     """Add a hook that scrubs each session's log when it ends (keeps the rest; backs the file up)."""
     from redact.keys.material import load_key_file
+    from redact.sweep.hooks import agent as agent_spec
     from redact.sweep.hooks import install
 
+    agent_spec(agent)  # an agent with no hook: said first, with what to do instead
     load_key_file(key_file)  # a key the hook can use, checked now rather than at each session's end
     err(install(agent, key_file, vault_dir, settings=settings))
 
 
 @hook_app.command("uninstall")
 def hook_uninstall(
-    agent: Annotated[str, typer.Argument(help="claude-code, codex or gemini-cli.")],
+    agent: Annotated[str, typer.Argument(help="claude-code, codex, gemini-cli, qwen-code or factory-droid.")],
     settings: Annotated[Path | None, typer.Option("--settings", help="The agent's settings file.")] = None,
 ) -> None:
     """Remove the hook `hook install` added (nothing else changes)."""
@@ -136,23 +143,31 @@ def hook_run(
     key_file: Annotated[Path | None, typer.Option("--key-file")] = None,
     vault_dir: Annotated[Path, typer.Option("--vault-dir")] = Path("~/.local/share/agentplay-redact/sweep-vaults"),
 ) -> None:
-    """What the installed hook runs: scrub the session that ended (never prints to stdout)."""
+    """What the installed hook runs: scrub the session that ended (never prints to stdout).
+
+    The files an earlier run left alone because they changed while read are retried first; those
+    this run leaves alone for that reason are kept for the next (redact/sweep/hooks.py)."""
     from redact.sweep.engine import sweep
     from redact.sweep.hooks import agent as agent_spec
-    from redact.sweep.hooks import hook_targets
+    from redact.sweep.hooks import hook_targets, pending, remember_pending
     from redact.sweep.targets import sweep_inputs
 
     agent_spec(agent)
     key, _ = _key(key_file, False, "hook run")
     data = payload[-1] if payload else (sys.stdin.read() if not sys.stdin.isatty() else "")
-    files = [f for f in hook_targets(agent, data) if Path(f).is_file()]
+    folder = vault_dir.expanduser()
+    retry = pending(folder)
+    files = list(dict.fromkeys(f for f in [*retry, *hook_targets(agent, data)] if Path(f).is_file()))
     if not files:
         raise typer.Exit(0)
-    folder = vault_dir.expanduser()
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    vault = folder / f"sweep-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.vault"
-    result = sweep(sweep_inputs(files), key, scrub_to=str(vault))  # type: ignore[arg-type]
-    if result.places:
-        err(f"agentplay-redact: scrubbed {len(result.places)} secret place(s) from {result.scrubbed} "
-            f"file(s); rotate them (agentplay-redact sweep --key-file ... for the list); vault {vault}")
+    vault = folder / f"sweep-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}-{os.urandom(3).hex()}.vault"
+    # Codex keeps appending to the rollout it just notified about: overwrite it, never rename over it
+    result = sweep(sweep_inputs(files), key, scrub_to=str(vault), in_place=agent == "codex")  # type: ignore[arg-type]
+    remember_pending(folder, [path for path, why in result.left_alone if "changed while" in why])
+    if result.scrubbed:
+        err(f"scrubbed {result.scrubbed} file(s) holding {len(result.places)} secret place(s); rotate them "
+            f"(agentplay-redact sweep --key-file ... lists them); vault {vault}")
+    if result.left_alone:
+        err(f"{len(result.left_alone)} file(s) left alone (still being written?): retried at the next run")
     raise typer.Exit(0)

@@ -24,6 +24,9 @@ AUXILIARY: dict[str, str] = {
     "chatInteraction.jsonl": "Continue's dev_data usage log (not a session)",
     "autocomplete.jsonl": "Continue's dev_data usage log (not a session)",
     "projects.json": "Goose's project index (the last session per project folder; not a session)",
+    ".settings.json": "a session's settings file (Factory Droid's <uuid>.settings.json: read beside its log, "
+                      "never as a session of its own)",
+    ".lock": "a lock file beside a running session (Kiro CLI's <uuid>.lock, Copilot CLI's inuse.<pid>.lock)",
 }
 
 

@@ -112,13 +112,8 @@ def discover(folder: Path, *, home: bool | None = None, exclude: Iterable[Path] 
                 found.absent += 1
             for place in places:
                 state.take_place(fmt, place, _shown(pattern, folder, place, home))
-    projects = [(fmt, pattern) for fmt in formats() for pattern in fmt.homes if pattern.startswith(PROJECT)]
-    if projects:
-        for project in _projects(folder, state):
-            for fmt, pattern in projects:
-                place = project / pattern[len(PROJECT):].lstrip("/")
-                if _exists(place):
-                    state.take_place(fmt, place, pattern.replace(PROJECT, "<project>"), quiet=True)
+    for fmt, pattern, _, place in _project_places(folder, state):
+        state.take_place(fmt, place, pattern.replace(PROJECT, "<project>"), quiet=True)
     if not home:
         for base in [folder, *_subfolders(folder)]:
             for fmt in formats():
@@ -129,6 +124,32 @@ def discover(folder: Path, *, home: bool | None = None, exclude: Iterable[Path] 
     return found
 
 
+def project_places(folder: Path) -> list[tuple[Format, Path, Path]]:
+    """(format, project folder, place) of each `{project}/...` entry of the formats' `homes` that exists in a
+    project folder under `folder`, found by the same bounded walk as `discover` (the sweep's
+    default roots use it: one discovery, not two)."""
+    state = _State(Found(), set(), folder, True)
+    return [(fmt, project, place) for fmt, _, project, place in _project_places(folder, state)]
+
+
+def _project_places(folder: Path, state: _State) -> Iterator[tuple[Format, str, Path, Path]]:
+    projects = [(fmt, pattern) for fmt in formats() for pattern in fmt.homes if pattern.startswith(PROJECT)]
+    if not projects:
+        return
+    for project in _projects(folder, state):
+        for fmt, pattern in projects:
+            place = project / pattern[len(PROJECT):].lstrip("/")
+            if _exists(place):
+                yield fmt, pattern, project, place
+
+
+def fixed_places(folder: Path) -> list[tuple[Format, Path]]:
+    """(format, place) of each fixed entry of the formats' `homes` (`~/.claude/projects/*`) that
+    exists under the home `folder`."""
+    return [(fmt, place) for fmt in formats() for pattern in fmt.homes if not pattern.startswith(PROJECT)
+            for place in _expand(folder, _segments(pattern))]
+
+
 def files_read(path: Path, fmt: str | None = None) -> list[Path]:
     """The files read with the input at `path` besides itself: a store's side files, and the
     companions its format finds (subagent transcripts, a workspace file, a storage tree's messages
@@ -136,6 +157,8 @@ def files_read(path: Path, fmt: str | None = None) -> list[Path]:
     from redact.io.store import split_ref
 
     store, session = split_ref(path)
+    if reason(store) is not None:  # a credential or auxiliary file is never opened, not even here
+        return []
     if session is not None or is_sqlite(store):
         return side_files(store)
     if fmt is None:

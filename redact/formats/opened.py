@@ -41,6 +41,9 @@ class Opened:
     file_stem: str | None = None
     parsed: Any = None              # the map, when detection had to parse it whole
     reads: list[Path] = field(default_factory=list)
+    # whether `source` is the input file's own bytes (gunzipped), so `scan --source FILE` can check a
+    # map's sourceDigest: not for one session of a store, one run of a log, or an assembled tree
+    tied: bool = True
 
     @property
     def source(self) -> bytes | Path:
@@ -87,6 +90,7 @@ def open_path(path: str | Path, *, input_format: str | None = None, companions: 
         opened = open_bytes(run_bytes(log_path, run, where=name), name, input_format=input_format,
                             companions=[], file_stem=None)
         opened.reads = [log_path]
+        opened.tied = False
         return opened
     side = store_of_side(store_path)
     if side is not None:  # a store's -wal (-shm, -journal) given: the store is read, with it
@@ -95,7 +99,7 @@ def open_path(path: str | Path, *, input_format: str | None = None, companions: 
     if session is not None or (head is not None and head[0].startswith(SQLITE_HEADER)):
         fmt, data = export(store_path, session, where=name, forced=input_format)
         # the store's write-ahead log holds sessions too: no output may replace it either
-        return Opened(name, fmt, data=data, reads=[store_path, *side_files(store_path)])
+        return Opened(name, fmt, data=data, reads=[store_path, *side_files(store_path)], tied=False)
     if head is None:  # gzip, a large file, not a regular file: read (and checked) whole
         opened = open_bytes(read_input(path), name, input_format=input_format)
     else:
@@ -115,6 +119,7 @@ def open_path(path: str | Path, *, input_format: str | None = None, companions: 
     whole = raw.assemble(Path(path))
     if whole is not None:  # a session spread over files: the reader (and the scanner) read all of them
         opened.data, opened.stream, companions = whole, None, []
+        opened.tied = False
         opened.reads += [Path(getattr(c, "path", c)) for c in raw.discover(Path(path))]  # its message files
     opened.companions = list(raw.discover(Path(path)) if companions is None else companions)
     opened.file_stem = file_stem if file_stem is not None else Path(path).name.split(".")[0]

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from redact.errors import BadInput
+from redact.errors import BadInput, NoSession
 from redact.io.store import opened
 
 
@@ -54,7 +54,7 @@ def export(path: Path, session: str | None, *, where: str, forced: str | None = 
             ids = list(module.sessions(db))
             if session is None:
                 if not ids:
-                    raise BadInput(f"the {fmt.name} store holds no session", where=where)
+                    raise NoSession(f"the {fmt.name} store holds no session", where=where)
                 if len(ids) > 1:
                     raise UsageError(f"the {fmt.name} store holds {len(ids)} sessions: give --out-dir DIR "
                                      "for one map each, or name one as STORE#SESSION", where=where)

@@ -100,6 +100,12 @@ def _gunzip(data: bytes, where: str, limits: Limits) -> bytes:
     return bytes(out)
 
 
+def gunzip(data: bytes, where: str, limits: Limits | None = None) -> bytes:
+    """`data`, a gzip stream (several members allowed), decompressed within `limits` (BadInput
+    naming `where` past them, or when the stream is damaged)."""
+    return _gunzip(data, where, limits or LIMITS)
+
+
 def _read_capped(fh: BinaryIO, limit: int, where: str) -> bytes:
     """Up to `limit` bytes of a stream, in chunks, so a device or pipe that never ends is stopped at
     the limit instead of filling memory."""

@@ -18,6 +18,10 @@ Byte-level choices (pinned by test vectors in docs/paths.md and tests/test_keys.
 - Reveal vault (docs/receipts.md): AES-256-GCM under HKDF-SHA256(key, salt=16 random bytes stored in
   the vault, info="agentplay-redact/v1/vault", length 32), a 12-byte random nonce, the vault's header
   as associated data. The vault's own label keeps its key unrelated to every token's.
+- Source digest (issue 27): "hmac-sha256:" + HMAC-SHA256(subkey, the raw log's bytes, gunzipped) hex,
+  the subkey HKDF-SHA256(root key, salt=None, info="agentplay-redact/v1/source-digest", length 32).
+  The root key, not a link scope's: `scan --source` needs only the key file. Keyed, so a reader of
+  the map cannot confirm a guessed log by hashing it (an unkeyed SHA-256 would let them).
 - Receipt signing keys are Ed25519, a separate key pair (PEM: PKCS#8 private, SubjectPublicKeyInfo
   public). A public key's id is SHA-256 of its 32 raw bytes, hex, first 16 characters.
 """
@@ -47,6 +51,8 @@ ENV_KEY_FILE = "AGENTPLAY_REDACT_KEY_FILE"
 _FINGERPRINT_LABEL = b"agentplay-redact/v1/fingerprint"
 _IDENT_INFO = "agentplay-redact/v1/ident/"
 _SCOPE_INFO = "agentplay-redact/v1/link-scope/"
+_SOURCE_INFO = b"agentplay-redact/v1/source-digest"
+SOURCE_DIGEST_PREFIX = "hmac-sha256:"
 PATH_TOKEN_HEX = 10
 IDENT_TOKEN_HEX = 12
 
@@ -55,7 +61,7 @@ class Key:
     """A redaction key. Its bytes never leave this module in any printable form."""
 
     __slots__ = ("_bytes", "_root", "_subkeys", "_seg_cache", "_ident_cache", "_datasets", "source",
-                 "link_scope")
+                 "link_scope", "origin")
 
     def __init__(self, material: bytes, *, source: str) -> None:
         if len(material) < MIN_KEY_BYTES:
@@ -69,6 +75,9 @@ class Key:
         self._datasets: dict[str, Key] = {}  # one dataset's key serves every input of a batch
         self.source = source
         self.link_scope = "global"
+        # where the key came from, as the report says it (never its value): the CLI sets `--key-file`,
+        # `$AGENTPLAY_REDACT_KEY`, `$AGENTPLAY_REDACT_KEY_FILE` or the default file's path with `~`
+        self.origin = "the caller"
 
     def __repr__(self) -> str:
         return f"Key(fingerprint={self.fingerprint()}, linkScope={self.link_scope})"
@@ -105,6 +114,7 @@ class Key:
         out = Key(hkdf.derive(self._bytes), source=self.source)
         out._root = self._root
         out.link_scope = scope
+        out.origin = self.origin
         if scope != "session" and len(self._datasets) < 64:
             self._datasets[scope] = out
         return out
@@ -145,6 +155,19 @@ class Key:
     def ident_token(self, category: str, value: str) -> str:
         return "h:" + self.ident_digest(category, value)
 
+    def source_digest(self, source: bytes | Path) -> str:
+        """The keyed digest of a raw log (its gunzipped bytes, or an uncompressed file read a chunk at
+        a time) that a map made from it carries as `sourceDigest`: the same for every link scope."""
+        sub = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_SOURCE_INFO).derive(self._root)
+        mac = hmac.new(sub, digestmod=hashlib.sha256)
+        if isinstance(source, bytes):
+            mac.update(source)
+        else:
+            with Path(source).open("rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    mac.update(chunk)
+        return SOURCE_DIGEST_PREFIX + mac.hexdigest()
+
     def chain_hmac(self, data: bytes) -> str:
         """HMAC-SHA256(key, data), full lowercase hex: a teaagent audit log's `chain_hmac`, when this
         Key is the log's chain key (given by the user for `--to native`; never the redaction key)."""
@@ -170,9 +193,13 @@ def key_from_env(environ: dict[str, str] | None = None, *,
                  allow_unsafe_permissions: bool = False) -> Key | None:
     env = os.environ if environ is None else environ
     if env.get(ENV_KEY):
-        return parse_key_text(env[ENV_KEY].encode("utf-8", "replace"), source=f"${ENV_KEY}")
+        key = parse_key_text(env[ENV_KEY].encode("utf-8", "replace"), source=f"${ENV_KEY}")
+        key.origin = f"${ENV_KEY}"
+        return key
     if env.get(ENV_KEY_FILE):
-        return load_key_file(Path(env[ENV_KEY_FILE]), allow_unsafe_permissions=allow_unsafe_permissions)
+        key = load_key_file(Path(env[ENV_KEY_FILE]), allow_unsafe_permissions=allow_unsafe_permissions)
+        key.origin = f"${ENV_KEY_FILE}"
+        return key
     return None
 
 

@@ -15,6 +15,7 @@ from redact.model.fieldclass import (
     ACTION,
     BOOL,
     ENUM,
+    DIGEST,
     HASH,
     ID,
     LABEL,
@@ -383,4 +384,7 @@ class SessionMap(_Model):
     tasks: list[Task] | None = None
     prs: list[PR] | None = None
     events: list[Event]
+    # The keyed digest of the raw log this map was made from (added inside v1, as the seed allows):
+    # `scan --source` and `receipt sign --source` refuse a log it does not match (docs/receipts.md).
+    sourceDigest: str | None = F(DIGEST)
     contentHash: str | None = F(HASH)

@@ -24,6 +24,7 @@ class Kind(str, Enum):
     IDENT = "ident"  # identifier:<category>, under a policy action
     TEXT = "text"  # model-written text: never kept unless a policy keeps it on purpose
     HASH = "hash"  # the map's own contentHash
+    DIGEST = "digest"  # the keyed digest of the raw log the map was made from (sourceDigest)
 
 
 # Identifier categories of the format (seed, "Redaction contract": identifiers that may appear).
@@ -78,3 +79,4 @@ VERB = FieldClass(Kind.VERB)
 ACTION = FieldClass(Kind.ACTION)
 TEXT = FieldClass(Kind.TEXT)
 HASH = FieldClass(Kind.HASH)
+DIGEST = FieldClass(Kind.DIGEST)

@@ -61,6 +61,8 @@ MAX_SAFE_INT = 2**53 - 1
 
 HASH_TOKEN_RE = re.compile(r"h:[0-9a-f]{12}")
 CONTENT_HASH_RE = re.compile(r"[0-9a-f]{64}")
+#: A map's `sourceDigest`: HMAC-SHA256 of its raw log under the key (redact/keys/material.py)
+SOURCE_DIGEST_RE = re.compile(r"hmac-sha256:[0-9a-f]{64}")
 # A version's pre-release or build suffix is a few known words, numbers and a git hash
 # (`-beta.2`, `-rc1`, `+build.5`, `-dev.g1a2b3c4`), never free letters: `1.0-AcmePayroll` is text.
 _VERSION_WORD = r"(?:alpha|beta|rc|dev|pre|preview|nightly|canary|next|snapshot|post|build|stable|insiders|g[0-9a-f]{7,12}|\d{1,14})"

@@ -71,6 +71,9 @@ def _resolve(name_or_path: str, depth: int = 0) -> tuple[dict[str, Any], str]:
             parent = str(sibling)
     base, _ = _resolve(parent, depth + 1)
     merged = _merge(base, raw)
+    if raw.get("publish") is False and base.get("publish"):  # never ignored: a publish policy stays one
+        raise PolicyError(f"`publish = false` cannot loosen the publish policy it extends ({parent}); extend "
+                          "`default` or `internal` instead, or drop the line", where=where)
     merged["publish"] = raw.get("publish", False) or base.get("publish", False)
     return merged, where
 
@@ -162,11 +165,13 @@ def load_policy(name_or_path: str = "default", *, mode: str | None = None,
     """The policy `name_or_path` (a preset or a TOML file) after `extends`, with the CLI's overrides:
     `mode` (paths.mode) and `link_scope` (tokens.link_scope)."""
     raw, where = _resolve(name_or_path)
+    policy = _validate(raw, where)  # the policy's own faults name its file; a flag's, the flag
     if mode is not None:
         raw = _merge(raw, {"paths": {"mode": mode}})
+        policy = _validate(raw, "--mode")
     if link_scope is not None:
         raw = _merge(raw, {"tokens": {"link_scope": link_scope}})
-    policy = _validate(raw, where)
+        policy = _validate(raw, "--link-scope")
     lists = shipped_allowlists()
     for category, extra in policy.allowlists.items():
         base = lists.get(category, Allowlist())

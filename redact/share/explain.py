@@ -238,6 +238,8 @@ _FIXED: dict[Kind, tuple[str, str]] = {
     Kind.VERSION: ("format: a version string", "kept (version grammar)"),
     Kind.ACTION: ("format: a vcs action of the closed vocabulary", "kept"),
     Kind.HASH: ("format: the map's contentHash (docs/content-hash.md)", "recomputed over the output"),
+    Kind.DIGEST: ("format: the keyed digest of the raw log (docs/receipts.md)",
+                  "made from the raw log with the key; dropped from a map input"),
 }
 
 

@@ -9,8 +9,10 @@ A receipt is a small JSON object (docs/receipts.md):
 
     {"format": "agentplay-redact/receipt/v1",
      "map": {"contentHash": <the map's contentHash>, "sha256": <SHA-256 of the map's JSON bytes, gunzipped>},
-     "policy": {"name": ..., "hash": ...},  "pathMode": ...,  "keyFingerprint": ... | null,
+     "policy": {"name": ..., "hash": ..., "keeps": [setting names] | null},  "pathMode": ...,
+     "keyFingerprint": ... | null,
      "linkScope": "global" | "session" | "dataset:NAME" | null,   (how far the map's tokens link)
+     "sourceDigest": "hmac-sha256:..."   (optional: the map's keyed digest of its raw log)
      "scanner": {"grammar": "pass", "secrets": "pass", "taint": "pass" | "skipped", "language": "pass"},
      "tool": {"name": "agentplay-redact", "version": ...},
      "signer": {"alg": "Ed25519", "keyId": <SHA-256 of the raw public key, 16 hex>},
@@ -34,6 +36,7 @@ from redact.io.read import display_name, parse_json, read_input
 from redact.io.write import check_output_path, write_atomic
 from redact.keys.material import (
     SIGNATURE_ALG,
+    Key,
     SigningKey,
     VerifyKey,
     load_signing_key,
@@ -41,6 +44,8 @@ from redact.keys.material import (
     parse_verify_key,
 )
 from redact.model import grammar
+from redact.model.grammar import SOURCE_DIGEST_RE
+from redact.share.source_tie import map_digest, tied_source
 
 FORMAT = "agentplay-redact/receipt/v1"
 TOOL = "agentplay-redact"
@@ -52,8 +57,10 @@ _VERDICTS = frozenset({PASS, SKIPPED, "fail"})
 _FIELDS = frozenset({"format", "map", "policy", "pathMode", "keyFingerprint", "scanner", "tool", "signer",
                      "signature"})
 # Added with link scopes (issue 13); a receipt made before has no such field and still verifies.
-# sourceSha256 (issue 27): the SHA-256 of the raw log the map was made from, when it was known.
-_OPTIONAL_FIELDS = frozenset({"linkScope", "sourceSha256"})
+# sourceDigest (issue 27): the map's keyed digest of the raw log it was made from, when it has one.
+# sourceSha256: the unkeyed digest receipts held before; never written now, still verified.
+_OPTIONAL_FIELDS = frozenset({"linkScope", "sourceDigest", "sourceSha256"})
+_KEEP_RE = re.compile(r"(?:text|identifiers|verbs)\.[a-z_]{1,40}")
 
 
 def tool_version() -> str:
@@ -78,7 +85,7 @@ def _check_verdicts(scanner: dict[str, str], where: str) -> dict[str, str]:
 def make_receipt(map_bytes: bytes, *, content_hash: str, policy_name: str | None, policy_hash: str | None,
                  path_mode: str, key_fingerprint: str | None, scanner: dict[str, str],
                  signing_key: SigningKey, where: str = "<map>", link_scope: str | None = None,
-                 source_sha256: str | None = None) -> dict[str, Any]:
+                 source_digest: str | None = None, policy_keeps: list[str] | None = None) -> dict[str, Any]:
     """A signed receipt for the map whose serialized (gunzipped) bytes are `map_bytes`.
 
     Refuses (LeakFound) when a scanner layer did not pass or was not skipped.
@@ -96,10 +103,19 @@ def make_receipt(map_bytes: bytes, *, content_hash: str, policy_name: str | None
         "tool": {"name": TOOL, "version": tool_version()},
         "signer": {"alg": SIGNATURE_ALG, "keyId": signing_key.verify_key().key_id},
     }
-    if source_sha256 is not None and _SHA256.fullmatch(source_sha256):
-        body["sourceSha256"] = source_sha256
+    if policy_hash and _keeps(policy_keeps) is not None:  # what the named policy lets leave in clear
+        body["policy"]["keeps"] = _keeps(policy_keeps)
+    if source_digest is not None and SOURCE_DIGEST_RE.fullmatch(source_digest):
+        body["sourceDigest"] = source_digest
     body["signature"] = signing_key.sign(canonical_json(body)).hex()
     return body
+
+
+def _keeps(keeps: Any) -> list[str] | None:
+    """What the policy keeps (`EffectivePolicy.keeps()`: setting names), when each is of its form."""
+    if not isinstance(keeps, list) or not all(isinstance(k, str) and _KEEP_RE.fullmatch(k) for k in keeps):
+        return None
+    return sorted(keeps)
 
 
 def receipt_bytes(receipt: dict[str, Any]) -> bytes:
@@ -123,7 +139,7 @@ def write_receipt(result: Any, signing_key_path: str | Path | SigningKey, out_pa
                            policy_hash=report.policy_hash, path_mode=report.path_mode,
                            key_fingerprint=report.key_fingerprint, scanner=dict(report.scanner),
                            signing_key=key, where=report.source, link_scope=report.link_scope,
-                           source_sha256=report.source_sha256)
+                           source_digest=report.source_digest, policy_keeps=report.policy_keeps)
     write_atomic(out_path, receipt_bytes(receipt))
     return receipt
 
@@ -148,7 +164,7 @@ def _report_facts(report_path: str | Path, map_hash: str) -> dict[str, Any]:
                        where=where)
     source_sha = report.get("sourceSha256")
     return {"policy_name": name, "policy_hash": digest, "key_fingerprint": fingerprint, "scanner": scanner,
-            "link_scope": report.get("linkScope"),
+            "link_scope": report.get("linkScope"), "policy_keeps": _keeps(policy.get("keeps")),
             "source_sha256": source_sha if isinstance(source_sha, str) and _SHA256.fullmatch(source_sha) else None}
 
 
@@ -157,10 +173,13 @@ def _str_or_none(value: Any, pattern: str) -> bool:
 
 
 def sign_map_file(map_path: str | Path, signing_key: SigningKey, *, report_json: str | Path | None = None,
-                  source: str | Path | None = None) -> dict[str, Any]:
+                  source: str | Path | None = None, key: Key | None = None,
+                  untied_source: bool = False) -> dict[str, Any]:
     """A receipt for a map file made earlier. The map is scanned again here (refused on findings);
     `report_json` (its JSON audit report) adds the policy, the key fingerprint and the verdicts of the
-    redaction's own scan; `source` (the raw log) adds the taint layer to this scan."""
+    redaction's own scan; `source` (the raw log) adds the taint layer to this scan, only when it is the
+    map's own: its keyed `sourceDigest` under `key` (redact/share/source_tie.py). A map without one
+    takes a source only with `untied_source`, and then its receipt records no taint pass."""
     from audit.scan import check_map_shape, scan_map
 
     where = display_name(map_path)
@@ -171,15 +190,22 @@ def sign_map_file(map_path: str | Path, signing_key: SigningKey, *, report_json:
     if doc.get("contentHash") != computed:
         raise BadInput("the map's contentHash is missing or does not match its content", where=where)
     facts: dict[str, Any] = {"policy_name": None, "policy_hash": None, "key_fingerprint": None,
-                             "scanner": {}, "link_scope": None, "source_sha256": None}
+                             "scanner": {}, "link_scope": None, "source_sha256": None, "policy_keeps": None}
     if report_json is not None:
         facts = _report_facts(report_json, computed)
-    raw = check_source(source, facts["source_sha256"], display_name(report_json or "")) if source else None
+    raw = None
+    if source is not None:
+        if map_digest(doc) is None and facts["source_sha256"] is not None:  # a map made before digests
+            raw = check_source(source, facts["source_sha256"], display_name(report_json or ""))
+        else:
+            raw = tied_source(doc, source, key, where=where, untied=untied_source)
     fresh = scan_map(doc, source=raw)
     if not fresh.clean:
         raise LeakFound(f"the scanner found {len(fresh.findings)} problem(s) in this map; no receipt "
                         "is given (run `agentplay-redact scan` to see them)", where=where)
     verdicts = dict(fresh.verdicts)
+    if raw is not None and map_digest(doc) is None and facts["source_sha256"] is None:
+        verdicts["taint"] = SKIPPED  # a log nothing ties to the map proves nothing about it
     for layer, verdict in facts["scanner"].items():
         if verdict != PASS and verdict != SKIPPED:
             verdicts[str(layer)] = str(verdict)  # refused by make_receipt
@@ -191,12 +217,12 @@ def sign_map_file(map_path: str | Path, signing_key: SigningKey, *, report_json:
                         policy_hash=facts["policy_hash"], path_mode=mode,
                         key_fingerprint=facts["key_fingerprint"], scanner=verdicts,
                         signing_key=signing_key, where=where, link_scope=facts["link_scope"],
-                        source_sha256=facts["source_sha256"])
+                        source_digest=map_digest(doc), policy_keeps=facts["policy_keeps"])
 
 
 def write_map_receipt(map_path: str | Path, signing_key: SigningKey, out_path: str | Path, **kwargs: Any
                       ) -> dict[str, Any]:
-    check_output_path(out_path, [map_path] + [v for v in kwargs.values() if v is not None])
+    check_output_path(out_path, [map_path] + [kwargs[k] for k in ("report_json", "source") if kwargs.get(k)])
     receipt = sign_map_file(map_path, signing_key, **kwargs)
     write_atomic(out_path, receipt_bytes(receipt))
     return receipt
@@ -234,11 +260,16 @@ def _shape_ok(receipt: dict[str, Any]) -> bool:
     m, p, t, s = (receipt.get(k) for k in ("map", "policy", "tool", "signer"))
     scope = receipt.get("linkScope")
     source_sha = receipt.get("sourceSha256")
-    return ((source_sha is None or (isinstance(source_sha, str) and bool(_SHA256.fullmatch(source_sha))))
+    digest = receipt.get("sourceDigest")
+    keeps = p.get("keeps") if isinstance(p, dict) else None
+    return ((digest is None or (isinstance(digest, str) and bool(SOURCE_DIGEST_RE.fullmatch(digest))))
+            and (keeps is None or (isinstance(keeps, list) and all(isinstance(k, str) for k in keeps)))
+            and (source_sha is None or (isinstance(source_sha, str) and bool(_SHA256.fullmatch(source_sha))))
             and _FIELDS <= set(receipt) <= _FIELDS | _OPTIONAL_FIELDS and isinstance(m, dict)
             and (scope is None or grammar.is_link_scope(scope)) and set(m) == {"contentHash", "sha256"}
             and all(isinstance(v, str) for v in m.values())
-            and isinstance(p, dict) and set(p) == {"name", "hash"} and isinstance(t, dict)
+            and isinstance(p, dict) and set(p) in ({"name", "hash"}, {"name", "hash", "keeps"})
+            and isinstance(t, dict)
             and isinstance(s, dict) and set(s) == {"alg", "keyId"} and isinstance(receipt["signature"], str)
             and isinstance(receipt["pathMode"], str) and isinstance(receipt["scanner"], dict)
             and all(isinstance(v, str) for v in receipt["scanner"].values()))
@@ -301,8 +332,10 @@ def summary(receipt: dict[str, Any]) -> str:
     scope = receipt.get("linkScope")
     return (f"contentHash {receipt['map']['contentHash'][:16]}, {receipt['pathMode']} paths, "
             + (f"tokens link {scope}, " if scope else "") +
-            f"policy {policy['name'] or 'not recorded'}, scanner: {verdicts}; "
-            f"signed by key {receipt['signer']['keyId']}")
+            f"policy {policy['name'] or 'not recorded'}"
+            + (f" keeping {', '.join(policy['keeps'])}" if policy.get("keeps") else "")
+            + (", tied to its source by its sourceDigest" if receipt.get("sourceDigest") else "")
+            + f", scanner: {verdicts}; signed by key {receipt['signer']['keyId']}")
 
 
 def verify_key_of(pubkey: str | Path) -> VerifyKey:

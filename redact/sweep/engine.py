@@ -29,9 +29,10 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from redact.errors import BadInput
+from redact.io.read import GZIP_MAGIC, gunzip
 from redact.keys.material import Key
 from redact.sweep.find import Edit, Fingerprint, Place, decode_literal, json_strings, known_values, scan_text
-from redact.sweep.store import journal_is_wal, quote_name, scan_db, write_cells
+from redact.sweep.store import cell_text, journal_is_wal, quote_name, scan_db, write_cells
 from redact.sweep.targets import Inputs
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -153,11 +154,11 @@ def _read_file(path: Path, result: SweepResult, fp: Fingerprint, scrub: bool) ->
         return _read_store(path, data, result, fp, scrub)
     kind = "text"
     body = data
-    if data[:2] == b"\x1f\x8b":
+    if data[:2] == GZIP_MAGIC:
         try:
-            body = gzip.decompress(data)
-        except (OSError, EOFError):
-            result.unreadable.append((where, "a damaged gzip file"))
+            body = gunzip(data, where)
+        except BadInput as exc:  # damaged, or past the bomb limits
+            result.unreadable.append((where, exc.what))
             return None
         kind = "gzip"
     text = body.decode("utf-8", "surrogateescape")
@@ -171,12 +172,25 @@ def _read_file(path: Path, result: SweepResult, fp: Fingerprint, scrub: bool) ->
     if not scan.edits or not scrub:
         return None
     pending = _Pending(fr, data, _stamp(path, data))
-    if kind == "gzip":
-        fr.status, fr.note = "not scrubbed", "a compressed log: decompress it to scrub it"
-        return pending
     pending.new, pending.spans = _rewrite(text, scan.edits)
+    if kind == "gzip":  # recompressed; the vault keeps the whole original file, for exact bytes back
+        pending.new = recompress(pending.new, data)
+        pending.spans = [(0, len(pending.new), data)]
     pending.originals = {p: v for e in scan.edits for p, v in e.originals}
     return pending
+
+
+def recompress(body: bytes, original: bytes) -> bytes:
+    """`body` compressed as gzip with the header time of the `original` gzip file."""
+    mtime = int.from_bytes(original[4:8], "little") if len(original) >= 8 else 0
+    return gzip.compress(body, compresslevel=6, mtime=mtime)
+
+
+def text_of(data: bytes, where: str = "") -> str:
+    """A file's bytes as the sweep searches them: gunzipped when gzip, as UTF-8 with bad bytes kept."""
+    if data[:2] == GZIP_MAGIC:
+        data = gunzip(data, where)
+    return data.decode("utf-8", "surrogateescape")
 
 
 def _rewrite(text: str, edits: list[Edit]) -> tuple[bytes, list[tuple[int, int, bytes]]]:
@@ -251,8 +265,9 @@ def residue(text: str, originals: dict[str, str], fp: Fingerprint) -> list[str]:
 
 
 def sweep(inputs: Inputs, key: Key, *, ephemeral: bool = False, scrub_to: str | None = None,
-          progress: Callable[[str], None] | None = None) -> SweepResult:
-    """Read every file of `inputs`; with `scrub_to` (a new vault path), scrub them too."""
+          progress: Callable[[str], None] | None = None, in_place: bool = False) -> SweepResult:
+    """Read every file of `inputs`; with `scrub_to` (a new vault path), scrub them too; with
+    `in_place`, a log file is overwritten in place rather than replaced (`_replace_file`)."""
     started = time.perf_counter()
     fp = fingerprinter(key)
     result = SweepResult(credentials=[str(p) for p in inputs.credentials],
@@ -266,12 +281,13 @@ def sweep(inputs: Inputs, key: Key, *, ephemeral: bool = False, scrub_to: str | 
         if found is not None:
             pending.append(found)
     if scrub_to is not None:
-        _scrub(pending, key, fp, scrub_to, result)
+        _scrub(pending, key, fp, scrub_to, result, in_place)
     result.seconds = time.perf_counter() - started
     return result
 
 
-def _scrub(pending: list[_Pending], key: Key, fp: Fingerprint, vault_path: str, result: SweepResult) -> None:
+def _scrub(pending: list[_Pending], key: Key, fp: Fingerprint, vault_path: str, result: SweepResult,
+           in_place: bool = False) -> None:
     from redact.sweep.vault import FileEntry, write_sweep_vault
 
     ready: list[_Pending] = []
@@ -283,12 +299,15 @@ def _scrub(pending: list[_Pending], key: Key, fp: Fingerprint, vault_path: str, 
         if item.cells:
             ready.append(item)
             continue
-        left = residue(item.new.decode("utf-8", "surrogateescape"), item.originals, fp)
+        left = residue(text_of(item.new, fr.path), item.originals, fp)
         if left:
             fr.status, fr.note = "not scrubbed", f"the scrub could not prove {len(left)} secret(s) gone"
             result.left_alone.append((fr.path, fr.note))
             continue
         ready.append(item)
+    if not ready:  # nothing to change: no vault either
+        result.proof = "nothing to scrub"
+        return
     entries = [FileEntry(i.result.path, i.result.kind, hashlib.sha256(i.original).hexdigest(),
                          hashlib.sha256(i.new).hexdigest() if not i.cells else "",
                          i.spans, [(t, r, c, o) for t, r, c, o, _ in i.cells], i.fts) for i in ready]
@@ -306,7 +325,7 @@ def _scrub(pending: list[_Pending], key: Key, fp: Fingerprint, vault_path: str, 
             if item.cells:
                 _replace_store(path, item, fp)
             else:
-                _replace_file(path, item.new)
+                _replace_file(path, item.new, item.stamp if in_place else None)
         except _Unproved:
             fr.status, fr.note = "not scrubbed", "the scrub could not prove every secret gone (one sits in a blob?)"
             result.left_alone.append((fr.path, fr.note))
@@ -327,11 +346,25 @@ def _scrub(pending: list[_Pending], key: Key, fp: Fingerprint, vault_path: str, 
                     f"none of the fingerprints found remains, decoded")
 
 
-def _replace_file(path: Path, data: bytes) -> None:
+def _replace_file(path: Path, data: bytes, in_place: tuple[int, int, str] | None = None) -> None:
+    """`data` in place of the file at `path`: written beside it and renamed over it; or, with
+    `in_place` (the file's stamp when read), written into the same file, so a program that keeps
+    it open for appending (Codex and its live rollout) goes on appending to it. In place, the file
+    is checked once more, under the open handle, just before it is overwritten."""
     from redact.io.write import write_atomic
 
-    mode = stat.S_IMODE(path.stat().st_mode)
-    write_atomic(path, data, mode=mode)
+    if in_place is None:
+        write_atomic(path, data, mode=stat.S_IMODE(path.stat().st_mode))
+        return
+    with path.open("r+b") as fh:
+        current = fh.read()
+        if (len(current), hashlib.sha256(current).hexdigest()) != (in_place[0], in_place[2]):
+            raise OSError(0, "changed while being scrubbed")
+        fh.seek(0)
+        fh.write(data)
+        fh.truncate()
+        fh.flush()
+        os.fsync(fh.fileno())
 
 
 class _Unproved(Exception):
@@ -358,7 +391,10 @@ def _replace_store(path: Path, item: _Pending, fp: Fingerprint) -> None:
 
 def _prove_on_disk(path: Path, item: _Pending, fp: Fingerprint) -> bool:
     if not item.cells:
-        return not residue(path.read_bytes().decode("utf-8", "surrogateescape"), item.originals, fp)
+        try:
+            return not residue(text_of(path.read_bytes(), str(path)), item.originals, fp)
+        except BadInput:
+            return False
     from redact.io.store import opened
 
     with opened(path) as db:
@@ -369,7 +405,9 @@ def _prove_on_disk(path: Path, item: _Pending, fp: Fingerprint) -> bool:
         for table, rowid, column, *_ in item.cells:
             row = db.execute(f"SELECT {quote_name(column)} FROM {quote_name(table)} WHERE rowid = ?", (rowid,)).fetchone()
             value = row[0] if row else None
-            texts.append(value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value))
+            text = cell_text(value)
+            texts.append(text if text is not None else value.decode("utf-8", "replace")
+                         if isinstance(value, bytes) else str(value))
     raw = path.read_bytes().decode("utf-8", "ignore")  # the file's pages: no freed page holds one
     return not any(residue(t, item.originals, fp) for t in texts) and not any(
         v in raw for v in item.originals.values())

@@ -362,7 +362,10 @@ def scan_text(text: str, fp: Fingerprint, *, as_json: bool | None = None, known:
             new_value, found, originals = _replaced(value, spans, fp)
             _add(result, lines, start, found)
             result.edits.append(Edit(start, end, encode_literal(new_value, literal), originals))
-        return result
+        gaps = _outside_strings(text)
+        if gaps is None:
+            return result
+        text = gaps  # words outside every string: a line that is not JSON, a log written after it
     if not known and not _anchor_index().holds(text):
         return result
     spans = _spans(text, None, known)
@@ -373,6 +376,23 @@ def scan_text(text: str, fp: Fingerprint, *, as_json: bool | None = None, known:
         _add(result, lines, start, [(cls, print_, end - start)])
         result.edits.append(Edit(start, end, placeholder(cls, print_), [(print_, secret)]))
     return result
+
+
+_STRAY = re.compile(r"(?!(?:true|false|null)\b)[A-Za-z_][A-Za-z0-9_]")
+
+
+def _outside_strings(text: str) -> str | None:
+    """`text` with every JSON string literal blanked (same length, so offsets hold), when what is
+    left holds more than JSON's own syntax (numbers, `true`, `false`, `null`, punctuation): a text
+    that starts like JSON but is not only JSON. None when it is only JSON."""
+    pieces, at = [], 0
+    for m in _LITERAL.finditer(text):
+        pieces.append(text[at:m.start(1)])
+        pieces.append(" " * (m.end(1) - m.start(1)))
+        at = m.end(1)
+    pieces.append(text[at:])
+    gaps = "".join(pieces)
+    return gaps if _STRAY.search(gaps) else None
 
 
 def known_values(scan: TextScan) -> Known:

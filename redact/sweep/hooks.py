@@ -8,12 +8,21 @@ Where each agent calls a program when a session (or a turn) ends, and what it pa
 * Claude Code: `hooks.SessionEnd` in `~/.claude/settings.json`, a list of groups each with a
   `hooks` list of `{"type": "command", "command": ...}`; the hook's standard input is a JSON object
   with `transcript_path`.
-* Gemini CLI: the same shape in `~/.gemini/settings.json` (`hooks.SessionEnd`, entries with a
-  `name`); standard input holds `transcript_path` too.
+* Gemini CLI (`~/.gemini/settings.json`) and Qwen Code, its fork (`~/.qwen/settings.json`): the same
+  shape, entries with a `name`; standard input holds `transcript_path` too. The files read with a
+  transcript (Claude Code's subagent transcripts) are scrubbed with it.
+* Factory Droid: Claude Code's shape in `~/.factory/settings.json`.
 * Codex: `notify` in `~/.codex/config.toml`, a program and its arguments; Codex appends one JSON
-  argument when a turn completes (`thread-id`, ...). Codex keeps the current rollout open, so the
-  hook scrubs the rollouts of other sessions that have not changed for `IDLE_SECONDS` (and did
-  within `RECENT_SECONDS`).
+  argument when a turn completes (`thread-id`, the session's id, which ends its rollout's name:
+  `~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`). The hook scrubs that rollout. Codex keeps
+  it open and appends the next turn to it, so the hook rewrites it in place (same file, not a
+  renamed copy that Codex would no longer write to).
+
+Every other agent has no hook this installer knows (`NO_HOOK` says why and what to do instead:
+a scheduled `sweep --scrub`, or the pre-commit entry); `agent()` refuses it with that sentence.
+
+A file the hook cannot scrub because it changed while it was read (the agent still writing) is
+left alone and remembered in the vault folder's `pending.json`; the next run of any hook retries it.
 
 Editing a settings file: it must parse (JSON, or TOML for Codex), or nothing is touched; a copy is
 kept beside it before the first change (`<name>.agentplay-backup`); only the hook's own entry is
@@ -24,10 +33,10 @@ its bytes come back exactly.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import sys
-import time
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,9 +46,10 @@ from redact.errors import UsageError
 from redact.io.write import write_atomic
 
 MARK = "agentplay-redact-sweep-hook"
-IDLE_SECONDS = 600
-RECENT_SECONDS = 2 * 86400  # older rollouts: an earlier turn's hook, or a manual sweep
-AGENTS = ("claude-code", "codex", "gemini-cli")
+AGENTS = ("claude-code", "codex", "gemini-cli", "qwen-code", "factory-droid")
+PENDING = "pending.json"
+MAX_PENDING = 200
+_THREAD_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z-]{7,63}")
 
 
 @dataclass(frozen=True)
@@ -54,13 +64,39 @@ _AGENTS = {
     "claude-code": Agent("claude-code", ".claude/settings.json", "json-hooks"),
     "gemini-cli": Agent("gemini-cli", ".gemini/settings.json", "json-hooks"),
     "codex": Agent("codex", ".codex/config.toml", "toml-notify"),
+    "qwen-code": Agent("qwen-code", ".qwen/settings.json", "json-hooks"),
+    "factory-droid": Agent("factory-droid", ".factory/settings.json", "json-hooks"),
+}
+_NAMED_ENTRIES = frozenset({"gemini-cli", "qwen-code"})
+
+_INSTEAD = ("sweep its logs on a schedule instead (cron or a systemd timer: `agentplay-redact sweep "
+            "--scrub --vault ... --key-file ...`), or block commits of them with the pre-commit entry "
+            "`agentplay-redact-sweep` (docs/integration.md)")
+#: agents without a session-end hook or notify command this installer can use, and why
+NO_HOOK = {
+    "cursor": "Cursor keeps every chat in one SQLite store it writes while it runs",
+    "opencode": "opencode's hooks are JavaScript plugins, not a command in a settings file",
+    "crush": "Crush has no session-end hook",
+    "copilot-cli": "Copilot CLI's hooks are set per repository, not for your sessions",
+    "kiro": "Kiro's hooks belong to each agent's configuration, not to your sessions",
+    "cline": "Cline's hooks are scripts per workspace, not a command in a settings file",
 }
 
 
 def agent(name: str) -> Agent:
+    """The hook spec of `name`; an agent with none is refused with what to do instead."""
     if name not in _AGENTS:
-        raise UsageError(f"no session hook is known for {name!r}; agents with one: {', '.join(AGENTS)}")
+        why = NO_HOOK.get(name) or (f"{name} has no session-end hook or notify command"
+                                    if _is_format(name) else f"{name!r} is not an agent this tool reads")
+        raise UsageError(f"no hook can be installed for {name}: {why}; {_INSTEAD}. "
+                         f"Agents with a hook: {', '.join(AGENTS)}")
     return _AGENTS[name]
+
+
+def _is_format(name: str) -> bool:
+    from redact.formats.registry import formats
+
+    return any(f.name == name for f in formats())
 
 
 def settings_path(name: str, home: Path | None = None) -> Path:
@@ -135,7 +171,7 @@ def install(name: str, key_file: Path, vault_dir: Path, *, settings: Path | None
     if any(isinstance(g, dict) and any(_is_ours(h) for h in g.get("hooks", []) or []) for g in groups):
         return f"already installed in {path}"
     entry: dict[str, Any] = {"type": "command", "command": _command(argv)}
-    if name == "gemini-cli":
+    if name in _NAMED_ENTRIES:
         entry = {"name": MARK, **entry}
     doc.setdefault("hooks", {}).setdefault(spec.event, []).append({"hooks": [entry]})
     backup = _backup(path)
@@ -238,30 +274,63 @@ def _uninstall_toml(path: Path, text: str) -> str:
 
 
 def hook_targets(name: str, payload: str | None, home: Path | None = None) -> list[str]:
-    """The files the hook of `name` scrubs, from what the agent passed it."""
-    if name in ("claude-code", "gemini-cli"):
-        try:
-            doc = json.loads(payload or "{}")
-        except json.JSONDecodeError:
-            return []
-        transcript = doc.get("transcript_path") if isinstance(doc, dict) else None
-        return [str(Path(transcript).expanduser())] if isinstance(transcript, str) and transcript else []
-    base = (Path.home() if home is None else home) / ".codex" / "sessions"
-    current = ""
+    """The files the hook of `name` scrubs, from what the agent passed it: the transcript the
+    payload names, or for Codex the rollout of the payload's thread (none when it names none)."""
     try:
         doc = json.loads(payload or "{}")
-        current = str(doc.get("thread-id", "")) if isinstance(doc, dict) else ""
     except json.JSONDecodeError:
-        pass
-    now = time.time()
-    found = []
-    for path in sorted(base.glob("**/rollout-*.jsonl")):
-        if current and current in path.name:
-            continue
-        try:
-            age = now - path.stat().st_mtime
-            if IDLE_SECONDS <= age <= RECENT_SECONDS:
-                found.append(str(path))
-        except OSError:
-            continue
-    return found
+        return []
+    if not isinstance(doc, dict):
+        return []
+    if name != "codex":
+        transcript = doc.get("transcript_path")
+        if not isinstance(transcript, str) or not transcript:
+            return []
+        path = Path(transcript).expanduser()
+        return [str(path), *(str(c) for c in _companions(path))]
+    return [str(p) for p in codex_rollouts(doc, home)]
+
+
+def _companions(path: Path) -> list[Path]:
+    """The files read with a transcript (Claude Code's subagent transcripts): scrubbed with it."""
+    from redact.errors import BadInput
+    from redact.formats.discover import files_read
+
+    try:
+        return [c for c in files_read(path) if c.is_file()] if path.is_file() else []
+    except (BadInput, OSError):
+        return []
+
+
+def codex_rollouts(doc: dict[str, Any], home: Path | None = None) -> list[Path]:
+    """The rollout files of the Codex thread a `notify` payload names (`thread-id`; older builds:
+    `session_id`), in the live sessions folder and the archived one, compressed or not."""
+    thread = next((doc[k] for k in ("thread-id", "thread_id", "session_id", "session-id")
+                   if isinstance(doc.get(k), str)), "")
+    if not _THREAD_ID.fullmatch(thread):  # an id only: never a pattern or a path
+        return []
+    base = (Path.home() if home is None else home) / ".codex"
+    found: list[Path] = []
+    for folder in ("sessions", "archived_sessions"):
+        for suffix in (".jsonl", ".jsonl.gz"):
+            found.extend(p for p in (base / folder).glob(f"**/rollout-*-{thread}{suffix}") if p.is_file())
+    return sorted(found)
+
+
+def pending(vault_dir: Path) -> list[str]:
+    """The files an earlier hook run left alone because they changed while read (retried now)."""
+    try:
+        doc = json.loads((vault_dir / PENDING).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [p for p in doc if isinstance(p, str) and Path(p).is_file()] if isinstance(doc, list) else []
+
+
+def remember_pending(vault_dir: Path, paths: list[str]) -> None:
+    """Keep `paths` (at most MAX_PENDING, newest last) for the next hook run; none: the file goes."""
+    target = vault_dir / PENDING
+    if not paths:
+        target.unlink(missing_ok=True)
+        return
+    kept = list(dict.fromkeys(paths))[-MAX_PENDING:]
+    write_atomic(target, (json.dumps(kept, indent=1) + "\n").encode("utf-8"), private=True)

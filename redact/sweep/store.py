@@ -128,12 +128,63 @@ def _scan_db(db: sqlite3.Connection, fp: Fingerprint, known: Known | None) -> St
     return result
 
 
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+_CHUNK = 1 << 20
+
+
+def inflate(blob: bytes) -> bytes | None:
+    """A zstd-compressed cell (Zed's threads) decompressed within the input limits of
+    redact/io/read.py (size, and ratio past its floor); None when it is damaged or past them."""
+    import io
+
+    import zstandard
+
+    from redact.io import read
+
+    limits = read.LIMITS
+    ceiling = max(limits.ratio_floor, limits.max_ratio * len(blob))
+    out = bytearray()
+    try:
+        with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(blob), read_across_frames=True) as reader:
+            while chunk := reader.read(_CHUNK):
+                out += chunk
+                if len(out) > min(limits.max_bytes, ceiling):
+                    return None
+    except zstandard.ZstdError:
+        return None
+    return bytes(out)
+
+
+def deflate(data: bytes) -> bytes:
+    import zstandard
+
+    return zstandard.ZstdCompressor(level=3).compress(data)
+
+
+def cell_text(value: Any) -> str | None:
+    """A cell as the sweep searches it: text; a blob as UTF-8, or decompressed first when it is a
+    zstd frame; None for a binary cell."""
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, bytes):
+        return None
+    raw: bytes | None = inflate(value) if value[:4] == ZSTD_MAGIC else value
+    if raw is None:
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 def _scan_cell(result: StoreScan, table: str, rowid: int, column: str, value: Any, fp: Fingerprint,
                known: Known | None) -> None:
+    compressed = isinstance(value, bytes) and value[:4] == ZSTD_MAGIC
     if isinstance(value, bytes):
-        try:
-            text = value.decode("utf-8")
-        except UnicodeDecodeError:
+        decoded = cell_text(value)
+        if decoded is not None:
+            text = decoded
+        else:
             result.blobs += 1
             if known:
                 _mask_in_binary(result, table, rowid, column, value, fp, known)
@@ -152,6 +203,8 @@ def _scan_cell(result: StoreScan, table: str, rowid: int, column: str, value: An
     result.places.extend(Place(p.cls, p.fingerprint, None, p.length, p.when, where) for p in scan.places)
     new_text = apply_edits(text, scan.edits)
     new: str | bytes = new_text.encode("utf-8") if isinstance(value, bytes) else new_text
+    if compressed:  # compressed again, as the agent wrote it
+        new = deflate(new_text.encode("utf-8"))
     result.cells.append(CellEdit(table, rowid, column, value, new, scan.edits))
 
 

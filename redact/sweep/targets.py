@@ -9,13 +9,13 @@ like a log (`LOG_SUFFIXES`: the formats this build does not read yet, an agent's
 tokens sit there too. Credential files
 (redact/formats/credentials.py) are named and never opened.
 
-With no PATH, `default_roots` lists every agent's home: each registered format's `homes`
-(`~/.claude/projects`, `*` matching one segment) that exists. Home-wide discovery can take its
-place in `default_roots` alone.
+With no PATH, `default_roots` lists every agent's places the way the home-wide batch finds them
+(redact/formats/discover.py): each registered format's `homes` (`~/.claude/projects/*`, `*`
+matching one segment) that exists, and its `{project}/...` places in the project folders found by
+the same bounded walk.
 """
 from __future__ import annotations
 
-import glob
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,19 +34,39 @@ class Inputs:
 
 
 def default_roots(home: Path | None = None) -> list[str]:
-    """Every agent home that exists under `home` (the user's by default), from the registry."""
-    from redact.formats.registry import formats
+    """Every agent place that exists under `home` (the user's by default), as the home-wide batch
+    finds them (redact/formats/discover.py): each format's fixed `homes` entries (`~/.claude/projects/*`),
+    and its `{project}/...` entries in the project folders the same bounded walk finds. A project
+    place that is a folder of the agent's own (`<project>/.crush`) is a root; one that is the
+    project itself (Aider's history files sit in it) gives the files the format lists there and
+    its auxiliary files, never the project's other files."""
+    from redact.formats.discover import fixed_places, project_places
 
     base = Path.home() if home is None else home
     roots: dict[str, str] = {}
-    for fmt in formats():
-        for pattern in getattr(fmt, "homes", ()) or ():
-            text = str(pattern)
-            rel = text[2:] if text.startswith("~/") else text
-            for found in sorted(glob.glob(str(base / rel))):
-                if Path(found).exists():
-                    roots.setdefault(os.path.realpath(found), found)
+    for _, place in fixed_places(base):
+        roots.setdefault(os.path.realpath(place), str(place))
+    for fmt, project, place in project_places(base):
+        if place.is_dir() and os.path.realpath(place) != os.path.realpath(project):
+            roots.setdefault(os.path.realpath(place), str(place))
+        else:
+            for path in _project_logs(fmt, place):
+                roots.setdefault(os.path.realpath(path), str(path))
     return list(roots.values())
+
+
+def _project_logs(fmt: object, place: Path) -> list[Path]:
+    """The files a format keeps in a project folder: its sessions there and its auxiliary files."""
+    found: list[Path] = []
+    lister = getattr(fmt, "list_sessions", None)
+    try:
+        found.extend(Path(p) for p in (lister(place) if callable(lister) and place.is_dir() else [place]))
+    except OSError:
+        return []
+    auxiliary = getattr(fmt, "auxiliary", None)
+    if callable(auxiliary):
+        found.extend(Path(p) for p, _ in auxiliary(place))
+    return [p for p in found if p.is_file()]
 
 
 #: what an agent's log can be named, beyond the sessions the formats list
@@ -54,16 +74,26 @@ LOG_SUFFIXES = (".jsonl", ".json", ".md", ".txt", ".log", ".db", ".sqlite", ".sq
 _SKIP_FOLDERS = frozenset({"node_modules", ".git", "__pycache__", ".venv", "site-packages"})
 
 
-def _logs_under(folder: Path) -> list[Path]:
-    """Files under `folder` named like logs (`LOG_SUFFIXES`), not in a package or VCS folder."""
+def _logs_under(folder: Path, unusable: list[tuple[str, str]] | None = None) -> list[Path]:
+    """Files under `folder` named like logs (`LOG_SUFFIXES`), not in a package or VCS folder. What
+    cannot be listed, and a link (never followed: it may point anywhere), goes to `unusable` with why."""
     found = []
-    for base, dirs, files in os.walk(folder):
+    said = unusable if unusable is not None else []
+
+    def cannot_list(exc: OSError) -> None:
+        said.append((str(exc.filename or folder), f"a folder that cannot be listed ({exc.strerror or type(exc).__name__})"))
+
+    for base, dirs, files in os.walk(folder, onerror=cannot_list):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_FOLDERS)
         for name in sorted(files):
             if name.endswith(LOG_SUFFIXES) and not name.endswith((".db-wal", ".db-shm")):
                 path = Path(base) / name
-                if path.is_file() and not path.is_symlink():
+                if path.is_symlink():
+                    said.append((str(path), "a link, not followed"))
+                elif path.is_file():
                     found.append(path)
+                else:
+                    said.append((str(path), "not a regular file"))
     return found
 
 
@@ -87,13 +117,13 @@ def sweep_inputs(paths: Sequence[str], home: Path | None = None) -> Inputs:
         path = Path(outcome.input)
         if is_credential_file(path):
             result.credentials.append(path)
-        elif outcome.status == SKIPPED and path.is_file():
+        elif outcome.status == SKIPPED and path.is_file() and not path.is_symlink():
             seen.setdefault(os.path.realpath(path), path)  # an auxiliary file: searched too
-        elif outcome.status != SKIPPED:
+        else:  # nothing passed over unsaid
             result.unusable.append((outcome.input, outcome.message))
     for arg in args:  # the other logs of a folder: formats not registered yet, histories, notes
         if Path(arg).is_dir():
-            logs = _logs_under(Path(arg))
+            logs = _logs_under(Path(arg), result.unusable)
             if logs:  # a folder of logs no format lists is not a folder without sessions here
                 result.unusable = [(a, why) for a, why in result.unusable if a != arg]
             for path in logs:
@@ -102,5 +132,6 @@ def sweep_inputs(paths: Sequence[str], home: Path | None = None) -> Inputs:
                 else:
                     seen.setdefault(os.path.realpath(path), path)
     result.files = [p for p in seen.values() if not is_credential_file(p)]
+    result.unusable = list(dict.fromkeys((a, why.removeprefix(f"{a}: ")) for a, why in result.unusable))
     result.credentials = sorted(set(result.credentials))
     return result

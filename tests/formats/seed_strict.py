@@ -63,6 +63,10 @@ FILE_SHELL_KINDS = {"read", "search", "edit", "exec", "verify"}
 # `outBytes` are measured on every call, so skill/subagent/web/tool calls carry `dur` and `outBytes`
 # as file/shell/mcp calls do (the format's evolution rule: fields are only added inside v1).
 TOLERATED: dict[str, set[str]] = {k: {"outBytes", "dur"} for k in ("skill", "subagent", "web", "tool")}
+# sourceDigest: the keyed digest of the raw log (issue 27), added at the top level under the seed's
+# "Evolution" rule (fields are only added inside v1; readers ignore fields they do not know). Only
+# with a key, and of one fixed form (hmac-sha256: and 64 hex), checked below.
+TOLERATED_TOP = {"sourceDigest"}
 
 ENUMS = {
     "pathMode": {"relative", "dirs_only", "hashed"},
@@ -109,7 +113,12 @@ def _enum(value: Any, name: str, ptr: str, out: list[str]) -> None:
 
 def violations(m: dict[str, Any]) -> list[str]:
     out: list[str] = []
-    _keys(m, TOP, "", out)
+    _keys(m, TOP | TOLERATED_TOP, "", out)
+    digest = m.get("sourceDigest") if isinstance(m, dict) else None
+    if digest is not None and not (isinstance(digest, str) and len(digest) == 76
+                                   and digest.startswith("hmac-sha256:")
+                                   and all(c in "0123456789abcdef" for c in digest[12:])):
+        out.append("/sourceDigest: not hmac-sha256: and 64 lowercase hex")
     if m.get("schema") not in ("agentplay/v1", "entelligence.session-map/v1"):
         out.append("/schema: not agentplay/v1")
     s = m.get("session", {})

@@ -319,3 +319,29 @@ def test_latency_stops_when_a_tool_of_the_response_already_returned() -> None:
     m, _ = session(t)
     llm = [e for e in m["events"] if e["kind"] == "llm"]
     assert len(llm) == 1 and llm[0]["latency"] == 1000 and llm[0]["toolCalls"] == 2 and llm[0]["out"] == 9
+
+
+def _stated(t: Transcript, ms: float) -> None:
+    """A 0.2.x response: one record that states its request's duration (`durationMs`)."""
+    message = {"model": "claude-3-7-sonnet-20250219", "id": f"msg_01{t.uid()[:20]}", "type": "message",
+               "role": "assistant", "content": [text("ok")], "stop_reason": "end_turn",
+               "usage": {"input_tokens": 4, "output_tokens": 9}}
+    t.add(t.envelope("assistant", message=message, durationMs=ms))
+
+
+def test_a_stated_duration_never_starts_the_session_before_its_prompt() -> None:
+    # 0.2.x clients time records to the second: a 3.369 s request written 3 s after its prompt
+    t = Transcript(SID, CWD, start="2025-05-06T18:58:14.000Z", seed=3)
+    t.user("hello")
+    t.tick(3000)
+    _stated(t, 3369)
+    t.tick(10_000)
+    t.user("again")
+    t.tick(5000)
+    _stated(t, 2000)  # well inside its gap: the stated duration stands
+    m, _ = session(t)
+    assert m["session"]["startedAt"] == "2025-05-06T18:58:14.000Z"
+    assert m["session"]["durationMs"] == 18_000
+    llm = [e for e in m["events"] if e["kind"] == "llm"]
+    assert [e["t"] for e in llm] == [0, 16_000]
+    assert [e["latency"] for e in llm] == [3000, 2000]

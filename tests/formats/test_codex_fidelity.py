@@ -1,21 +1,27 @@
-"""Fidelity over the real Codex rollouts (issue 15): what each rollout holds against what its map
+"""Fidelity over the real Codex rollouts (issues 15, 25): what each rollout holds against what its map
 holds, counted by a small parser written here, independent of the reader (it shares no code with
-redact/formats/codex*.py).
+redact/formats/codex/). Every field of tests/formats/fidelity.py's `Counts` must agree:
 
-Per rollout it counts tool calls, shell commands, file edits (the file headers of apply_patch
-patches), errors and tokens, and asserts the map agrees exactly. Run it as a script for the
-agreement table per client version:
+- turns: `event_msg` user_message events (older rollouts: user messages a person wrote, not the
+  environment context or instructions the client injects);
+- requests: runs of the model's own items (reasoning, messages, calls) between two inputs; tokens:
+  each new `token_count` (a repeated total is the same usage again), its last usage's input + output;
+- calls: function_call / custom_tool_call / local_shell_call / web_search_call; edits and creates: the
+  file headers of apply_patch patches; errors: failed outputs, exec_command_end exit codes, failed
+  patches, aborted turns and error events;
+- start / duration: the person's prompts, the model's items, tool outputs and token counts (and a
+  command's stated duration), not the session header or the injected context.
 
     PYTHONPATH=. python -m tests.formats.test_codex_fidelity [../shared/corpus/codex]
 
-Skipped cleanly when ../shared/corpus is absent.
+prints the agreement per client version. Skipped cleanly when ../shared/corpus is absent.
 """
 from __future__ import annotations
 
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,28 +30,18 @@ import pytest
 
 from redact.api import redact_bytes
 from tests.conftest import corpus_case, corpus_dir, corpus_params
+from tests.formats.fidelity import Counts, differences, iso, map_counts, table
 
 pytestmark = pytest.mark.corpus
 
 SHELLS = {"shell", "shell_command", "exec_command", "container.exec", "local_shell"}
-FIELDS = ("calls", "shell", "edits", "errors", "tokens")
+_ADD_HEADER = re.compile(r"^\*\*\* Add File:", re.MULTILINE)
+# what the client puts in the model's input as a user message that no person typed
+_NOT_TYPED = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions", "<turn_aborted>",
+              "<user_shell_command>")
 _FILE_HEADER = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to):", re.MULTILINE)
 _EXIT_LINE = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d+)\s*$", re.MULTILINE)
 _RUNNING = re.compile(r"^Process running with session ID (\d+)\s*$", re.MULTILINE)
-
-
-@dataclass
-class Counts:
-    version: str = "legacy"
-    calls: int = 0
-    shell: int = 0
-    edits: int = 0
-    errors: int = 0
-    tokens: int = 0
-    notes: list[str] = field(default_factory=list)
-
-    def row(self) -> tuple[int, ...]:
-        return tuple(getattr(self, name) for name in FIELDS)
 
 
 # -- the independent count of a rollout ------------------------------------------------------------
@@ -79,6 +75,16 @@ def _records(data: bytes) -> list[dict[str, Any]]:
 
 
 def _chat(item: dict[str, Any]) -> list[dict[str, Any]]:
+    """A chat-completions item as response items; each assistant item is one completion."""
+    if item.get("role") == "user":
+        return [{"type": "message", "role": "user", "content": item.get("content")}]
+    if item.get("role") == "assistant":
+        if not item.get("tool_calls") and _said(item.get("content")).startswith("Switched approval mode to"):
+            return []  # the client's notice of the person's /approval switch, not a completion
+        return [{"type": "message", "role": "assistant", "completion": True}] + [
+            {"type": "function_call", "call_id": tc.get("id"), "name": tc["function"].get("name"),
+             "arguments": tc["function"].get("arguments")}
+            for tc in item.get("tool_calls") or [] if isinstance(tc, dict) and isinstance(tc.get("function"), dict)]
     if item.get("role") == "tool":
         return [{"type": "function_call_output", "call_id": item.get("tool_call_id"),
                  "output": item.get("content")}]
@@ -123,7 +129,34 @@ def _output_text(raw: Any) -> tuple[str, dict[str, Any]]:
     return raw, {}
 
 
-def count_rollout(data: bytes) -> Counts:
+def _ms(value: Any) -> float | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return round(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000, 3)
+    except ValueError:
+        return None
+
+
+def _said(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "".join(str(b.get("text") or "") for b in content or () if isinstance(b, dict))
+
+
+def _kind(name: str, patch: str | None) -> str:
+    if patch is not None:
+        return "edit"
+    if name in SHELLS:
+        return "shell"
+    if name in ("web_search", "web_fetch"):
+        return "web"
+    return "mcp" if "__" in name else "other"
+
+
+def count_rollout(data: bytes) -> tuple[str, Counts]:
+    """(the client version, the rollout's `Counts`)."""
+    version = "legacy"
     c = Counts()
     names: dict[str, str] = {}
     failed: set[str] = set()
@@ -131,16 +164,51 @@ def count_rollout(data: bytes) -> Counts:
     polls: dict[str, str] = {}
     last_total: Any = None
     meta_seen = False
+    by_tool: Counter[str] = Counter()
+    order: list[str] = []
+    models: set[str] = set()
+    prompts = typed = 0  # user_message events; user messages in the model's input that a person wrote
+    replies = 0  # runs of the model's own items
+    in_reply = False
+    times: list[float] = []
+    header_time: float | None = None
+    called: dict[str, float | None] = {}  # call id -> when it was made
+    ends: list[float] = []  # when a command that states its duration ended
+    typed_times: list[float] = []
     for rec in _records(data):
         kind, p = rec.get("type"), rec.get("payload")
         if not isinstance(p, dict):
             continue
+        t = p.get("type")
+        when = _ms(rec.get("timestamp"))
         if kind == "session_meta":
             if not meta_seen and p.get("cli_version"):
-                c.version = str(p["cli_version"])
+                version = str(p["cli_version"])
+            if not meta_seen:
+                header_time = _ms(p.get("timestamp"))
             meta_seen = True
             continue
-        t = p.get("type")
+        if kind == "turn_context":
+            if isinstance(p.get("model"), str) and p["model"]:
+                models.add(p["model"])
+            continue
+        if kind == "response_item" and when is not None and t not in ("ghost_snapshot", "message"):
+            times.append(when)  # the model's items and the tools' outputs (a message: below)
+        if kind == "response_item":
+            ours = t in ("reasoning", "function_call", "custom_tool_call", "local_shell_call",
+                         "web_search_call", "tool_search_call") or \
+                (t == "message" and p.get("role") == "assistant")
+            replies += (ours and not in_reply) or (p.get("completion") is True and in_reply)
+            if ours or t in ("function_call_output", "custom_tool_call_output", "message"):
+                in_reply = ours
+        if kind == "response_item" and t == "message" and p.get("role") == "user":
+            text = _said(p.get("content")).lstrip()
+            person = bool(text) and not text.startswith(_NOT_TYPED)
+            typed += person
+            if person and when is not None:
+                typed_times.append(when)  # the prompt's own event, where the client writes one, wins
+        if kind == "response_item" and t == "message" and p.get("role") == "assistant" and when is not None:
+            times.append(when)
         if kind == "response_item" and t in ("function_call", "custom_tool_call", "local_shell_call",
                                               "web_search_call", "tool_search_call"):
             cid = p.get("call_id") or p.get("id") or f"anon-{len(names)}"
@@ -149,6 +217,7 @@ def count_rollout(data: bytes) -> Counts:
             name = {"local_shell_call": "local_shell", "web_search_call": "web_search",
                     "tool_search_call": "tool_search"}.get(t, p.get("name") or "")
             names[cid] = name
+            called[cid] = when if when is not None else (max(times) if times else header_time)
             c.calls += 1
             args: Any = p.get("input") if t == "custom_tool_call" else p.get("arguments")
             if t == "function_call" and isinstance(args, str):
@@ -159,10 +228,16 @@ def count_rollout(data: bytes) -> Counts:
             if t == "local_shell_call":
                 args = {"command": (p.get("action") or {}).get("command")}
             patch = _patch_of(name, args)
+            k = _kind(name, patch)
+            order.append(k)
+            by_tool["apply_patch" if k == "edit" else "<web>" if k == "web" else
+                    "/".join(name.split("__", 1)) if k == "mcp" else name] += 1
             if patch is not None:
                 c.edits += len(_FILE_HEADER.findall(patch))
+                c.creates += len(_ADD_HEADER.findall(patch))
             elif name in SHELLS:
                 c.shell += 1
+            c.mcp += k == "mcp"
             if name == "write_stdin" and isinstance(args, dict) and args.get("session_id") is not None:
                 polls[cid] = str(args["session_id"])
         elif kind == "response_item" and t in ("function_call_output", "custom_tool_call_output"):
@@ -175,6 +250,9 @@ def count_rollout(data: bytes) -> Counts:
                 m = _EXIT_LINE.search(head)
                 code = int(m.group(1)) if m else None
             running = _RUNNING.search(head) if not meta else None
+            took = meta.get("duration_seconds")
+            if isinstance(took, (int, float)) and called.get(cid) is not None:
+                ends.append(called[cid] + took * 1000)  # the log states how long the command ran
             if name in SHELLS and running:
                 sessions[running.group(1)] = cid
             if name == "write_stdin":
@@ -188,7 +266,12 @@ def count_rollout(data: bytes) -> Counts:
                      "apply_patch verification failed", "exec command rejected"))):
                 failed.add(cid)
         elif kind == "event_msg":
-            if t == "exec_command_end" and isinstance(p.get("exit_code"), int) and p["exit_code"] != 0:
+            if t in ("user_message", "turn_aborted", "error", "stream_error", "token_count", "task_complete") \
+                    and when is not None:
+                times.append(when)
+            if t == "user_message":
+                prompts += bool(str(p.get("message") or "").strip() or p.get("images"))
+            elif t == "exec_command_end" and isinstance(p.get("exit_code"), int) and p["exit_code"] != 0:
                 failed.add(p.get("call_id"))
             elif t == "patch_apply_end" and p.get("success") is False:
                 failed.add(p.get("call_id"))
@@ -206,7 +289,7 @@ def count_rollout(data: bytes) -> Counts:
                 key = tuple(total.get(k) for k in ("input_tokens", "cached_input_tokens", "output_tokens",
                                                    "total_tokens"))
                 if total and key == last_total:
-                    continue
+                    continue  # the client repeats a count it already wrote: the same response
                 prev = last_total
                 last_total = key if total else last_total
                 last = info.get("last_token_usage")
@@ -217,20 +300,19 @@ def count_rollout(data: bytes) -> Counts:
                     c.tokens += max((key[0] or 0) - (before[0] or 0), 0) + \
                         max((key[2] or 0) - (before[2] or 0), 0)
     c.errors += len({cid for cid in failed if cid in names})
-    return c
-
-
-def count_map(m: dict[str, Any]) -> Counts:
-    c = Counts()
-    c.calls = m["totals"].get("calls", 0)
-    for ev in m["events"]:
-        if ev.get("tool") in SHELLS and ev["kind"] != "edit":
-            c.shell += 1
-        if ev["kind"] == "edit":
-            c.edits += sum(1 for t in ev.get("targets", ()) if t.get("touch") == "edit")
-    c.errors = m["totals"].get("errors", 0)
-    c.tokens = m["totals"].get("tokens", 0)
-    return c
+    c.turns = prompts if prompts else typed
+    # a request is a run of the model's own items (reasoning, messages, calls) between two inputs: a
+    # response the person interrupted has items but no token count
+    c.requests = replies
+    c.by_tool = dict(sorted(by_tool.items()))
+    c.order = tuple(order)
+    c.models = tuple(sorted(models))
+    times += typed_times if not prompts else []
+    start = min(times) if times else header_time
+    c.start = iso(start)
+    last = max(times + ends) if times or ends else None
+    c.duration = int(round(last - start)) if last is not None and start is not None else 0
+    return version, c
 
 
 # -- the test --------------------------------------------------------------------------------------
@@ -247,43 +329,30 @@ def _names() -> list[str]:
     return corpus_params(lambda: [p.name for p in _files()])
 
 
-def compare(path: Path) -> tuple[Counts, Counts]:
+@cache
+def compare(path: Path) -> tuple[str, Counts, Counts]:
+    """(client version, source counts, map counts) of one rollout, parsed and redacted once."""
     data = path.read_bytes()
     m = redact_bytes(data, name=path.name, policy="internal").session_map
-    return count_rollout(data), count_map(m)
+    version, source = count_rollout(data)
+    return version, source, map_counts(m, tuple(sorted(SHELLS)))
 
 
 @pytest.mark.parametrize("name", _names(), ids=lambda n: n[-44:])
 def test_map_agrees_with_the_rollout(name: str) -> None:
     corpus_case(name, "codex")
     path = next(p for p in _files() if p.name == name)
-    source, produced = compare(path)
-    assert dict(zip(FIELDS, produced.row())) == dict(zip(FIELDS, source.row()))
+    _, source, produced = compare(path)
+    assert differences(source, produced) == {}
 
 
-def table() -> str:
-    by_version: dict[str, Counter[str]] = {}
-    lines = ["| cli_version | rollouts | " + " | ".join(f"{f} (map/source)" for f in FIELDS) + " | agree |",
-             "|---|---|" + "---|" * (len(FIELDS) + 1)]
-    for path in _files():
-        source, produced = compare(path)
-        agg = by_version.setdefault(source.version, Counter())
-        agg["rollouts"] += 1
-        for f, a, b in zip(FIELDS, produced.row(), source.row()):
-            agg[f + ".map"] += a
-            agg[f + ".src"] += b
-            agg["agree"] += a == b
-            agg["counts"] += 1
-    for version, agg in sorted(by_version.items()):
-        cells = [f"{agg[f + '.map']}/{agg[f + '.src']}" for f in FIELDS]
-        lines.append(f"| {version} | {agg['rollouts']} | " + " | ".join(cells) +
-                     f" | {agg['agree']}/{agg['counts']} |")
-    return "\n".join(lines)
+def report() -> str:
+    return table([compare(p) for p in _files()])
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # pragma: no cover - a report for people
     import sys
 
     if len(sys.argv) > 1:
         _FOLDER.append(Path(sys.argv[1]))
-    print(table())
+    print(report())

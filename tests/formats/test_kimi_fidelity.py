@@ -27,7 +27,7 @@ CALL_KINDS = ("read", "search", "edit", "exec", "verify", "mcp", "skill", "subag
 class Counts:
     calls: int = 0
     shell: int = 0
-    tool_errors: int = 0  # is_error results, and calls the log holds no result of (the map's no_result)
+    tool_errors: int = 0  # is_error results (a call with no result is the map's own no_result finding)
     requests: int = 0  # steps with content, a tool call or token usage
     tokens: int = 0
     prompts: int = 0  # the user's turns (not a subagent's task)
@@ -38,7 +38,6 @@ class Counts:
 def source_counts(data: bytes) -> Counts:
     n = Counts()
     calls: set[str] = set()
-    answered: set[str] = set()
     lanes: set[str] = set()
     produced: dict[str, bool] = {}
 
@@ -61,7 +60,6 @@ def source_counts(data: bytes) -> Counts:
             calls.add(p["id"])
         elif kind == "ToolResult" and p["tool_call_id"] in calls:
             n.tool_errors += bool(p["return_value"].get("is_error"))
-            answered.add(p["tool_call_id"])
         elif kind == "StatusUpdate":
             n.tokens += sum(p["token_usage"].values())
         elif kind == "StepInterrupted":
@@ -79,7 +77,6 @@ def source_counts(data: bytes) -> Counts:
     for lane in list(produced):
         end_step(lane)
     n.subagents = len(lanes)
-    n.tool_errors += len(calls - answered)
     return n
 
 
@@ -87,7 +84,8 @@ def map_counts(m: dict[str, Any]) -> Counts:
     t, ev = m["totals"], m["events"]
     calls = [e for e in ev if e["kind"] in CALL_KINDS]
     return Counts(
-        calls=t["calls"], shell=sum(1 for e in calls if "verb" in e), tool_errors=sum(1 for e in calls if e.get("err")),
+        calls=t["calls"], shell=sum(1 for e in calls if "verb" in e), tool_errors=sum(
+            1 for e in calls if e.get("err") and e.get("errClass") != "no_result"),
         requests=t["requests"], tokens=t["tokens"], prompts=t["userTurns"],
         interrupted=t["errorsByClass"].get("interrupted", 0), subagents=t["subagents"])
 

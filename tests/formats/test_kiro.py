@@ -254,6 +254,30 @@ def test_a_store_with_no_conversation_is_refused_by_name(tmp_path: Path) -> None
     assert "kiro-legacy store holds no session" in str(caught.value)
 
 
+def test_a_batch_passes_over_a_store_with_no_conversation_and_names_it(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Kiro installed and never used: a batch of its folder writes the other sessions, exit 0, and
+    lists the empty store as skipped with why (not a failed input)."""
+    home = tmp_path / "kiro"
+    home.mkdir()
+    conn = sqlite3.connect(home / "data.sqlite3")
+    conn.executescript("CREATE TABLE migrations (id INTEGER); CREATE TABLE state (key TEXT, value BLOB);"
+                       "CREATE TABLE history (id INTEGER); CREATE TABLE auth_kv (key TEXT, value TEXT);")
+    conn.close()
+    (home / "saved.json").write_bytes(kirofix.legacy(plain()))
+    out = tmp_path / "maps"
+    capsys.readouterr()
+    code = main([str(home), "--out-dir", str(out)])
+    _, err = capsys.readouterr()
+    assert code == 0, err
+    index = orjson.loads((out / "index.json").read_bytes())
+    statuses = sorted(e["status"] for e in index["entries"])
+    assert statuses == ["skipped", "written"], statuses
+    skipped = next(e for e in index["entries"] if e["status"] == "skipped")
+    assert "holds no session" in skipped["why"]
+    assert "failed" not in err
+
+
 # -- Windsurf and credentials -----------------------------------------------------------------------
 
 def test_windsurf_pb_is_said_to_be_encrypted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from redact.api_native import scrub_file, scrub_native
+from redact.errors import BadInput
 from redact.formats.detect import detect
 from redact.keys.material import Key
 from redact.policy.load import load_policy
@@ -141,3 +142,79 @@ def _format(path: Path) -> str | None:
         return detect(path.read_bytes(), path.name)
     except Exception:  # noqa: BLE001 - a file no format claims is not Kiro CLI's
         return None
+
+
+# -- the ConversationState of `/save` (Kiro's LegacyV1, Amazon Q CLI's save): `/load` reads its text
+# slots as strings. The check below is written from that layout (the history's turns: a user message
+# whose content is a Prompt / ToolUseResults / CancelledToolUses, an assistant message that is a
+# Response or a ToolUse), not from the scrubber's table.
+
+def _legacy_problems(doc: Any) -> list[str]:
+    problems: list[str] = []
+
+    def text(where: str, value: Any) -> None:
+        if not isinstance(value, str):
+            problems.append(f"{where}: {type(value).__name__}, not a string")
+
+    def results(where: str, items: Any) -> None:
+        for r in items or []:
+            for j, item in enumerate(r.get("content") or []):
+                if "Text" in item:
+                    text(f"{where}.content[{j}].Text", item["Text"])
+
+    for i, turn in enumerate(doc.get("history") or []):
+        user, assistant = turn.get("user") or {}, turn.get("assistant") or {}
+        content = user.get("content") or {}
+        if "Prompt" in content:
+            text(f"history[{i}].user.Prompt.prompt", content["Prompt"].get("prompt"))
+        if "CancelledToolUses" in content:
+            text(f"history[{i}].user.CancelledToolUses.prompt", content["CancelledToolUses"].get("prompt"))
+            results(f"history[{i}].user.CancelledToolUses", content["CancelledToolUses"].get("tool_use_results"))
+        if "ToolUseResults" in content:
+            results(f"history[{i}].user.ToolUseResults", content["ToolUseResults"].get("tool_use_results"))
+        for kind in ("Response", "ToolUse"):
+            if kind in assistant:
+                text(f"history[{i}].assistant.{kind}.content", assistant[kind].get("content"))
+    return problems
+
+
+def _legacy_native(data: bytes, policy: str) -> bytes:
+    return scrub_native(data, "kiro-legacy", name="in", policy=load_policy(policy, mode="hashed"), key=KEY,
+                        mode="hashed", report=RedactionReport(source="in"))
+
+
+def test_the_legacy_check_refuses_a_shape_object() -> None:
+    doc = orjson.loads(kirofix.legacy(plain()))
+    assert _legacy_problems(doc) == []
+    turn = next(t for t in doc["history"] if "Prompt" in t["user"]["content"])
+    turn["user"]["content"]["Prompt"]["prompt"] = {"chars": 5}
+    assert _legacy_problems(doc)
+
+
+@pytest.mark.parametrize("writer", ["kiro", "amazon-q"])
+@pytest.mark.parametrize("policy", ["default", "public"])
+def test_legacy_save_native_output_loads(policy: str, writer: str) -> None:
+    source = orjson.loads(kirofix.legacy(plain(), writer=writer))
+    out = orjson.loads(_legacy_native(kirofix.legacy(plain(), writer=writer), policy))
+    assert len(out["history"]) == len(source["history"]) and _legacy_problems(out) == []
+    assert "transcript" not in out  # the text it repeats is dropped
+
+
+def _is_legacy(path: Path) -> bool:
+    try:
+        return detect(path.read_bytes()[:1 << 20], path.name) == "kiro-legacy"
+    except BadInput:  # a store (SQLite) or a file no format reads: not a save
+        return False
+
+
+def _legacy_corpus() -> list[Path]:
+    return [p for p in sorted(corpus_dir("kiro").iterdir()) if p.is_file() and _is_legacy(p)]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("path", corpus_params(_legacy_corpus), ids=lambda p: getattr(p, "name", str(p))[:60])
+def test_every_corpus_legacy_save_loads_after_native(path: Path) -> None:
+    corpus_case(path)
+    data = path.read_bytes()
+    out = orjson.loads(_legacy_native(data, "default"))
+    assert len(out["history"]) == len(orjson.loads(data)["history"]) and _legacy_problems(out) == []

@@ -4,7 +4,9 @@ bad lines, native scrubbing, batch discovery from `~/.pi`, canaries in every tex
 surviving any policy, and every corpus file read with a map that keeps to the seed."""
 from __future__ import annotations
 
+import json
 from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -218,3 +220,30 @@ def test_the_glued_fixture_really_has_two_records_on_a_line() -> None:
         for line in data.split(b"\n"):
             if line:
                 orjson.loads(line)
+
+
+def test_a_response_runs_from_its_request_to_its_record_never_past_the_last_record() -> None:
+    # Pi writes an assistant record when the response is done; the message's own `timestamp` is
+    # when the request was sent. The session ends at its last record, not a response's length later.
+    base = 1_788_561_600_000
+
+    def at(ms: int) -> str:
+        return datetime.fromtimestamp((base + ms) / 1000, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S.") + \
+            f"{(base + ms) % 1000:03d}Z"
+
+    lines = [
+        {"type": "session", "version": 3, "id": "0a1b2c3d-0000-4000-8000-000000000001", "timestamp": at(0),
+         "cwd": "/home/dana/work/app"},
+        {"type": "message", "id": "u1", "parentId": None, "timestamp": at(1006),
+         "message": {"role": "user", "content": [{"type": "text", "text": "hello"}], "timestamp": base + 1000}},
+        {"type": "message", "id": "a1", "parentId": "u1", "timestamp": at(54_000),
+         "message": {"role": "assistant", "content": [{"type": "text", "text": "hi"}], "model": "claude-sonnet-4-5",
+                     "usage": {"input": 10, "output": 5, "cacheRead": 0, "cacheWrite": 0}, "stopReason": "stop",
+                     "timestamp": base + 1002}},  # sent 4 ms before its prompt's record was written
+    ]
+    data = b"\n".join(json.dumps(line).encode() for line in lines) + b"\n"
+    m = redact_bytes(data, name="s.jsonl", policy="internal").session_map
+    assert m["session"]["startedAt"] == at(1006)
+    assert m["session"]["durationMs"] == 54_000 - 1006
+    (llm,) = [e for e in m["events"] if e["kind"] == "llm"]
+    assert llm["t"] == 0 and llm["latency"] == 54_000 - 1006

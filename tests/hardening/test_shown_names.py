@@ -132,7 +132,7 @@ def test_taint_source_field_names_source_keys_by_the_rule(tmp_path: Path, capsys
     m["session"]["note"] = "xylophonequartzite"  # rejected, and a distinctive word of the source
     (tmp_path / "m.json").write_bytes(orjson.dumps(m))
     (tmp_path / "s.jsonl").write_bytes(orjson.dumps({"type": "user", key: "xylophonequartzite here"}) + b"\n")
-    run = cli(capsys, "scan", tmp_path / "m.json", "--source", tmp_path / "s.jsonl", "--format", fmt)
+    run = cli(capsys, "scan", tmp_path / "m.json", "--source", tmp_path / "s.jsonl", "--untied-source", "--format", fmt)
     assert run.code == 1 and "taint" in run.out + run.err
     assert key not in run.out + run.err and json.dumps(key)[1:-1] not in run.out + run.err
     assert "user:<key>" in run.out + run.err  # still says where, by the placeholder

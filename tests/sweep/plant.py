@@ -49,28 +49,36 @@ def secret_value(cls: str, value: str) -> str:
 
 _LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"(\s*:)?')
 _OPAQUE = re.compile(r"[A-Za-z0-9+/=_\-]{24,}")
+_DISPATCH = re.compile(r"(?:^|_)(?:type|kind|role|event|status|version)$|(?:id|Id|ID|Type|Kind)$")
 
 
 def plant_file(src: Path, dst: Path, secrets: dict[str, str]) -> dict[str, int]:
-    """Copy `src` to `dst` with each secret planted into its own string value (JSON) or on its own
-    line (any other text): class -> the line it sits on (1-based)."""
+    """Copy `src` to `dst` with each secret planted into its own string value (JSON: the longest
+    prose strings) or on its own line (any other text): class -> the line it sits on (1-based)."""
     text = src.read_bytes().decode("utf-8", "surrogateescape")
     placed: dict[str, int] = {}
     pending = list(secrets.items())
     if text.lstrip()[:1] in ("{", "["):
         spots = []
+        key = ""
         for m in _LITERAL.finditer(text):
-            if m.group(1) is not None:
-                continue
             try:
-                value = json.loads(m.group())
+                value = json.loads(m.group().rstrip(": \t"))
             except ValueError:
+                continue
+            if m.group(1) is not None:
+                key = value if isinstance(value, str) else ""
+                continue
+            if _DISPATCH.search(key):  # a record's type, role or id: what a reader dispatches on
                 continue
             if isinstance(value, str) and 10 <= len(value) <= 2000 and not _OPAQUE.fullmatch(value):
                 spots.append((m, value))
         if not spots:
             raise ValueError("no string to plant into")
-        spots = spots[: len(pending)]
+        # the longest prose strings (a message, a tool's output), as secrets sit in them: never a
+        # record's type or an id, which a reader dispatches on
+        chosen = sorted(range(len(spots)), key=lambda i: (" " in spots[i][1], len(spots[i][1])), reverse=True)
+        spots = [spots[i] for i in sorted(chosen[: len(pending)])]
         given: dict[int, list[tuple[str, str]]] = {}
         for i, (cls, secret) in enumerate(pending):  # round robin when there are fewer strings
             given.setdefault(i % len(spots), []).append((cls, secret))

@@ -143,20 +143,8 @@ def test_claude_hook_run_scrubs_the_transcript(tmp_path: Path, monkeypatch: pyte
 
 def test_no_path_sweeps_every_agent_home_the_registry_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
-    import redact.formats.registry as registry
     from redact.sweep.targets import default_roots
 
-    real = registry.formats()
-
-    class WithHome:
-        def __init__(self, fmt: object, homes: tuple[str, ...]) -> None:
-            self._fmt, self.homes = fmt, homes
-
-        def __getattr__(self, name: str) -> object:
-            return getattr(self._fmt, name)
-
-    homes = {"claude-code": ("~/.claude/projects",), "codex": ("~/.codex/sessions",)}
-    monkeypatch.setattr(registry, "formats", lambda: tuple(WithHome(f, homes.get(f.name, ())) for f in real))
     monkeypatch.setenv("HOME", str(tmp_path))
     assert main(["sweep"]) == 2  # no agent home yet: said, not a silent clean report
     assert "no agent home" in capsys.readouterr().err
@@ -164,7 +152,33 @@ def test_no_path_sweeps_every_agent_home_the_registry_names(tmp_path: Path, monk
     project.mkdir(parents=True)
     secret = make_secrets(5)["github-token"]
     _session(project, f"token {secret}")
-    assert default_roots() == [str(tmp_path / ".claude" / "projects")]
+    assert default_roots() == [str(project)]
     assert main(["sweep", "--format", "json"]) == 1
     doc = json.loads(capsys.readouterr().out)
     assert doc["summary"]["byClass"] == {"github-token": 1}
+
+
+def test_no_path_finds_the_places_inside_project_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """`{project}/...` homes (Aider's history in the project, Crush's `.crush` folder) are found by
+    the home-wide batch's project walk; the project's own files are not swept."""
+    from redact.sweep.targets import default_roots, sweep_inputs
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    app = tmp_path / "code" / "app"
+    (app / "src").mkdir(parents=True)
+    secrets = make_secrets(6)
+    history = app / ".aider.chat.history.md"
+    history.write_text(f"# aider chat started at 2025-01-01 10:00:00\n\n#### use {secrets['github-token']}\n")
+    (app / "src" / "notes.md").write_text(f"my own notes {secrets['stripe-key']}\n")  # not an agent's log
+    crush = app / ".crush"
+    crush.mkdir()
+    (crush / "notes.log").write_text(f"slack {secrets['slack-token']}\n")
+    roots = default_roots()
+    assert str(history) in roots and str(crush) in roots
+    assert not any(r == str(app) or r.startswith(str(app / "src")) for r in roots)
+    files = {str(f) for f in sweep_inputs([]).files}
+    assert str(history) in files and str(crush / "notes.log") in files and str(app / "src" / "notes.md") not in files
+    assert main(["sweep", "--format", "json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["summary"]["byClass"] == {"github-token": 1, "slack-token": 1}

@@ -40,3 +40,30 @@ def test_scan_of_a_raw_log_says_what_it_is(capsys: pytest.CaptureFixture[str]) -
     assert run.code == 2
     assert "raw log (Claude Code" in run.err and "agentplay-redact redact" in run.err
     assert "invalid JSON" not in run.err
+
+
+def test_a_bad_flag_beside_a_preset_blames_the_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.hardening.helpers import write_key
+
+    key = write_key(tmp_path)
+    line = assert_refused(capsys, tmp_path, "redact", "--policy", "public", "--key-file", key, "--link-scope",
+                          "not a scope", SOURCE, "-o", tmp_path / "m.json", names="--link-scope")
+    assert "public.toml" not in line
+
+
+def test_several_missing_inputs_are_said_missing_not_blamed_on_o(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    first = tmp_path / "gone-a.jsonl"
+    line = assert_refused(capsys, tmp_path, "redact", first, tmp_path / "gone-b.jsonl", "-o", tmp_path / "m.json",
+                          names=first, says="no such file or folder")
+    assert "--out-dir" not in line
+
+
+@pytest.mark.parametrize("out", ["-o", "--out-dir"])
+def test_a_pattern_that_matches_nothing_is_said_so(tmp_path: Path, out: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    pattern = str(tmp_path / "nothing-*.jsonl")
+    line = assert_refused(capsys, tmp_path, "redact", pattern, out, tmp_path / "maps", names=pattern,
+                          says="no file matches this pattern")
+    assert "give --out-dir" not in line
+    assert not (tmp_path / "maps").exists()

@@ -152,7 +152,10 @@ class RecordReader:
         if fact is None:
             stated = r.get(DURATION)
             if isinstance(stated, (int, float)) and not isinstance(stated, bool) and stated > 0:
-                start, latency = t - stated, float(stated)
+                # a 0.2.x client times records to the second: the stated duration may reach back past
+                # the prompt's own time; the request starts no earlier than the record before it
+                start = max(t - stated, self.last_t.get(lane, t - stated))
+                latency = min(float(stated), t - start)
             else:
                 start = self.last_t.get(lane, t)
                 latency = t - start

@@ -1,7 +1,9 @@
 """Kiro / Amazon Q Developer CLI ConversationState under `--to native`: one JSON document.
 
-Text (prompts, replies, tool results, the `transcript` that repeats them, the summary) becomes its
-shape or is dropped; a tool call's arguments keep only what the shared tool table reads (a command as
+Text (prompts, replies, text tool results) becomes the placeholder string `TEXT_PLACEHOLDER`, because
+the CLI's `/load` reads each of these slots as a string (a shape object `{"chars": N}` would not load;
+the lengths are the map's to say); a `Json` result item keeps its shape (it holds any JSON); the
+`transcript` that repeats the text and the summary are dropped; a tool call's arguments keep only what the shared tool table reads (a command as
 its verb, a path in the path mode); request metadata keeps its times, sizes and model; the tool
 specifications, the context manager (context file paths), the file line tracker (absolute paths as
 keys), the environment variables and anything unknown are dropped and counted.
@@ -10,8 +12,8 @@ from __future__ import annotations
 
 from redact.formats.toolnames import kind_of
 from redact.tables.spec import (
-    BOOL, CWD, DROP, ID, NUMBER, SHAPE, TIMESTAMP, Many, Obj, Spec, Switch, Table, const, enum, ident, tool,
-    used,
+    BOOL, CWD, DROP, ID, NUMBER, SHAPE, TIMESTAMP, Many, Obj, Spec, Switch, Table, const, enum, ident, mask,
+    tool, used,
 )
 from redact.formats.tooltable import inputs_of
 
@@ -25,6 +27,9 @@ ALIASES: dict[str, str] = {
 STATUS: dict[str, bool] = {"Success": False, "Error": True}
 #: fs_read's arguments: the operations, each with a path (the first one's is the call's path)
 OPERATIONS, OPERATION_PATH = "operations", "path"
+#: What a text slot (prompt, reply, text tool result) holds under `--to native`: a string, as `/load` reads it.
+TEXT_PLACEHOLDER = "[REDACTED]"
+_TEXT = mask(TEXT_PLACEHOLDER)
 _TOOL = tool(*ALIASES)
 _OPERATION = Obj({"mode": enum("Line", "Directory", "Search", "Image"),
                   OPERATION_PATH: used("the path of a read (the first operation's)", inputs_of("read")["path"]),
@@ -49,7 +54,7 @@ def _tool_use(name: Spec, inputs: dict[str, Spec]) -> Obj:
 
 TOOL_USE = Switch("name", {name: _tool_use(const(name), _inputs(name)) for name in ALIASES},
                   default=_tool_use(_TOOL, {}))
-_RESULT_ITEM = Obj({"Text": used("byte count", SHAPE), "Json": used("byte count", SHAPE), "Image": DROP})
+_RESULT_ITEM = Obj({"Text": used("byte count", _TEXT), "Json": used("byte count", SHAPE), "Image": DROP})
 _RESULT = Obj({"tool_use_id": used("pairs call and result", ID),
                "content": used("byte count", Many(_RESULT_ITEM)),
                "status": used("Success / Error", enum(*STATUS))})
@@ -61,16 +66,16 @@ USER = Obj({
     "additional_context": DROP, "images": used("counted on a prompt", DROP),
     "env_context": Obj({"env_state": _ENV_STATE}),
     "content": used("dispatch: Prompt, ToolUseResults, CancelledToolUses", Obj({
-        "Prompt": used("a prompt", Obj({"prompt": used("length only", SHAPE)})),
+        "Prompt": used("a prompt", Obj({"prompt": used("length only", _TEXT)})),
         "ToolUseResults": used("tool results", _RESULTS),
         "CancelledToolUses": used("a prompt that cancelled tool calls: the prompt, the calls interrupted",
-                                  Obj({"prompt": used("length only", SHAPE),
+                                  Obj({"prompt": used("length only", _TEXT),
                                        "tool_use_results": used("results", Many(_RESULT))}))})),
     "timestamp": used("a prompt's time", TIMESTAMP),
 })
 ASSISTANT = Obj({
-    "Response": used("a reply", Obj({"message_id": ID, "content": used("length only", SHAPE)})),
-    "ToolUse": used("a reply with tool calls", Obj({"message_id": ID, "content": used("length only", SHAPE),
+    "Response": used("a reply", Obj({"message_id": ID, "content": used("length only", _TEXT)})),
+    "ToolUse": used("a reply with tool calls", Obj({"message_id": ID, "content": used("length only", _TEXT),
                                                      "tool_uses": used("tool calls", Many(TOOL_USE))})),
 })
 _DURATION = Obj({"secs": NUMBER, "nanos": NUMBER})

@@ -152,7 +152,12 @@ class PiReader:
         llm.stop = STOPS[stop] if stop is not None else None
         sent = chatlog.epoch_number(m.get(SENT))
         if sent is not None and 0 <= t - sent < _DAY_MS:
-            llm.latency = t - sent
+            # the message's own time is when the request was sent; its record is written when the
+            # response is done: the request runs from one to the other, never past the record, and
+            # starts no earlier than the record before it (records are written a few ms late)
+            before = max((f.t for f in self.s.facts[-1:]), default=sent)
+            start = min(max(sent, before), t)
+            llm.t, llm.latency = start, t - start
         self.s.facts.append(llm)
         for b in blocks:
             kind = b.get(BLOCK_TYPE)
