@@ -40,7 +40,8 @@ def _lines() -> list[bytes]:
 # ---- empty, truncated -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name,content", [("empty.json", b""), ("empty.jsonl", b""),
-                                          ("blank.json", b" \n\t\r\n"), ("empty.json.gz", gzip.compress(b""))])
+                                          ("blank.json", b" \n\t\r\n"), ("empty.json.gz", gzip.compress(b"", mtime=0))],
+                         ids=["empty.json", "empty.jsonl", "blank.json", "empty.json.gz"])
 def test_empty_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, content: bytes) -> None:
     src = tmp_path / name
     src.write_bytes(content)
