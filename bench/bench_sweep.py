@@ -1,8 +1,8 @@
 """Benchmark the sweep (redact/sweep/) against Betterleaks, side by side in one run.
 
-    .venv/bin/python bench/bench_sweep.py [--betterleaks PATH] [--per-agent N] [--json]
+    .venv/bin/python bench/bench_sweep.py [--betterleaks PATH] [--per-agent N] [--parts 123] [--jobs N]
 
-Four parts, each printed as a Markdown table; no value found is ever printed (hits are counted):
+Three parts, each printed as a Markdown table; no value found is ever printed (hits are counted):
 
 1. Recall per source on the labeled rows of ../shared/benchmarks/secrets/labeled.jsonl (rows
    labeled `secret`): the secrets layer today (`find_secrets` on the row), the sweep (the row as a
@@ -12,9 +12,12 @@ Four parts, each printed as a Markdown table; no value found is ever printed (hi
    (tests/sweep/plant.py); a plant is found when the tool reports it on its file and line (the
    sweep: also with the right class and fingerprint).
 3. Findings on the real corpus sessions as they are, per class and per 10 MB (every finding is
-   counted: the corpus holds some real credentials, which the table's notes say).
-4. Throughput over the whole corpus: the sweep (one process, one core) and Betterleaks
-   (GOMAXPROCS=1, `-j 1`, and with its defaults), wall time on the same files.
+   counted: the corpus holds some real credentials, which the table's notes say), and throughput
+   over the same files: the sweep (one process; and `--jobs` processes) and Betterleaks
+   (GOMAXPROCS=1, `-j 1`, and with its defaults), wall and CPU time, in the same run.
+
+Only agents' logs are swept: the corpus folders of agents (`AGENT_FOLDERS`), not `commands/`, which
+holds command-line help pages collected for the verb vocabulary, not sessions.
 
 Betterleaks runs without `--validate` (no network) and with `--redact`; its reports are written to
 a private temporary folder and deleted. Without a Betterleaks binary its columns say `n/a`.
@@ -49,6 +52,15 @@ SHARED = ROOT.parent / "shared"
 DATA = SHARED / "benchmarks" / "secrets" / "labeled.jsonl"
 CORPUS = SHARED / "corpus"
 KEY = Key(os.urandom(32), source="bench")
+#: corpus folders that hold no agent's logs (help pages collected for the verb vocabulary)
+NOT_AGENTS = frozenset({"commands"})
+
+
+def agent_folders() -> list[Path]:
+    """The corpus folders of agents: the ones the bench sweeps."""
+    return [p for p in sorted(CORPUS.iterdir()) if p.is_dir() and p.name not in NOT_AGENTS]
+
+
 #: CPU seconds (user + system) of each Betterleaks run, by (target, one_core): on a shared machine
 #: the steadier figure, as the sweep's own CPU time is
 CPU_SECONDS: dict[tuple[str, bool], float] = {}
@@ -121,7 +133,7 @@ def part_planted(binary: str | None, per_agent: int) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         seed = 0
-        for agent in sorted(p for p in CORPUS.iterdir() if p.is_dir()):
+        for agent in agent_folders():
             for src in _sessions(agent, per_agent):
                 seed += 1
                 secrets = make_secrets(seed)
@@ -157,11 +169,22 @@ def part_planted(binary: str | None, per_agent: int) -> list[str]:
     return out
 
 
-def part_corpus(binary: str | None) -> list[str]:
-    inputs = sweep_inputs([str(p) for p in sorted(CORPUS.iterdir()) if p.is_dir()])
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def part_corpus(binary: str | None, jobs: int) -> list[str]:
+    inputs = sweep_inputs([str(p) for p in agent_folders()])
     started, started_cpu = time.perf_counter(), time.process_time()
     result = sweep(inputs, KEY)
     ours_s, ours_cpu = time.perf_counter() - started, time.process_time() - started_cpu
+    started, started_cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
+    pooled = sweep(inputs, KEY, jobs=jobs)
+    pool_s = time.perf_counter() - started
+    pool_cpu = time.process_time() - started_cpu + _children_cpu() - children
+    same = [(f.path, p.line, p.cls, p.fingerprint) for f, p in pooled.places] == \
+        [(f.path, p.line, p.cls, p.fingerprint) for f, p in result.places]
     mb = result.bytes_read / 1e6
     by_class: Counter[str] = Counter(p.cls for _, p in result.places)
     distinct: dict[str, set[str]] = defaultdict(set)
@@ -174,7 +197,8 @@ def part_corpus(binary: str | None) -> list[str]:
         bl_found, bl_one = betterleaks(binary, folder, one_core=True)
         _, bl_all = betterleaks(binary, folder, one_core=False) if binary else ([], float("nan"))
         bl_found = bl_found if binary else []
-    out = [f"{len(result.files)} files, {mb:.1f} MB, {len(result.unreadable)} not read", "",
+    out = [f"{len(result.files)} files of {len(agent_folders())} agent folders, {mb:.1f} MB, "
+           f"{len(result.unreadable)} not read", "",
            "| class | places | distinct | per 10 MB |", "|---|---:|---:|---:|"]
     for cls, n in by_class.most_common():
         out.append(f"| {cls} | {n} | {len(distinct[cls])} | {n / mb * 10:.2f} |")
@@ -191,7 +215,9 @@ def part_corpus(binary: str | None) -> list[str]:
         more = f" (+{len(where) - 3} more)" if len(where) > 3 else ""
         out.append(f"- {cls} {print_} x{len(where)}: {', '.join(where[:3])}{more}")
     out += ["", "| tool | wall seconds | MB/s wall | CPU seconds | MB/s CPU |", "|---|---:|---:|---:|---:|",
-            f"| sweep (1 process) | {ours_s:.1f} | {mb / ours_s:.2f} | {ours_cpu:.1f} | {mb / ours_cpu:.2f} |"]
+            f"| sweep (1 process) | {ours_s:.1f} | {mb / ours_s:.2f} | {ours_cpu:.1f} | {mb / ours_cpu:.2f} |",
+            f"| sweep --jobs {jobs} (findings {'the same' if same else 'DIFFERENT'}) | {pool_s:.1f} | "
+            f"{mb / pool_s:.2f} | {pool_cpu:.1f} | {mb / pool_cpu:.2f} |"]
     if binary:
         c_one, c_all = CPU_SECONDS.get((str(folder), True), 0.0), CPU_SECONDS.get((str(folder), False), 0.0)
         out.append(f"| Betterleaks, GOMAXPROCS=1 -j 1 | {bl_one:.1f} | {mb / bl_one:.2f} | {c_one:.1f} | "
@@ -205,7 +231,8 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--betterleaks", default=shutil.which("betterleaks"))
     ap.add_argument("--per-agent", type=int, default=3)
-    ap.add_argument("--parts", default="1234")
+    ap.add_argument("--parts", default="123")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="processes of the pooled sweep (part 3)")
     args = ap.parse_args()
     if not CORPUS.is_dir() or not DATA.is_file():
         print("../shared/corpus or ../shared/benchmarks/secrets is absent: nothing to measure")
@@ -218,7 +245,7 @@ def main() -> int:
         print("no Betterleaks binary (--betterleaks PATH): its columns say n/a\n")
     parts = {"1": ("Recall on labeled rows", lambda: part_labeled(binary)),
              "2": ("Recall on secrets planted in corpus sessions", lambda: part_planted(binary, args.per_agent)),
-             "3": ("Findings on the real corpus, and throughput", lambda: part_corpus(binary))}
+             "3": ("Findings on the real corpus, and throughput", lambda: part_corpus(binary, args.jobs))}
     for key in args.parts:
         if key in parts:
             title, run = parts[key]

@@ -67,6 +67,7 @@ SCANNER_READS = {
     "redact.formats", "redact.formats.registry", "redact.formats.tables", "redact.formats.toolnames",
     "redact.formats.tooltable",
     "redact.formats.gemini_record_table",  # the chat record's table parts (Gemini CLI, Qwen Code)
+    "redact.formats.kiro_tool_table",  # the Kiro IDE agent's tool names (Kiro IDE store and log)
     "redact.blocked",  # the text of a blocked run's advice (the command that passes): no transform
 }
 #: Reads up from a lower layer allowed as exceptions: none (the closed list of names a report may

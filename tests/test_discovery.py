@@ -191,6 +191,19 @@ def test_any_folder_is_searched_by_content(tmp_path: Path) -> None:
     assert len(readme) == 1
 
 
+def test_a_damaged_gzip_in_a_folder_does_not_stop_its_discovery(tmp_path: Path) -> None:
+    """A `.jsonl.gz` whose stream is damaged past its header (zlib's own error, not gzip's) is
+    a file it cannot name, and the session beside it is still found."""
+    from redact.formats.discover import discover
+
+    folder = tmp_path / "logs"
+    _copy(CC / f"{CC_SID}.jsonl", folder / "monday.jsonl")
+    (folder / "broken.jsonl.gz").write_bytes(b"\x1f\x8b\x08\x00" + b"not a gzip stream")
+    found = discover(folder)
+    names = {s.path.name for s in found.sessions}
+    assert "monday.jsonl" in names and "broken.jsonl.gz" not in names
+
+
 def test_companions_are_never_sessions_of_their_own(tmp_path: Path) -> None:
     """opencode's storage tree (message and part files), a store's -wal and -shm, Copilot CLI's
     workspace.yaml: read with their session, never listed as one."""
@@ -491,10 +504,10 @@ def test_ctrl_c_in_the_parallel_path_leaves_exactly_the_maps_it_reports(home: tu
 
 
 def test_the_batch_flags_are_refused_for_one_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    for flag in ("--skip-existing", "--json"):
-        assert main([str(CC / f"{CC_SID}.jsonl"), "-o", str(tmp_path / "m.json"), flag]) == 2
-        assert "are for a batch" in capsys.readouterr().err
-        assert not (tmp_path / "m.json").exists()
+    # `--json` is also a one-file run's summary (issue 27); `--skip-existing` is a batch's alone
+    assert main([str(CC / f"{CC_SID}.jsonl"), "-o", str(tmp_path / "m.json"), "--skip-existing"]) == 2
+    assert "--skip-existing is for a batch" in capsys.readouterr().err
+    assert not (tmp_path / "m.json").exists()
     assert main(["--all", str(CC), "--out-dir", str(tmp_path / "maps")]) == 2
     assert "--all searches your home folder" in capsys.readouterr().err
 

@@ -58,6 +58,8 @@ class MapRedactor(LeafRedactor):
                  *, in_mode: str, out_mode: str, where: str, recorder: TokenRecorder | None = None) -> None:
         super().__init__(policy, key, report, in_mode=in_mode, out_mode=out_mode, where=where, recorder=recorder)
         self._plans: dict[int, tuple[list[tuple[str, Leaf | Nested, int]], tuple[str, ...]]] = {}
+        self._shapes: dict[tuple[int, tuple[str, ...]], tuple[
+            list[tuple[str, Leaf | Nested, int]], tuple[str, ...], tuple[str, ...]]] = {}
         # kind -> input string -> output (or DROP) for the kinds whose output is a function of the
         # string alone (per map: the key, modes and vocabulary are fixed for it)
         self._pure: dict[Kind, dict[str, Any]] = {kind: {} for kind in _PURE_KINDS}
@@ -66,13 +68,12 @@ class MapRedactor(LeafRedactor):
     def node(self, node: Node, raw: Any, ptr: str) -> dict[str, Any]:
         if not isinstance(raw, dict):
             raise self.bad(ptr, "expected an object")
-        fields = node.fields
-        for name in raw:
-            if name not in fields and not (ptr == "" and name == "events"):
+        plan, unknown, required = self._shape(node, raw)
+        for name in unknown:
+            if not (ptr == "" and name == "events"):
                 self.report.dropped_fields[pointer_pattern(f"{ptr}/{name}") if is_shown(name)
                                            else pointer_pattern(ptr) + "/<unknown field>"] += 1
         out: dict[str, Any] = {}
-        plan, required = self._plan(node)
         for name, spec, code in plan:
             value = raw.get(name, _MISSING)
             if value is _MISSING:
@@ -150,6 +151,24 @@ class MapRedactor(LeafRedactor):
             if name not in out:
                 raise RequiredDropped(f"{ptr}/{name}")
         return out
+
+    def _shape(self, node: Node, raw: dict[str, Any]) -> tuple[
+            list[tuple[str, Leaf | Nested, int]], tuple[str, ...], tuple[str, ...]]:
+        """For an object of `node` with `raw`'s member names: the node's plan cut to the fields
+        present or required (the same fields in the same order as the whole plan would act on:
+        an absent optional field is skipped by it anyway), the names the table does not know, in
+        input order, and the required fields. A map's objects of one kind mostly share a shape,
+        so each is worked out once per map (the cache is this walker's: it lives for one map)."""
+        names = tuple(raw)
+        shape = self._shapes.get((id(node), names))
+        if shape is None:
+            plan, required = self._plan(node)
+            fields = node.fields
+            shape = self._shapes[(id(node), names)] = (
+                [entry for entry in plan if entry[0] in raw or entry[1].required],
+                tuple(name for name in names if name not in fields),
+                required)
+        return shape
 
     def _plan(self, node: Node) -> tuple[list[tuple[str, Leaf | Nested, int]], tuple[str, ...]]:
         """The node's fields in order, each with the code of its fast path, and its required

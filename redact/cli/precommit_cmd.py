@@ -16,8 +16,6 @@ import typer
 
 from redact.cli.common import app, err
 
-#: The path modes a native scrub may have been written under; proven under one of them is scrubbed.
-_MODES = ("relative", "dirs_only", "hashed")
 
 
 @app.command("precommit")
@@ -112,8 +110,9 @@ def _natively_scrubbed(data: bytes, fmt: str) -> bool:
     """Whether the native leak scanner proves `data` under some path mode: what `--to native` writes."""
     from audit.native import scan_native
     from redact.errors import BadInput
+    from redact.options import MODES  # a native scrub written under any path mode, proven under one, is scrubbed
 
-    for mode in _MODES:
+    for mode in MODES:
         try:
             if scan_native(data, fmt, path_mode=mode).clean:
                 return True

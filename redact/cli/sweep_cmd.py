@@ -1,6 +1,6 @@
 """`agentplay-redact sweep [PATH ...]`: the secrets already sitting in agents' logs; and `hook`.
 
-    sweep [PATH ...] [--format table|json|sarif|html] [-o OUT] [--key-file K]
+    sweep [PATH ...] [--format table|json|sarif|html] [-o OUT] [--key-file K] [--jobs N]
     sweep [PATH ...] --scrub --vault NEW.vault --key-file K
     sweep --restore VAULT --key-file K
     hook install|uninstall|run AGENT ...
@@ -55,6 +55,8 @@ def sweep_command(
         "--key-file", help="Keys the fingerprints; seals the vault (also $AGENTPLAY_REDACT_KEY_FILE).")] = None,
     unsafe_key_permissions: Annotated[bool, typer.Option(
         "--unsafe-key-permissions", help="Accept a key file readable by others (unsafe).")] = False,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", help="Files searched at once, each in its own process (default: 1).")] = 1,
 ) -> None:
     """Find the secrets in agents' logs (best effort), say what to rotate; --scrub removes them."""
     from redact.io.write import check_output_path, write_atomic
@@ -78,6 +80,8 @@ def sweep_command(
         raise UsageError("--vault is for --scrub")
     if vault is not None and vault.exists():
         raise UsageError("refusing to overwrite an existing file (give a new vault name)", where=str(vault))
+    if jobs < 1:
+        raise UsageError("--jobs must be 1 or more")
     key, ephemeral = _key(key_file, unsafe_key_permissions, "--scrub" if scrub else None)
     fmt_name = value(fmt) or "table"
     if output not in (None, "-"):
@@ -89,7 +93,8 @@ def sweep_command(
     bad = [(arg, why) for arg, why in inputs.unusable if arg in named]
     if bad:  # a PATH that names nothing: bad input, before anything is read
         raise UsageError(bad[0][1], where=bad[0][0])
-    result = sweep(inputs, key, ephemeral=ephemeral, scrub_to=str(vault) if scrub else None)  # type: ignore[arg-type]
+    result = sweep(inputs, key, ephemeral=ephemeral, scrub_to=str(vault) if scrub else None,  # type: ignore[arg-type]
+                   jobs=jobs)
     text = render(result, fmt_name)
     if output in (None, "-"):
         from redact.cli.common import out

@@ -1,6 +1,6 @@
 """Helpers the chat-store readers share (opencode, Cursor, Crush, Aider): their common state
-(`StoreReader`), a tool call from a tool name
-and its input object, a tool result from what the log states, a session's repository root.
+(`StoreReader`), the pairing of a session's tool calls with their results (`CallPairs`), a tool call
+from a tool name and its input object, a tool result from what the log states, a session's repository root.
 
 Tool names go through the shared table (`redact/formats/toolnames.py`) after a format's own aliases
 (`read_file_v2` -> `read_file`); input keys that name a path in camelCase (`filePath`,
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, BinaryIO
 
 from redact.build import outputs
-from redact.build.facts import SessionFacts, ToolCall, ToolResult
+from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, ToolResult
 from redact.formats import toolnames
 from redact.formats.common import LATEST_MS, byte_len, label
 from redact.formats.ids import native_id, session_id
@@ -48,6 +48,16 @@ def call(name: str, args: object, call_id: str, t: float, agent: str, *,
     if made.kind == "exec" and not made.command and made.argv is None:
         made.command = ""
     return made
+
+
+def first_operation_path(inp: object, operations: str, path: str) -> dict[str, Any]:
+    """A tool input (a copy) whose `path`, when it names none of its own, is that of its first
+    operation (`inp[operations][0][path]`): the path the shared tool table reads of a read of many."""
+    found: dict[str, Any] = dict(inp) if isinstance(inp, dict) else {}
+    ops = found.get(operations)
+    if isinstance(ops, list) and ops and isinstance(ops[0], dict) and isinstance(ops[0].get(path), str):
+        found.setdefault(path, ops[0][path])
+    return found
 
 
 def result(c: ToolCall, t: float, *, error: bool, output: object = None, exit_code: int | None = None,
@@ -97,6 +107,47 @@ def epoch_number(value: object) -> float | None:
     if number < 1e11:
         number *= 1000.0
     return number if number < LATEST_MS else None
+
+
+class CallPairs:
+    """A reader's tool calls by id and the ids already answered (a mixin for a reader with the
+    session's facts `s` and the `report`): a call id is made once and answered once; a call with no
+    id or name, a second call of an id and an answer to no call or to one already answered are each
+    counted by name, never read."""
+
+    report: RedactionReport
+    s: SessionFacts
+    calls: dict[str, ToolCall]
+    done: set[str]
+
+    def skip(self, name: str) -> None:
+        self.report.skipped_records[name] += 1
+
+    def open_call(self, llm: LlmResponse, call_id: object, name: object, args: object, t: float, *,
+                  aliases: Mapping[str, str], nameless: str, again: str = "<duplicate>") -> ToolCall | None:
+        """The main agent's call `call_id` of tool `name` with input `args`, made by response `llm`;
+        None (counted as `nameless` or `again`) when it has no id or name or its id was made before."""
+        if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name:
+            self.skip(nameless)
+            return None
+        if call_id in self.calls:
+            self.skip(again)
+            return None
+        c = call(name, args, call_id, t, MAIN, aliases=aliases)
+        self.calls[call_id] = c
+        llm.tool_calls += 1
+        self.s.facts.append(c)
+        return c
+
+    def answered(self, call_id: object, *, unmatched: str) -> ToolCall | None:
+        """The call a result with `call_id` answers, now answered; None (counted as `unmatched`, or
+        `<duplicate>` for a second answer) when there is none to answer."""
+        c = self.calls.get(call_id) if isinstance(call_id, str) else None
+        if c is None or c.call_id in self.done:
+            self.skip(unmatched if c is None else "<duplicate>")
+            return None
+        self.done.add(c.call_id)
+        return c
 
 
 class StoreReader:

@@ -9,6 +9,7 @@ import json
 import math
 import re
 from datetime import UTC, datetime
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -192,6 +193,19 @@ def json_doc(data: bytes, where: str) -> Any:
         return orjson.loads(data)
     except orjson.JSONDecodeError:
         raise BadInput("not a JSON document", where=where) from None
+
+
+def json_document(data: bytes, accept: Callable[[Any], bool]) -> dict[str, Any] | None:
+    """The one JSON object `data` holds when `accept` takes it for the format's document, else None
+    (JSON Lines, say, or not JSON at all: never an error)."""
+    body = data.lstrip()
+    if body[:1] != b"{":
+        return None
+    try:
+        doc = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    return doc if accept(doc) else None
 
 
 def text_chars(content: object) -> int:

@@ -22,6 +22,7 @@ address per session. Files that look like sessions but cannot be read are listed
 from __future__ import annotations
 
 import gzip
+import zlib
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -341,7 +342,7 @@ def _detect(path: Path) -> str | None:
         if head[:2] == b"\x1f\x8b":
             with gzip.open(path, "rb") as gz:
                 head = gz.read(_HEAD)
-    except (OSError, EOFError, gzip.BadGzipFile):
+    except (OSError, EOFError, gzip.BadGzipFile, zlib.error):  # a damaged stream: not a log it can name
         return None
     try:
         found = detect(head, str(path))

@@ -292,7 +292,9 @@ def _colons(doc: Any) -> int:
 
 def duplicate_key(data: bytes, doc: Any) -> str | None:
     """The JSON pointer of the first duplicate key in `data` (already parsed as `doc`), or None."""
-    if not _ESCAPED_COLON.search(data) and data.count(b":") == _colons(doc):
+    # `in` is a C substring search, much faster than the regex over a line with no `\u003`
+    escaped = b"\\u003" in data and _ESCAPED_COLON.search(data) is not None
+    if not escaped and data.count(b":") == _colons(doc):
         return None
     import json
 

@@ -241,6 +241,12 @@ def _anchor_index() -> AnchorIndex:
     return _ANCHORS[0]
 
 
+def warm_up() -> None:
+    """Load the secrets layer and its anchor index now (before a pool forks: its workers share them)."""
+    _anchor_index()
+    secret_spans("api_key = 'warm-up'", at_rest=True)
+
+
 def anchored_strings(text: str, known: Known | None = None) -> Iterator[tuple[int, int, str | None, str]]:
     """What `json_strings` yields, but only the literals that can hold a finding: those with an
     anchor of the secrets layer inside (redact/contract/secrets/anchors.py: every at-rest finding
@@ -378,13 +384,18 @@ def scan_text(text: str, fp: Fingerprint, *, as_json: bool | None = None, known:
     return result
 
 
-_STRAY = re.compile(r"(?!(?:true|false|null)\b)[A-Za-z_][A-Za-z0-9_]")
+# `_LITERAL` without its key's colon: the same literals, found in the same order.
+_PLAIN_LITERAL = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+_STRAY = re.compile(r"\b(?!(?:true|false|null)\b)[A-Za-z_][A-Za-z0-9_]")
 
 
 def _outside_strings(text: str) -> str | None:
     """`text` with every JSON string literal blanked (same length, so offsets hold), when what is
     left holds more than JSON's own syntax (numbers, `true`, `false`, `null`, punctuation): a text
-    that starts like JSON but is not only JSON. None when it is only JSON."""
+    that starts like JSON but is not only JSON. None when it is only JSON (most files: told by one
+    substitution in C, the literals replaced by a space each, before any blanking in Python)."""
+    if not _STRAY.search(_PLAIN_LITERAL.sub(" ", text)):
+        return None
     pieces, at = [], 0
     for m in _LITERAL.finditer(text):
         pieces.append(text[at:m.start(1)])

@@ -9,7 +9,9 @@ import pytest
 from redact.formats.fieldtable import field_rows
 from redact.formats.registry import raw_format
 
-TEXT = {"shape", "drop", "result"}  # never kept: replaced by its shape, dropped, or a result's shape
+# never kept: replaced by its shape, dropped, a result's shape, or a fixed placeholder string (`mask`:
+# Kiro's loaders read its text slots as strings)
+TEXT = {"shape", "drop", "result", "mask"}
 
 ANCHORS: dict[str, list[tuple[str, set[str]]]] = {
     "claude-code": [

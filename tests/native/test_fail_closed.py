@@ -98,8 +98,10 @@ def _has(fmt: str, cls: str) -> bool:
 # Only the pairs that exist: Claude Code's table has no `mask` leaf, teaagent's no `shape` or `drop`.
 #: Cline's only `drop` leaf is an image's source in `api_conversation_history.json`, which its
 #: ui_messages input holds none of: breaking `drop` there breaks nothing this input has. Kiro's only
-#: `shape` leaf is a tool result's `json` item, an object (its text slots are `mask`: Kiro loads strings).
-NOT_IN_THE_INPUT = {("cline", "drop"), ("kiro", "shape"), ("kiro#log", "shape")}
+#: `shape` leaf is a tool result's `json` item, an object (its text slots are `mask`: Kiro loads strings);
+#: the same holds for the `/save` documents (kiro-legacy: a `Json` result item, an object, never a string).
+NOT_IN_THE_INPUT = {("cline", "drop"), ("kiro", "shape"), ("kiro#log", "shape"),
+                    ("kiro-legacy", "shape"), ("kiro-legacy#amazon-q", "shape")}
 CASES = [(fmt, cls) for fmt in INPUTS for cls in CLASSES if _has(fmt, cls) and (fmt, cls) not in NOT_IN_THE_INPUT]
 
 

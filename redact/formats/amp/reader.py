@@ -23,7 +23,7 @@ from redact.formats.amp.keys import (
     RUN_ERROR, RUN_RESULT, RUN_STATUS, SENT_AT, STATE, STOP, TEXT, THREAD_ID, TO_MESSAGE, TREE_URI, TREES, USAGE,
 )
 from redact.formats.amp.native_table import ALIASES, STATUS
-from redact.formats.chatlog import as_object
+from redact.formats.chatlog import CallPairs, as_object
 from redact.formats.common import (
     as_int, epoch_ms, session_id, is_model_name, json_doc, label, positive_int, safe_name,
 )
@@ -40,16 +40,13 @@ def root_of(doc: dict[str, Any]) -> str | None:
     return None
 
 
-class AmpReader:
+class AmpReader(CallPairs):
     def __init__(self, report: RedactionReport) -> None:
         self.report = report
         self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
         self.calls: dict[str, ToolCall] = {}
         self.done: set[str] = set()
         self.t: float | None = None
-
-    def skip(self, name: str) -> None:
-        self.report.skipped_records[name] += 1
 
     def read(self, doc: dict[str, Any]) -> None:
         root = root_of(doc)
@@ -126,15 +123,9 @@ class AmpReader:
             elif kind in ("thinking", "redacted_thinking"):
                 llm.thinking = True
             elif kind == "tool_use":
-                call_id, name = b.get(CALL_ID), b.get(CALL_NAME)
-                if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name \
-                        or call_id in self.calls:
-                    self.skip("block:tool_use:<no id or name>")
-                    continue
-                c = chatlog.call(name, b.get(CALL_INPUT), call_id, t, MAIN, aliases=ALIASES)
-                self.calls[call_id] = c
-                llm.tool_calls += 1
-                self.s.facts.append(c)
+                nameless = "block:tool_use:<no id or name>"
+                self.open_call(llm, b.get(CALL_ID), b.get(CALL_NAME), b.get(CALL_INPUT), t, aliases=ALIASES,
+                               nameless=nameless, again=nameless)
 
     def result(self, b: dict[str, Any], t: float) -> None:
         call_id = b.get(RESULT_CALL)

@@ -29,7 +29,7 @@ from redact.report import RedactionReport
 AGENT_TOOL = "crush"
 
 
-class CrushReader(chatlog.StoreReader):
+class CrushReader(chatlog.StoreReader, chatlog.CallPairs):
     AGENT_TOOL, KIND_KEY, RECORDS = AGENT_TOOL, KIND, ("message",)
 
     def __init__(self, report: RedactionReport) -> None:
@@ -124,12 +124,9 @@ class CrushReader(chatlog.StoreReader):
         self.s.facts.append(c)
 
     def result(self, data: dict[str, Any], t: float) -> None:
-        call_id = data.get(RESULT_CALL)
-        c = self.calls.get(call_id) if isinstance(call_id, str) else None
-        if c is None or c.call_id in self.done:
-            self.skip("part:tool_result:<no call>" if c is None else "<duplicate>")
+        c = self.answered(data.get(RESULT_CALL), unmatched="part:tool_result:<no call>")
+        if c is None:
             return
-        self.done.add(c.call_id)
         error = data.get(RESULT_ERROR) is True
         content = data.get(RESULT_CONTENT)
         self.s.facts.append(chatlog.result(c, max(t, c.t), error=error, output=content,

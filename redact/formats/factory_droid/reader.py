@@ -24,8 +24,8 @@ import orjson
 
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
-from redact.formats.chatlog import as_object
-from redact.formats.common import epoch_ms, is_model_name, label
+from redact.formats.chatlog import CallPairs, as_object
+from redact.formats.common import LATEST_MS, epoch_ms, is_model_name, label
 from redact.formats.factory_droid.keys import (
     AT, BLOCK_TYPE, BLOCKS, CALL_ID, CALL_INPUT, CALL_NAME, CONTENT, CWD, KIND, MESSAGE, MODEL, RECORD_TYPES,
     RESULT_CALL, RESULT_CONTENT, RESULT_ERROR, RESULT_TEXT, RESULT_TYPE, ROLE, SESSION_ID, SETTINGS_MODEL, START_AT,
@@ -68,7 +68,7 @@ def result_text(content: object) -> str | None:
     return None
 
 
-class DroidReader:
+class DroidReader(CallPairs):
     def __init__(self, report: RedactionReport, model: str | None) -> None:
         self.report = report
         self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
@@ -79,9 +79,6 @@ class DroidReader:
         self.done: set[str] = set()
         self.t: float | None = None
         self.header_at: float | None = None
-
-    def skip(self, name: str) -> None:
-        self.report.skipped_records[name] += 1
 
     def read(self, data: bytes | BinaryIO, where: str, skip_bad_lines: bool) -> None:
         for _, r in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
@@ -153,28 +150,19 @@ class DroidReader:
                 self.call(b, t, llm)
 
     def call(self, b: dict[str, Any], t: float, llm: LlmResponse) -> None:
-        call_id, name = b.get(CALL_ID), b.get(CALL_NAME)
-        if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name \
-                or call_id in self.calls:
-            self.skip("block:tool_use:<no id or name>")
-            return
         found = b.get(CALL_INPUT)
         args: dict[str, Any] = dict(found) if isinstance(found, dict) else {}
         for key in FOLDER_KEYS:  # a search's folder is its target
             if isinstance(args.get(key), str) and "path" not in args:
                 args["path"] = args[key]
-        c = chatlog.call(name, args, call_id, t, MAIN, aliases=ALIASES)
-        self.calls[call_id] = c
-        llm.tool_calls += 1
-        self.s.facts.append(c)
+        nameless = "block:tool_use:<no id or name>"
+        self.open_call(llm, b.get(CALL_ID), b.get(CALL_NAME), args, t, aliases=ALIASES, nameless=nameless,
+                       again=nameless)
 
     def result(self, b: dict[str, Any], t: float) -> None:
-        call_id = b.get(RESULT_CALL)
-        c = self.calls.get(call_id) if isinstance(call_id, str) else None
-        if c is None or c.call_id in self.done:
-            self.skip("block:tool_result:<no call>" if c is None else "<duplicate>")
+        c = self.answered(b.get(RESULT_CALL), unmatched="block:tool_result:<no call>")
+        if c is None:
             return
-        self.done.add(c.call_id)
         error = b.get(RESULT_ERROR) is True
         text = result_text(b.get(RESULT_CONTENT))
         # Droid's `Create` makes a new file (its `Edit` changes one): a create once it succeeded
@@ -215,4 +203,4 @@ def file_time(where: str, size: int | None) -> float | None:
     if not os.path.isfile(where) or (size is not None and found.st_size != size):
         return None
     ms = found.st_mtime * 1000.0
-    return ms if 0.0 < ms < 7_258_118_400_000.0 else None
+    return ms if 0.0 < ms < LATEST_MS else None

@@ -11,8 +11,8 @@ from redact.formats.common import label
 from redact.formats.hermes.keys import LINE_ROLES, MESSAGES, ROLE
 from redact.formats.hermes.native_table import DOCUMENT, TABLE
 from redact.formats.hermes.reader import document_of
-from redact.formats.jsonl import rewrite_lines
 from redact.formats.roots import choose_roots
+from redact.formats.typed_lines import scrub_typed
 from redact.keys.material import Key
 from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
@@ -36,12 +36,5 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
         doc = {**doc, MESSAGES: [m for m in messages if _known(m, report)] if isinstance(messages, list) else []}
         out = scrubber.value(DOCUMENT, doc, "document")
         return orjson.dumps(out if out is not DROP else {MESSAGES: []}, option=orjson.OPT_INDENT_2) + b"\n"
-
-    def each(record: dict[str, Any]) -> Any:
-        role = record.get(ROLE)
-        if not isinstance(role, str) or role not in LINE_ROLES:
-            report.skipped_records[label(role) if isinstance(role, str) else "<no role>"] += 1
-            return None
-        return scrubber.record(record)
-
-    return rewrite_lines(data, name, each, report=report, skip_bad_lines=skip_bad_lines)
+    return scrub_typed(data, name, scrubber, report=report, type_key=ROLE, types=LINE_ROLES,
+                       skip_bad_lines=skip_bad_lines, untyped="<no role>")

@@ -30,8 +30,8 @@ import orjson
 
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
-from redact.formats.chatlog import as_object
-from redact.formats.common import count_urls, epoch_ms, is_model_name, label, session_id
+from redact.formats.chatlog import CallPairs, as_object
+from redact.formats.common import count_urls, epoch_ms, is_model_name, json_document, label, session_id
 from redact.formats.hermes.keys import (
     AT, CALL_ARGS, CALL_ID, CALL_NAME, CONTENT, DOC_ID, DOC_MODEL, END, FUNCTION, LINE_ROLES, MESSAGES,
     META_CWD, META_END, META_ID, META_MODEL, META_TOKENS, REASONING, RESULT_CALL, ROLE, START, STOP, TOOL_CALLS,
@@ -49,14 +49,7 @@ RESULT_OUTPUT, RESULT_EXIT, RESULT_ERROR = "output", "exit_code", "error"
 
 def document_of(data: bytes) -> dict[str, Any] | None:
     """The session document held in `data`, or None (the JSON Lines log)."""
-    body = data.lstrip()
-    if body[:1] != b"{":
-        return None
-    try:
-        doc = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return None
-    return doc if sniff_doc(doc) else None
+    return json_document(data, sniff_doc)
 
 
 def _time(value: object) -> float | None:
@@ -74,7 +67,7 @@ def _result_json(text: str) -> dict[str, Any]:
     return parsed if isinstance(parsed, dict) else {}
 
 
-class HermesReader:
+class HermesReader(CallPairs):
     def __init__(self, report: RedactionReport) -> None:
         self.report = report
         self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
@@ -88,9 +81,6 @@ class HermesReader:
         self.header_seen = False
         self.tokens: dict[str, int] = {}
         self.last_llm: LlmResponse | None = None
-
-    def skip(self, name: str) -> None:
-        self.report.skipped_records[name] += 1
 
     def document(self, doc: dict[str, Any]) -> None:
         sid, model = doc.get(DOC_ID), doc.get(DOC_MODEL)
@@ -170,27 +160,15 @@ class HermesReader:
         for item in calls if isinstance(calls, list) else []:
             call = as_object(item)
             function = as_object(call.get(FUNCTION))
-            call_id, name = call.get(CALL_ID), function.get(CALL_NAME)
-            if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name:
-                self.skip("tool_call:<no id or name>")
-                continue
-            if call_id in self.calls:
-                self.skip("<duplicate>")
-                continue
             raw = function.get(CALL_ARGS)
             args = _result_json(raw) if isinstance(raw, str) else as_object(raw)
-            c = chatlog.call(name, args, call_id, t, MAIN, aliases=ALIASES)
-            self.calls[call_id] = c
-            llm.tool_calls += 1
-            self.s.facts.append(c)
+            self.open_call(llm, call.get(CALL_ID), function.get(CALL_NAME), args, t, aliases=ALIASES,
+                           nameless="tool_call:<no id or name>")
 
     def result(self, m: dict[str, Any], text: str, t: float) -> None:
-        call_id = m.get(RESULT_CALL)
-        c = self.calls.get(call_id) if isinstance(call_id, str) else None
-        if c is None or c.call_id in self.done:
-            self.skip("tool:<no call>" if c is None else "<duplicate>")
+        c = self.answered(m.get(RESULT_CALL), unmatched="tool:<no call>")
+        if c is None:
             return
-        self.done.add(c.call_id)
         parsed = _result_json(text)
         output = parsed.get(RESULT_OUTPUT)
         code = parsed.get(RESULT_EXIT)

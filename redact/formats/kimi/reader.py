@@ -40,7 +40,7 @@ import orjson
 
 from redact.build.facts import MAIN, Compaction, ErrorFact, Lane, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
-from redact.formats.chatlog import as_object
+from redact.formats.chatlog import CallPairs, as_object
 from redact.formats.common import count_urls, label, parse_json_string, positive_int, session_id
 from redact.formats.ids import lane_id
 from redact.formats.jsonl import LineStats, iter_objects
@@ -74,7 +74,7 @@ class _Step:
         self.start = llm.t
 
 
-class KimiReader:
+class KimiReader(CallPairs):
     def __init__(self, report: RedactionReport) -> None:
         self.report = report
         self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
@@ -84,9 +84,6 @@ class KimiReader:
         self.steps: dict[str, _Step] = {}  # lane -> its current model request
         # lane -> the tool call whose arguments are still streaming: (its payload, time, arguments)
         self.open: dict[str, tuple[dict[str, Any], float, str]] = {}
-
-    def skip(self, name: str) -> None:
-        self.report.skipped_records[name] += 1
 
     def read(self, data: bytes | BinaryIO, where: str, *, skip_bad_lines: bool) -> None:
         for _, line in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats):
@@ -210,12 +207,9 @@ class KimiReader:
         self.s.facts.append(c)
 
     def tool_result(self, p: dict[str, Any], t: float) -> None:
-        call_id = p.get(RESULT_CALL)
-        c = self.calls.get(call_id) if isinstance(call_id, str) else None
-        if c is None or c.call_id in self.done:
-            self.skip("ToolResult:<no call>" if c is None else "<duplicate>")
+        c = self.answered(p.get(RESULT_CALL), unmatched="ToolResult:<no call>")
+        if c is None:
             return
-        self.done.add(c.call_id)
         rv = as_object(p.get(RETURN))
         output, message = rv.get(OUTPUT), rv.get(RESULT_MESSAGE)
         code = None

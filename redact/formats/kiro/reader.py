@@ -21,7 +21,7 @@ from typing import Any, BinaryIO
 
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
-from redact.formats.chatlog import as_object
+from redact.formats.chatlog import CallPairs, as_object
 from redact.formats.common import epoch_ms, is_model_name, label
 from redact.formats.ids import session_id
 from redact.formats.jsonl import LineStats, iter_objects
@@ -46,16 +46,7 @@ def exit_code(value: object) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def call_input(name: str, inp: object) -> dict[str, Any]:
-    """A tool call's input as the shared tool table reads it: a read's path is its first operation's."""
-    found: dict[str, Any] = dict(inp) if isinstance(inp, dict) else {}
-    ops = found.get(READ_OPERATIONS)
-    if isinstance(ops, list) and ops and isinstance(ops[0], dict) and isinstance(ops[0].get(READ_PATH), str):
-        found.setdefault(READ_PATH, ops[0][READ_PATH])
-    return found
-
-
-class KiroReader:
+class KiroReader(CallPairs):
     def __init__(self, report: RedactionReport) -> None:
         self.report = report
         self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
@@ -66,9 +57,6 @@ class KiroReader:
         self.turn_end: dict[str, tuple[float | None, str | None]] = {}  # last message id -> (time, stop)
         self.last: LlmResponse | None = None
         self.records = 0
-
-    def skip(self, name: str) -> None:
-        self.report.skipped_records[name] += 1
 
     def metadata(self, meta: dict[str, Any]) -> str | None:
         cwd = meta.get(CWD)
@@ -139,15 +127,10 @@ class KiroReader:
                 llm.thinking = True
             elif kind == "toolUse":
                 use = as_object(b.get(BLOCK_DATA))
-                call_id, name = use.get(CALL_ID), use.get(CALL_NAME)
-                if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name \
-                        or call_id in self.calls:
-                    self.skip("block:toolUse:<no id or name>")
-                    continue
-                c = chatlog.call(name, call_input(name, use.get(CALL_INPUT)), call_id, t, MAIN, aliases=ALIASES)
-                self.calls[call_id] = c
-                llm.tool_calls += 1
-                self.s.facts.append(c)
+                args = chatlog.first_operation_path(use.get(CALL_INPUT), READ_OPERATIONS, READ_PATH)
+                nameless = "block:toolUse:<no id or name>"
+                self.open_call(llm, use.get(CALL_ID), use.get(CALL_NAME), args, t, aliases=ALIASES,
+                               nameless=nameless, again=nameless)
         llm.stop = stop or ("tool_use" if llm.tool_calls else None)
 
     def result(self, data: dict[str, Any], t: float) -> None:

@@ -8,6 +8,7 @@ and counted. Built from public readers' descriptions of the files, not from a sa
 """
 from __future__ import annotations
 
+from redact.formats.kiro_tool_table import IDE_ALIASES
 from redact.formats.toolnames import kind_of
 from redact.tables.spec import (
     CWD, DROP, ID, NUMBER, SHAPE, TIMESTAMP, ByType, Many, Obj, Ref, Spec, Switch, Table, const, enum, ident,
@@ -17,11 +18,7 @@ from redact.formats.tooltable import inputs_of
 
 FORMAT = "kiro-ide"
 #: The IDE agent's tool names -> the shared tool table's spelling
-ALIASES: dict[str, str] = {
-    "executeBash": "bash", "readFile": "read", "readMultipleFiles": "read", "fsWrite": "write",
-    "fsAppend": "edit_file", "strReplace": "edit_file", "deleteFile": "delete_file",
-    "listDirectory": "list_directory", "fileSearch": "file_search", "grepSearch": "grep",
-}
+ALIASES: dict[str, str] = IDE_ALIASES
 _TOOL = tool(*ALIASES)
 
 

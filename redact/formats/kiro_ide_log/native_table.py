@@ -17,6 +17,7 @@ its verb, a path in the path mode); credits (`usage_summary`) are Kiro's billing
 """
 from __future__ import annotations
 
+from redact.formats.kiro_tool_table import IDE_ALIASES
 from redact.formats.toolnames import kind_of
 from redact.formats.tooltable import inputs_of
 from redact.tables.spec import (
@@ -27,10 +28,7 @@ from redact.tables.spec import (
 FORMAT = "kiro-ide-log"
 #: Kiro's tool names (the IDE agent's and the CLI's built-in tools) -> the shared tool table's spelling
 ALIASES: dict[str, str] = {
-    "executeBash": "bash", "readFile": "read", "readMultipleFiles": "read", "fsWrite": "write",
-    "fsAppend": "edit_file", "strReplace": "edit_file", "deleteFile": "delete_file",
-    "listDirectory": "list_directory", "fileSearch": "file_search", "grepSearch": "grep",
-    "shell": "bash", "read": "read", "write": "edit_file", "grep": "grep", "glob": "glob",
+    **IDE_ALIASES, "shell": "bash", "read": "read", "write": "edit_file", "grep": "grep", "glob": "glob",
     "web_fetch": "web_fetch", "web_search": "web_search",
 }
 #: `turn_end.stopReason` -> (the map's stop reason of the turn's last response, an error class or None)

@@ -21,7 +21,7 @@ from typing import Any, BinaryIO
 
 from redact.build.facts import MAIN, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
-from redact.formats.chatlog import as_object
+from redact.formats.chatlog import CallPairs, as_object
 from redact.formats.common import epoch_ms, is_model_name, json_doc, label
 from redact.formats.ids import session_id
 from redact.formats.kiro_legacy.keys import (
@@ -51,16 +51,7 @@ def writer(doc: dict[str, Any]) -> str | None:
     return None
 
 
-def call_input(inp: object) -> dict[str, Any]:
-    """A tool call's arguments as the shared tool table reads them: fs_read's path is its first operation's."""
-    found: dict[str, Any] = dict(inp) if isinstance(inp, dict) else {}
-    ops = found.get(READ_OPERATIONS)
-    if isinstance(ops, list) and ops and isinstance(ops[0], dict) and isinstance(ops[0].get(READ_PATH), str):
-        found.setdefault(READ_PATH, ops[0][READ_PATH])
-    return found
-
-
-class ConversationReader:
+class ConversationReader(CallPairs):
     def __init__(self, report: RedactionReport) -> None:
         self.report = report
         self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
@@ -68,9 +59,6 @@ class ConversationReader:
         self.done: set[str] = set()
         self.t: float | None = None
         self.model: str | None = None
-
-    def skip(self, name: str) -> None:
-        self.report.skipped_records[name] += 1
 
     def read(self, doc: dict[str, Any]) -> None:
         found = as_object(doc.get(MODEL_INFO)).get(MODEL_ID)
@@ -139,15 +127,9 @@ class ConversationReader:
         uses = body.get(TOOL_USES) if kind == TOOL_USE else None
         for use in uses if isinstance(uses, list) else []:
             use = as_object(use)
-            call_id, name = use.get(CALL_ID), use.get(CALL_NAME)
-            if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name \
-                    or call_id in self.calls:
-                self.skip("tool_use:<no id or name>")
-                continue
-            c = chatlog.call(name, call_input(use.get(CALL_ARGS)), call_id, t, MAIN, aliases=ALIASES)
-            self.calls[call_id] = c
-            llm.tool_calls += 1
-            self.s.facts.append(c)
+            args = chatlog.first_operation_path(use.get(CALL_ARGS), READ_OPERATIONS, READ_PATH)
+            self.open_call(llm, use.get(CALL_ID), use.get(CALL_NAME), args, t, aliases=ALIASES,
+                           nameless="tool_use:<no id or name>", again="tool_use:<no id or name>")
 
     def results(self, found: object, t: float, *, interrupted: bool) -> None:
         for r in found if isinstance(found, list) else []:

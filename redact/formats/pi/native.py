@@ -4,38 +4,20 @@ header's working directory when it is a repository (redact/formats/roots.py); an
 not know is dropped and counted."""
 from __future__ import annotations
 
-from typing import Any
-
-from redact.formats.common import label
-from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
 from redact.formats.pi.keys import CWD, ENTRY_TYPES, KIND
 from redact.formats.pi.native_table import TABLE
+from redact.formats.roots import choose_roots
+from redact.formats.typed_lines import header_cwd, scrub_typed
 from redact.keys.material import Key
 from redact.native.scrub import Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
-from redact.formats.roots import choose_roots
-
-
-def _cwd(data: bytes, name: str) -> str | None:
-    """The working directory of the session's header (its first line)."""
-    for _, record in iter_objects(data, name, skip_bad_lines=True, stats=LineStats(), glued=True):
-        cwd = record.get(CWD) if record.get(KIND) == "session" else None
-        return cwd if isinstance(cwd, str) and cwd else None
-    return None
 
 
 def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, mode: str,
           report: RedactionReport, skip_bad_lines: bool = False) -> bytes:
-    cwd = _cwd(data, name)
+    cwd = header_cwd(data, name, type_key=KIND, header="session", cwd_key=CWD, glued=True)
     scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=choose_roots((cwd,)))
     scrubber.cwd = cwd
-
-    def each(record: dict[str, Any]) -> Any:
-        kind = record.get(KIND)
-        if not isinstance(kind, str) or kind not in ENTRY_TYPES:
-            report.skipped_records[label(kind) if isinstance(kind, str) else "<no type>"] += 1
-            return None
-        return scrubber.record(record)
-
-    return rewrite_lines(data, name, each, report=report, skip_bad_lines=skip_bad_lines, glued=True)
+    return scrub_typed(data, name, scrubber, report=report, type_key=KIND, types=ENTRY_TYPES,
+                       skip_bad_lines=skip_bad_lines, glued=True)

@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 
 from redact.build.facts import MAIN, Compaction, ErrorFact, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats import chatlog
-from redact.formats.chatlog import as_object
+from redact.formats.chatlog import CallPairs, as_object
 from redact.formats.common import (
     count_urls, epoch_ms, is_model_name, label, positive_int, session_id,
 )
@@ -61,7 +61,7 @@ def texts_of(content: object) -> tuple[list[str], int]:
     return texts, images
 
 
-class PiReader:
+class PiReader(CallPairs):
     def __init__(self, report: RedactionReport) -> None:
         self.report = report
         self.s = SessionFacts(agent_tool=AGENT_TOOL, native_id="")
@@ -72,9 +72,6 @@ class PiReader:
         self.calls: dict[str, ToolCall] = {}
         self.done: set[str] = set()
         self.t: float | None = None
-
-    def skip(self, name: str) -> None:
-        self.report.skipped_records[name] += 1
 
     def read(self, data: bytes | BinaryIO, where: str, *, skip_bad_lines: bool) -> None:
         for _, entry in iter_objects(data, where, skip_bad_lines=skip_bad_lines, stats=self.stats, glued=True):
@@ -169,25 +166,13 @@ class PiReader:
                 if failed:  # Pi runs no tool of a response that failed or was aborted
                     self.skip("block:toolCall:<response failed>")
                     continue
-                call_id, name = b.get(CALL_ID), b.get(CALL_NAME)
-                if not isinstance(call_id, str) or not call_id or not isinstance(name, str) or not name:
-                    self.skip("block:toolCall:<no id or name>")
-                    continue
-                if call_id in self.calls:
-                    self.skip("<duplicate>")
-                    continue
-                c = chatlog.call(name, b.get(CALL_ARGS), call_id, t, MAIN, aliases=ALIASES)
-                self.calls[call_id] = c
-                llm.tool_calls += 1
-                self.s.facts.append(c)
+                self.open_call(llm, b.get(CALL_ID), b.get(CALL_NAME), b.get(CALL_ARGS), t, aliases=ALIASES,
+                               nameless="block:toolCall:<no id or name>")
 
     def result(self, m: dict[str, Any], t: float) -> None:
-        call_id = m.get(RESULT_CALL)
-        c = self.calls.get(call_id) if isinstance(call_id, str) else None
-        if c is None or c.call_id in self.done:
-            self.skip("message:toolResult:<no call>" if c is None else "<duplicate>")
+        c = self.answered(m.get(RESULT_CALL), unmatched="message:toolResult:<no call>")
+        if c is None:
             return
-        self.done.add(c.call_id)
         content = m.get(CONTENT)
         for part in content if isinstance(content, list) else []:
             kind = part.get(BLOCK_TYPE) if isinstance(part, dict) else None

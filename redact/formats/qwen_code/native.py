@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 
 from redact.formats.common import label
-from redact.formats.jsonl import LineStats, iter_objects, rewrite_lines
+from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.qwen_code.keys import BRANCH, CWD, KIND, RECORD, RECORD_TYPES
 from redact.formats.qwen_code.native_table import DOCUMENT, TABLE
 from redact.formats.qwen_code.reader import document_of
@@ -19,6 +19,7 @@ from redact.native.scrub import DROP, Scrubber
 from redact.policy.load import EffectivePolicy
 from redact.report import RedactionReport
 from redact.formats.roots import choose_roots
+from redact.formats.typed_lines import scrub_typed
 
 
 def _known(message: Any, report: RedactionReport) -> bool:
@@ -51,12 +52,5 @@ def scrub(data: bytes, *, name: str, policy: EffectivePolicy, key: Key | None, m
             break
     scrubber = Scrubber(TABLE, policy=policy, key=key, mode=mode, report=report, roots=choose_roots((cwd,), git=git))
     scrubber.cwd = cwd
-
-    def each(record: dict[str, Any]) -> Any:
-        kind = record.get(KIND)
-        if not isinstance(kind, str) or kind not in RECORD_TYPES:
-            report.skipped_records[label(kind) if isinstance(kind, str) else "<no type>"] += 1
-            return None
-        return scrubber.record(record)
-
-    return rewrite_lines(data, name, each, report=report, skip_bad_lines=skip_bad_lines)
+    return scrub_typed(data, name, scrubber, report=report, type_key=KIND, types=RECORD_TYPES,
+                       skip_bad_lines=skip_bad_lines)

@@ -27,11 +27,9 @@ from __future__ import annotations
 
 from typing import Any, BinaryIO
 
-import orjson
-
 from redact.build.facts import MAIN, Compaction, ErrorFact, LlmResponse, SessionFacts, ToolCall, UserTurn
 from redact.formats.chatlog import as_object
-from redact.formats.common import count_urls, epoch_ms, is_model_name, label, positive_int, session_id
+from redact.formats.common import count_urls, epoch_ms, is_model_name, json_document, label, positive_int, session_id
 from redact.formats.gemini_record import Dialect, RecordReader, make_call, make_result
 from redact.formats.jsonl import LineStats, iter_objects
 from redact.formats.qwen_code.keys import (
@@ -54,14 +52,7 @@ DIALECT = Dialect(AGENT_TOOL, MODEL_TYPE, TOOLS, WAITS_ON_USER, MCP_NAME,
 
 def document_of(data: bytes) -> dict[str, Any] | None:
     """The chat-record layout (one JSON document) held in `data`, or None (JSON Lines)."""
-    body = data.lstrip()
-    if body[:1] != b"{":
-        return None
-    try:
-        doc = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return None
-    return doc if sniff_doc(doc) else None
+    return json_document(data, sniff_doc)
 
 
 def _parts(record: dict[str, Any]) -> list[dict[str, Any]]:

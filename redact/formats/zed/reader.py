@@ -53,7 +53,7 @@ def _kinds(items: object, kinds: tuple[str, ...]) -> list[tuple[str, Any]]:
     return out
 
 
-class ZedReader(chatlog.StoreReader):
+class ZedReader(chatlog.StoreReader, chatlog.CallPairs):
     AGENT_TOOL, KIND_KEY, RECORDS = AGENT_TOOL, KIND, ("message",)
 
     def __init__(self, report: RedactionReport) -> None:
@@ -173,12 +173,9 @@ class ZedReader(chatlog.StoreReader):
         self.s.facts.append(c)
 
     def result(self, data: dict[str, Any], t: float) -> None:
-        call_id = data.get(RESULT_CALL)
-        c = self.calls.get(call_id) if isinstance(call_id, str) else None
-        if c is None or c.call_id in self.done:
-            self.skip("tool_result:<no call>" if c is None else "<duplicate>")
+        c = self.answered(data.get(RESULT_CALL), unmatched="tool_result:<no call>")
+        if c is None:
             return
-        self.done.add(c.call_id)
         error = data.get(RESULT_ERROR) is True
         content = data.get(RESULT_CONTENT)
         text = content if isinstance(content, str) else as_object(content).get(RESULT_TEXT)
