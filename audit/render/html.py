@@ -65,7 +65,7 @@ svg.timeline .ev{opacity:.9}
 svg.timeline .ev.long{opacity:.45}
 svg.timeline .ev.dense{opacity:.85}
 svg.timeline .ev.prompt{opacity:1}
-ul.about{margin:4px 0 8px;padding-left:18px}
+ul.facts{margin:4px 0 8px;padding-left:18px}
 svg.timeline .cutband{fill:#fff;opacity:.92}
 svg.timeline .cutmark{stroke:#8c959f;stroke-width:1.5;fill:none}
 .ev.err,.sw.err{stroke:#d1242f;stroke-width:1.5;fill-opacity:.9}
@@ -180,7 +180,7 @@ def _picture(session_map: dict[str, Any] | None) -> str:
                "slashes); a crowded lane is drawn as density columns (height: share of events, colour: "
                "the most frequent kind).")
     return ("<section id=picture><h2>Session</h2>"
-            f'<p class="muted">{h(how)}</p><ul class="about">{facts_of}</ul>'
+            f'<p class="muted">{h(how)}</p><ul class="facts">{facts_of}</ul>'
             f'<div class="picture">{timeline_svg(tl, axis)}</div>{legend_html(tl)}</section>')
 
 
