@@ -23,6 +23,7 @@ import os
 import stat
 import tempfile
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -119,10 +120,9 @@ def cached(name: str, sources: Sequence[Path | str], build: Callable[[], Any],
         return decode(build())
     data = _read(folder / f"{name}-{digest}.json")
     if data is not None:
-        try:
+        # a corrupt or foreign entry does not decode: it is built again below
+        with suppress(TypeError, ValueError, KeyError, IndexError, AttributeError):
             return decode(data)
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
-            pass  # a corrupt or foreign entry: built again below
     data = build()
     result = decode(data)
     _write(folder, name, digest, orjson.dumps(data))
