@@ -6,10 +6,8 @@ grammar: `data/README.md`) into one `ProgramSpec` per program, plus aliases and 
 """
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 _SPEC_KEYS = frozenset(
@@ -91,6 +89,8 @@ def _spec_from_toml(name: str, table: Mapping[str, Any]) -> ProgramSpec:
 
 
 def _data() -> Any:
+    from importlib import resources  # the data files are read when the disk cache misses only
+
     return resources.files("redact.verbs").joinpath("data")
 
 
@@ -139,6 +139,8 @@ def _decode_specs(data: dict[str, Any]) -> Specs:
 
 def read_specs() -> Specs:
     """Read the shipped data files into program specs, aliases and package maps."""
+    import tomllib  # only when the disk cache misses (load_specs)
+
     specs: dict[str, ProgramSpec] = {}
     for entry in sorted(_data().iterdir(), key=lambda e: e.name):
         if not (entry.name.startswith("programs-") and entry.name.endswith(".toml")):
