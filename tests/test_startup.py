@@ -73,6 +73,7 @@ def test_the_main_job_with_a_warm_cache_imports_no_requests_nor_the_models(tmp_p
     assert "requests" not in loaded
     assert not {m for m in loaded if m == "detect_secrets" or m.startswith("detect_secrets.")}
     assert "redact.model.agentplay" not in loaded  # the field table came from the cache
+    assert "pydantic" not in loaded and "redact.policy.model" not in loaded  # the preset came from the cache
     assert "concurrent.futures.process" not in loaded  # one input: no process pool
     assert "cryptography.hazmat.primitives.serialization" not in loaded  # a map needs only HKDF
     assert "typer._adapters" not in loaded  # no option value needed typer's pydantic coercion
@@ -104,7 +105,8 @@ def test_the_cache_holds_only_shipped_tables(tmp_path: Path) -> None:
     assert out.is_file()
     entries = sorted(p for p in cache_home.rglob("*") if p.is_file())
     names = {p.name.rsplit("-", 1)[0] for p in entries}
-    assert {"field-table", "verb-specs"} <= names <= {"field-table", "detect-secrets-regexes", "verb-specs"}
+    assert {"field-table", "verb-specs", "policies"} <= names <= {"field-table", "detect-secrets-regexes", "verb-specs",
+                                                            "policies"}
     for entry in entries:
         data = entry.read_bytes()
         for canary in (CANARY_TEXT, "Qx9CanaryPw7Qx9", "deployctl", "/home/dev/shop", KEY):

@@ -21,7 +21,7 @@ from redact.contract.identshape import CATEGORIES as SENTENCE_CATEGORIES, senten
 from redact.keys.material import Key
 from redact.model.grammar import is_clean_identifier
 from redact.policy.load import EffectivePolicy
-from redact.policy.model import Allowlist
+from redact.policy.plain import Allowlist
 from redact.keys.recorder import TokenRecorder
 from redact.report import IdentReport
 

@@ -1,24 +1,35 @@
-"""Loading policies: presets shipped in the `policies` package, files, `extends`, CLI overrides."""
+"""Loading policies: presets shipped in the `policies` package, files, `extends`, CLI overrides.
+
+A policy is validated by the pydantic models of redact/policy/model.py, and a run reads it as plain
+frozen objects (redact/policy/plain.py). The shipped presets and allowlists are validated once and
+kept in the disk cache of shipped tables, so a run on a preset imports neither pydantic nor the
+models (start-up: docs/performance.md); a policy file, or a preset with a flag's override, is
+validated each time.
+"""
 from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from dataclasses import dataclass
 from functools import cache, cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from redact.errors import PolicyError
-from redact.policy.model import Allowlist, Policy
+from redact.policy.plain import Allowlist, Policy
 
 _MAX_EXTENDS = 8
 
 
+@cache
 def _preset_dir() -> Any:
+    import policies
+
+    origin = Path(policies.__file__).parent
+    if origin.is_dir():  # an installed or checked-out package: its folder (importlib.resources is
+        return origin    # the slower way to the same files)
+    from importlib import resources
+
     return resources.files("policies")
 
 
@@ -40,6 +51,8 @@ def _read_toml(name_or_path: str) -> tuple[dict[str, Any], str]:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise PolicyError(f"cannot read policy ({type(exc).__name__})", where=where) from None
+    import tomllib
+
     try:
         return tomllib.loads(text), where
     except tomllib.TOMLDecodeError as exc:
@@ -79,8 +92,14 @@ def _resolve(name_or_path: str, depth: int = 0) -> tuple[dict[str, Any], str]:
 
 
 def _validate(raw: dict[str, Any], where: str) -> Policy:
+    """`raw` checked by the policy model, as the plain policy a run reads."""
+    from pydantic import ValidationError
+
+    from redact.policy import model
+    from redact.policy.plain import policy
+
     try:
-        return Policy.model_validate(raw)
+        return policy(model.Policy.model_validate(raw).model_dump(mode="json"))
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err["loc"]) or "(top)"
@@ -94,12 +113,50 @@ def shipped_allowlists() -> dict[str, Allowlist]:
     return dict(_shipped_allowlists())
 
 
-@cache
 def _shipped_allowlists() -> dict[str, Allowlist]:
     # shipped data, the same for every run of the process (a batch worker's sessions, a library
-    # caller's inputs): parsed once; the Allowlist models are frozen
+    # caller's inputs): read once; the Allowlists are frozen
+    return _shipped()[1]
+
+
+def _build_shipped() -> dict[str, Any]:
+    """Every preset and the shipped allowlists, validated by the policy models, as their JSON dumps
+    (the disk cache's entry: shipped source only, no argument)."""
+    import tomllib
+
+    from redact.policy import model
+
+    presets = {}
+    for name in list_presets():
+        raw, where = _resolve(name)
+        try:
+            presets[name] = model.Policy.model_validate(raw).model_dump(mode="json")
+        except ValueError:  # a shipped preset that does not validate: named when it is asked for
+            continue
     data = tomllib.loads((_preset_dir() / "allowlists.toml").read_text(encoding="utf-8"))
-    return {cat: Allowlist.model_validate(v) for cat, v in data.items()}
+    lists = {cat: model.Allowlist.model_validate(v).model_dump(mode="json") for cat, v in data.items()}
+    return {"presets": presets, "allowlists": lists}
+
+
+def _decode_shipped(data: dict[str, Any]) -> tuple[dict[str, Policy], dict[str, Allowlist]]:
+    from redact.policy.plain import allowlist, policy
+
+    presets = {str(name): policy(dump) for name, dump in data["presets"].items()}
+    return presets, {str(cat): allowlist(dump) for cat, dump in data["allowlists"].items()}
+
+
+@cache
+def _shipped() -> tuple[dict[str, Policy], dict[str, Allowlist]]:
+    from redact.io.cache import cached
+
+    folder = _preset_dir()
+    if not isinstance(folder, Path):  # presets that are no files on disk: nothing to key an entry by
+        return _decode_shipped(_build_shipped())
+    here = Path(__file__).resolve().parent
+    sources = [here / "load.py", here / "model.py", here / "plain.py",
+               *sorted(p for p in folder.iterdir() if p.name.endswith(".toml")),
+               *(here.parent / "model" / name for name in ("fieldclass.py", "grammar.py", "values.py"))]
+    return cached("policies", sources, _build_shipped, _decode_shipped)
 
 
 @dataclass(frozen=True)
@@ -115,7 +172,7 @@ class EffectivePolicy:
         return self.policy.name
 
     def as_dict(self) -> dict[str, Any]:
-        return self.policy.model_dump(mode="json")
+        return self.policy.as_json()
 
     @cached_property
     def vocabulary(self) -> Any:
@@ -164,6 +221,13 @@ def load_policy(name_or_path: str = "default", *, mode: str | None = None,
                 link_scope: str | None = None) -> EffectivePolicy:
     """The policy `name_or_path` (a preset or a TOML file) after `extends`, with the CLI's overrides:
     `mode` (paths.mode) and `link_scope` (tokens.link_scope)."""
+    preset = None
+    if mode is None and link_scope is None and name_or_path in list_presets():
+        # validated when the cache entry was built; one that did not validate is not there, and is
+        # validated below, its fault named as any policy's
+        preset = _shipped()[0].get(name_or_path)
+    if preset is not None:
+        return _effective(preset, f"policies/{name_or_path}.toml")
     raw, where = _resolve(name_or_path)
     policy = _validate(raw, where)  # the policy's own faults name its file; a flag's, the flag
     if mode is not None:
@@ -172,6 +236,11 @@ def load_policy(name_or_path: str = "default", *, mode: str | None = None,
     if link_scope is not None:
         raw = _merge(raw, {"tokens": {"link_scope": link_scope}})
         policy = _validate(raw, "--link-scope")
+    return _effective(policy, where)
+
+
+def _effective(policy: Policy, where: str) -> EffectivePolicy:
+    """`policy` with the shipped allowlists, its own added to them."""
     lists = shipped_allowlists()
     for category, extra in policy.allowlists.items():
         base = lists.get(category, Allowlist())
