@@ -114,6 +114,28 @@ def _register(command: str | None = None) -> None:
                 raise
 
 
+def _listed_only(typer_app: Any) -> list[tuple[Any, Any]]:
+    """For the top level's `--help`, which shows each command's name and first help line only: every
+    command's callback (in `typer_app` and its groups) swapped for one without parameters, with the
+    same name and help, so typer does not read each command's signature and evaluate its annotations
+    (a third of `--help`'s start-up). Returns what to put back."""
+    swapped = []
+    for info in typer_app.registered_commands:
+        if info.callback is None:
+            continue
+        original = info.callback
+
+        def listed() -> None:  # pragma: no cover - never called: `--help` exits before any command
+            raise AssertionError("a stand-in called")
+
+        listed.__name__, listed.__doc__ = original.__name__, original.__doc__
+        swapped.append((info, original))
+        info.callback = listed
+    for group in typer_app.registered_groups:
+        swapped += _listed_only(group.typer_instance)
+    return swapped
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: `redact` is the default command when the first word is not a command."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -169,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     if args and args[0] not in COMMANDS and args[0] not in TOP_OPTIONS:
         args.insert(0, "redact")
     _register(args[0] if args and args[0] in COMMANDS and not (set(args) & {"--help", "-h"}) else None)
+    swapped = _listed_only(app) if args in (["--help"], ["-h"]) else []
     try:
         code = app(args=args, prog_name=PROG, standalone_mode=False)
         if code == 130 and not Interrupt.said:  # typer turns Ctrl-C into Exit(130), returned
@@ -204,4 +227,7 @@ def main(argv: list[str] | None = None) -> int:
             for frame in traceback.extract_tb(exc.__traceback__):
                 sys.stderr.write(f"  at {frame.filename}:{frame.lineno} in {frame.name}\n")
         return 3
+    finally:
+        for info, callback in swapped:  # an in-process caller's next run sees the real commands
+            info.callback = callback
     return 0

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from redact.formats.detect import FORMATS
+from redact.formats.registry import input_formats
 from redact.model.grammar import PATH_MODES
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def choices(name: str, values: tuple[str, ...]) -> type[Enum]:
 
 
 Mode = choices("Mode", PATH_MODES)
-InputFormat = choices("InputFormat", tuple(FORMATS))  # redact.formats.detect is light: orjson and the errors
+InputFormat = choices("InputFormat", tuple(input_formats()))  # the registry, not detection and its readers
 
 
 def value(choice: Enum | str | None) -> str | None:

@@ -7,7 +7,6 @@ from typing import Annotated
 import typer
 
 from redact.cli.common import app, sub_app
-from redact.formats.detect import FORMATS
 
 policy_app = sub_app("List, show and check policies.")
 app.add_typer(policy_app, name="policy")
@@ -20,9 +19,9 @@ def formats_cmd(
 ) -> None:
     """List the input formats this tool reads, and where each agent keeps its sessions (what
     `agentplay-redact ~` searches)."""
-    from redact.formats.registry import raw_format
+    from redact.formats.registry import input_formats, raw_format
 
-    for name, what in FORMATS.items():
+    for name, what in input_formats().items():
         raw = raw_format(name)
         places = raw.homes if raw is not None else ()
         if homes:

@@ -17,7 +17,6 @@ import typer
 
 from redact.cli.common import app, choices, err, map_files, value
 from redact.errors import BadInput, LeakFound, RedactError
-from redact.io.read import display_name, parse_json, read_input, report_name, shorten
 from redact.io.write import check_output_path, write_atomic
 
 FORMATS = ("text", "json", "sarif")
@@ -74,6 +73,7 @@ def scan(
     """
     from audit import scan as scanner
     from audit import selftest
+    from redact.io.read import display_name, parse_json, read_input
     from redact.share.source_tie import map_digest
 
     fmt = str(value(scan_format))
@@ -168,6 +168,7 @@ def _checked_source(doc: dict[str, Any], name: str, source: str, report_json: st
                     untied: bool) -> bytes:
     """The bytes of `--source` when they are the log the map was made from (its keyed sourceDigest;
     for a map made before maps carried one, the unkeyed sourceSha256 of its `--report`)."""
+    from redact.io.read import display_name, parse_json, read_input
     from redact.share.receipt import check_source
     from redact.share.source_tie import map_digest, tied_source
 
@@ -201,6 +202,8 @@ def _short_names(results: list[tuple[str, Any]], texts: dict[str, bytes], failur
                  paths: list[Any]) -> tuple[list[tuple[str, Any]], dict[str, bytes], list[tuple[str, str, int]]]:
     """The scan output names each input by `report_name` (no absolute path, no home folder), in
     its file field and inside every diagnostic."""
+    from redact.io.read import display_name, report_name, shorten
+
     pairs = [(display_name(p), report_name(p)) for p in paths]
     short = dict(pairs)
     return ([(short.get(name, report_name(name)), res) for name, res in results],

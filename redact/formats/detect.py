@@ -21,16 +21,12 @@ from typing import Any
 import orjson
 
 from redact.errors import BadInput
-from redact.formats.registry import formats
+from redact.formats.registry import MAP as MAP, formats, input_formats
 from redact.io.read import BOM
 from redact.io.store import SQLITE_HEADER
 
-MAP = "agentplay"
 #: Every input format this tool reads: the session map, then the raw formats of the registry.
-FORMATS: dict[str, str] = {
-    MAP: "agentplay/v1 session map (.json, .json.gz); also its earlier name entelligence.session-map/v1",
-    **{fmt.name: fmt.description for fmt in formats()},
-}
+FORMATS: dict[str, str] = input_formats()
 _MAP_IDS = ("agentplay/v1", "entelligence.session-map/v1")
 _SNIFF_LINES = 25
 _SNIFF_BYTES = 1 << 20

@@ -237,6 +237,18 @@ def formats() -> tuple[Format, ...]:
     return tuple(found)
 
 
+#: The session map's name among the input formats (`--input-format agentplay`).
+MAP = "agentplay"
+
+
+def input_formats() -> dict[str, str]:
+    """Every input format this tool reads, name -> one line: the session map, then the raw formats
+    (`redact.formats.detect.FORMATS`; here, so that the command line lists them without importing
+    detection and the readers it needs)."""
+    return {MAP: "agentplay/v1 session map (.json, .json.gz); also its earlier name entelligence.session-map/v1",
+            **{fmt.name: fmt.description for fmt in formats()}}
+
+
 def raw_format(name: str) -> Format | None:
     """The format called `name` (`claude-code`), or None."""
     for fmt in formats():

@@ -16,13 +16,13 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Paths:
     mode: str
     require_hashed: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Identifiers:
     agent_tool: str
     repo: str
@@ -41,34 +41,34 @@ class Identifiers:
     artifact: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Allowlist:
     values: tuple[str, ...] = ()
     patterns: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Text:
     keep_task_names: bool
     keep_artifact_titles: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Ids:
     action: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Tokens:
     link_scope: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Verbs:
     extra_programs: dict[str, tuple[str, ...]]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Policy:
     name: str
     description: str
