@@ -280,3 +280,25 @@ def test_a_policys_own_allowlist_never_joins_the_shipped_lists(tmp_path: Path) -
     assert "zork-model-9" in load_policy(str(policy)).allowlists["model"].values
     assert load_policy("default").allowlists["model"].values == shipped
     assert "zork-model-9" not in shipped
+
+
+def test_the_version_read_off_the_dist_info_folder_is_importlib_metadatas() -> None:
+    """redact/version.py reads the version without importlib.metadata: the same answer, which keys
+    the disk cache and is the map's producer version."""
+    from importlib.metadata import version
+
+    from redact.build.builder import producer_version
+    from redact.version import installed_version
+
+    installed_version.cache_clear()
+    assert installed_version() == version("agentplay-redact")
+    assert producer_version() == version("agentplay-redact")
+    assert disk._version() == version("agentplay-redact")
+
+
+def test_the_main_job_and_verb_import_no_importlib_metadata(tmp_path: Path) -> None:
+    args, _ = _main_job(tmp_path, "map")
+    assert _run(args, tmp_path / "cache")["code"] == 0  # fills the cache (building it asks pydantic, which asks)
+    for run in (_run(args, tmp_path / "cache"), _run(["verb", "ls"], tmp_path / "cache")):
+        assert run["code"] == 0, run["stderr"]
+        assert "importlib.metadata" not in run["modules"]

@@ -26,14 +26,11 @@ EVENT_CAP = 20_000
 SYNTHETIC_MODELS = frozenset({"<synthetic>"})
 
 
-@cache  # the installed version does not change in a process; reading it costs about 1 ms
+@cache  # the installed version does not change in a process
 def producer_version() -> str:
-    try:
-        from importlib.metadata import version
+    from redact.version import installed_version
 
-        return version("agentplay-redact")
-    except Exception:  # pragma: no cover - not installed
-        return "0.0.0"
+    return installed_version() or "0.0.0"  # pragma: no branch - "0.0.0": not installed
 
 
 def iso(ms: float) -> str:

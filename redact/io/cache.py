@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-import sys
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from functools import cache
@@ -35,29 +34,11 @@ _FORMAT = b"agentplay-redact cache 1"
 T = TypeVar("T")
 
 
-_DIST = "agentplay_redact-"
-
-
 @cache
 def _version() -> str:
-    """The installed version, read off the name of its `agentplay_redact-<version>.dist-info` folder on
-    `sys.path` (the name the packaging spec gives it): importing importlib.metadata to ask costs a
-    small run more than a tenth of its start-up. When no such folder is found, importlib.metadata
-    answers."""
-    for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except OSError:
-            continue
-        for name in names:
-            if name.startswith(_DIST) and name.endswith(".dist-info"):
-                return name[len(_DIST):-len(".dist-info")]
-    from importlib.metadata import PackageNotFoundError, version
+    from redact.version import installed_version
 
-    try:
-        return version("agentplay-redact")
-    except PackageNotFoundError:  # a source checkout run without installing
-        return "unknown"
+    return installed_version() or "unknown"  # a source checkout run without installing
 
 
 def cache_dir() -> Path | None:

@@ -8,22 +8,20 @@ building them (and importing pydantic) was about a third of the main job's start
 
 Each class has the fields of its model, in the same order (tests/test_policy_plain.py holds the two
 to each other, field by field, on every preset and on policy files), and `as_json` gives back the
-model's dump.
+model's dump. They are named tuples, not dataclasses: a dataclass costs about eight times as much
+to define, and a run defines them at start-up.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True)
-class Paths:
+class Paths(NamedTuple):
     mode: str
     require_hashed: bool
 
 
-@dataclass(frozen=True)
-class Identifiers:
+class Identifiers(NamedTuple):
     agent_tool: str
     repo: str
     remote: str
@@ -41,35 +39,29 @@ class Identifiers:
     artifact: str
 
 
-@dataclass(frozen=True)
-class Allowlist:
+class Allowlist(NamedTuple):
     values: tuple[str, ...] = ()
     patterns: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Text:
+class Text(NamedTuple):
     keep_task_names: bool
     keep_artifact_titles: bool
 
 
-@dataclass(frozen=True)
-class Ids:
+class Ids(NamedTuple):
     action: str
 
 
-@dataclass(frozen=True)
-class Tokens:
+class Tokens(NamedTuple):
     link_scope: str
 
 
-@dataclass(frozen=True)
-class Verbs:
+class Verbs(NamedTuple):
     extra_programs: dict[str, tuple[str, ...]]
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(NamedTuple):
     name: str
     description: str
     extends: str | None
@@ -84,18 +76,11 @@ class Policy:
 
     def as_json(self) -> dict[str, Any]:
         """The policy model's `model_dump(mode="json")` of the same policy (a new dict each call)."""
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "allowlists":
-                out[f.name] = {cat: allowlist_json(a) for cat, a in value.items()}
-            elif f.name == "verbs":
-                out[f.name] = {"extra_programs": {k: list(v) for k, v in value.extra_programs.items()}}
-            elif hasattr(value, "__dataclass_fields__"):
-                out[f.name] = {g.name: getattr(value, g.name) for g in fields(value)}
-            else:
-                out[f.name] = value
-        return out
+        return {"name": self.name, "description": self.description, "extends": self.extends,
+                "publish": self.publish, "paths": self.paths._asdict(), "identifiers": self.identifiers._asdict(),
+                "allowlists": {cat: allowlist_json(a) for cat, a in self.allowlists.items()},
+                "text": self.text._asdict(), "ids": self.ids._asdict(), "tokens": self.tokens._asdict(),
+                "verbs": {"extra_programs": {k: list(v) for k, v in self.verbs.extra_programs.items()}}}
 
 
 def allowlist_json(allow: Allowlist) -> dict[str, Any]:
@@ -116,8 +101,7 @@ def _strings(items: Any) -> tuple[str, ...]:
 
 
 def _section(cls: Any, data: Any) -> Any:
-    names = [f.name for f in fields(cls)]
-    if not isinstance(data, dict) or list(data) != names:
+    if not isinstance(data, dict) or list(data) != list(cls._fields):
         raise ValueError(f"not a {cls.__name__} section")
     return cls(**data)
 
@@ -125,8 +109,7 @@ def _section(cls: Any, data: Any) -> Any:
 def policy(data: dict[str, Any]) -> Policy:
     """A Policy from the policy model's `model_dump(mode="json")` (of a validated policy: nothing is
     checked here but the shape; a dump of another shape raises ValueError)."""
-    names = [f.name for f in fields(Policy)]
-    if not isinstance(data, dict) or list(data) != names:
+    if not isinstance(data, dict) or list(data) != list(Policy._fields):
         raise ValueError("not a policy")
     verbs = data["verbs"]
     if not isinstance(verbs, dict) or list(verbs) != ["extra_programs"]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 
 from redact.contract.secrets.rules import admitted, by_hint, expand, load
 from redact.contract.secrets.values import value_ok
@@ -15,15 +16,23 @@ CONTEXT_RULES: tuple[tuple[str, tuple[str, ...], str, str], ...] = tuple(
     (rule["name"], tuple(rule["hints"]), expand(rule["regex"], _DATA["fragments"]), rule["check"])
     for rule in _DATA["rule"]
 )
-_CONTEXT = tuple(
-    (name, frozenset(hints), re.compile(pattern), check) for name, hints, pattern, check in CONTEXT_RULES
-)
+
+
+@cache
+def _regex(i: int) -> re.Pattern[str]:
+    """Rule i's regex, compiled when a string first holds one of its hints (a run compiles only the
+    rules its strings admit; compiling them all was a fifth of loading the layer)."""
+    return re.compile(CONTEXT_RULES[i][2])
+
+
 # A case-insensitive rule also runs, about twice as fast, as the same regex without `(?i)` over the
 # lowercased string, when lowercasing keeps every character's position: spans are the same, and the
 # values are read from the original string. The case-sensitive rules run on the original string.
-_LOWERED = tuple(
-    re.compile(pattern[4:]) if pattern.startswith("(?i)") else None for _, _, pattern, _ in CONTEXT_RULES
-)
+@cache
+def _lowered(i: int) -> re.Pattern[str] | None:
+    pattern = CONTEXT_RULES[i][2]
+    return re.compile(pattern[4:]) if pattern.startswith("(?i)") else None
+
 HINTS = frozenset(hint for _, hints, _, _ in CONTEXT_RULES for hint in hints)
 _BY_HINT = by_hint(hints for _, hints, _, _ in CONTEXT_RULES)
 # A key ending in one of these names something about the secret, not the secret: `key_name: ...`.
@@ -64,9 +73,9 @@ def context_findings(
         lowered = text.lower()
     same_positions = len(lowered) == len(text)
     for i in admitted(_BY_HINT, present):
-        name, _, pattern, check = _CONTEXT[i]
-        fast = _LOWERED[i]
-        matches = fast.finditer(lowered) if fast is not None and same_positions else pattern.finditer(text)
+        name, _, _, check = CONTEXT_RULES[i]
+        fast = _lowered(i) if same_positions else None
+        matches = fast.finditer(lowered) if fast is not None else _regex(i).finditer(text)
         for m in matches:
             spans = {g: m.span(g) for g, v in m.groupdict().items() if v is not None}
             if "k" in spans and (_KEY_ABOUT.search(text, *spans["k"]) or _public(text, *spans["k"])):
