@@ -33,11 +33,12 @@ _KEY_ABOUT = re.compile(
     re.IGNORECASE,
 )
 # A key that says its value is public names no secret: a .NET `PublicKeyToken` (a hash of a public
-# key), a `public_key`, Stripe's `publishable_key`.
-_PUBLIC = re.compile(r"public|publishable", re.IGNORECASE)
+# key), a `public_key`, Stripe's `publishable_key`; and the Sentry protocol's `sentry_key` (also
+# GlitchTip's `glitchtip_key`), the public half of a DSN that browsers send with every report.
+_PUBLIC = re.compile(r"public|publishable|(?:sentry|glitchtip)_key", re.IGNORECASE)
 
 
-def _public(text: str, start: int, end: int) -> bool:
+def public_key_name(text: str, start: int, end: int) -> bool:
     """Whether the key text[start:end], with the rest of its word before it (`Public` of
     `PublicKeyToken`), says its value is public."""
     while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
@@ -69,7 +70,7 @@ def context_findings(
         matches = fast.finditer(lowered) if fast is not None and same_positions else pattern.finditer(text)
         for m in matches:
             spans = {g: m.span(g) for g, v in m.groupdict().items() if v is not None}
-            if "k" in spans and (_KEY_ABOUT.search(text, *spans["k"]) or _public(text, *spans["k"])):
+            if "k" in spans and (_KEY_ABOUT.search(text, *spans["k"]) or public_key_name(text, *spans["k"])):
                 continue
             start, end = spans["vq"] if "vq" in spans else spans["v"]
             user = text[slice(*spans["u"])] if "u" in spans else None
