@@ -112,3 +112,18 @@ def test_a_published_key_is_quiet_at_rest_and_still_kept_out_of_a_map() -> None:
     assert secret_spans(public, at_rest=True) == []
     assert secret_spans(private, at_rest=True)
     assert rules(public)  # the map's scanner keeps its defence: no long random token in a map
+
+
+@pytest.mark.parametrize("quiet, loud", [
+    # a random run inside a longer word that holds a character no token alphabet holds is a
+    # fragment of that word (trufflehog's near misses insert one), not a token
+    ("viewneo = 'c?Z32f1UDFCqsSP6uUlFyPLrXnGhgunvxc3jRsTO1mygukFtXxmk3sV0Q4PiGW8Ts'",
+     "viewneo = 'cZ32f1UDFCqsSP6uUlFyPLrXnGhgunvxc3jRsTO1mygukFtXxmk3sV0Q4PiGW8Ts'"),
+    ("paperform = 'NvBbE5vYVPhidc.tiZ7E6DvP~z4bAQj29KEZOCv_XEl1pIn'",
+     "paperform = 'NvBbE5vYVPhidc.tiZ7E6DvP.z4bAQj29KEZOCv_XEl1pIn'"),
+    # a URL's query or fragment parameter starts a value of its own
+    ("https://example.com/cb#a&Zq8vR2kLm9Tx4WcYb7Qe2Np5k", "https://example.com/cb#t=a&Zq8vR2kLm9Tx4WcYb7Qe2Np5k"),
+])
+def test_a_run_in_a_word_with_a_foreign_character_is_no_token(quiet: str, loud: str) -> None:
+    assert rules(quiet) == [], quiet
+    assert rules(loud), loud

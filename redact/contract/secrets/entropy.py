@@ -58,6 +58,26 @@ def _glued(text: str, start: int, end: int) -> bool:
     return False
 
 
+# A word, as a token is one: what whitespace, quotes and backticks delimit.
+_WORD_EDGES = " \t\n\r\f\v\"'`"
+_WORD_EDGE = re.compile("[" + re.escape(_WORD_EDGES) + "]")
+# In a word, the foreign characters that say it is no token; `*` is left out (a masked value,
+# `sk-...****`, and a `user:pa*ss` pair hold one), and `?name=` or `#name=` start a URL's query or
+# fragment parameters (`#access_token=...`), whose values are judged on their own.
+_WORD_FOREIGN = re.compile(r"[?#](?![\w.\-]+=)|[!$^~]")
+
+
+def _in_foreign_word(text: str, start: int, end: int) -> bool:
+    """Whether the run text[start:end] is part of a longer word holding a foreign character
+    (`'c?Z32f1...PPagjg8o3N0J'`, `'...Sf1xQ2?rT0...'`): a fragment of that word, not a token."""
+    m = _WORD_EDGE.search(text, end)
+    word_end = m.start() if m is not None else len(text)
+    word_start = 1 + max(text.rfind(edge, 0, start) for edge in _WORD_EDGES)
+    if word_start == start and word_end == end:
+        return False
+    return _WORD_FOREIGN.search(text, word_start, word_end) is not None
+
+
 def _never(_start: int, _end: int) -> bool:
     return False
 
@@ -68,7 +88,7 @@ def _opaque_spans(text: str, skip: Callable[[int, int], bool]) -> list[tuple[int
     a base64 blob with slashes is judged whole."""
     spans = []
     for m in _RUN.finditer(text):
-        if _glued(text, m.start(), m.end()):
+        if _glued(text, m.start(), m.end()) or _in_foreign_word(text, m.start(), m.end()):
             continue
         run = m.group()
         if m.start() > 0 and text[m.start() - 1] == "\\" and run[:1] in _ESCAPE_LETTERS:
