@@ -127,3 +127,14 @@ def test_a_published_key_is_quiet_at_rest_and_still_kept_out_of_a_map() -> None:
 def test_a_run_in_a_word_with_a_foreign_character_is_no_token(quiet: str, loud: str) -> None:
     assert rules(quiet) == [], quiet
     assert rules(loud), loud
+
+
+def test_a_token_before_the_next_url_parameter_is_found() -> None:
+    # an OAuth redirect's fragment: the bare value ran on into `&token_type=bearer` and, judged
+    # whole, read as no token; the token alone is one (a value that passes whole stays whole)
+    token = "Zq8vR2kLm9Tx4WcYb7Qe2Np5"
+    url = f"https://app.example.com/cb#access_token={token}&token_type=bearer&expires_in=3600"
+    for spans in (secret_spans(url), secret_spans(url, at_rest=True)):
+        assert [url[start:end] for start, end, _ in spans] == [token]
+    assert [rule for _, _, rule in secret_spans(f"password={token}&x=1")] == ["password-assignment"]
+    assert secret_spans("https://example.com/search?api_key_name=primary&page=2") == []

@@ -46,6 +46,11 @@ def public_key_name(text: str, start: int, end: int) -> bool:
     return _PUBLIC.search(text, start, end) is not None
 
 
+# `&name=` in a bare value: a URL's next query or fragment parameter
+# (`#access_token=...&token_type=bearer`); the value is judged whole first (a password may hold one).
+_NEXT_PARAMETER = re.compile(r"&[\w.\-]+=")
+
+
 def _never(_start: int, _end: int) -> bool:
     return False
 
@@ -74,6 +79,12 @@ def context_findings(
                 continue
             start, end = spans["vq"] if "vq" in spans else spans["v"]
             user = text[slice(*spans["u"])] if "u" in spans else None
-            if not skip(start, end) and value_ok(text[start:end], check, user):
+            if skip(start, end):
+                continue
+            if value_ok(text[start:end], check, user):
                 found.append((start, end, name))
+            elif "v" in spans:  # a URL's next parameter is not part of the value
+                cut = _NEXT_PARAMETER.search(text, start, end)
+                if cut is not None and value_ok(text[start : cut.start()], check, user):
+                    found.append((start, cut.start(), name))
     return found
