@@ -138,3 +138,13 @@ def test_a_token_before_the_next_url_parameter_is_found() -> None:
         assert [url[start:end] for start, end, _ in spans] == [token]
     assert [rule for _, _, rule in secret_spans(f"password={token}&x=1")] == ["password-assignment"]
     assert secret_spans("https://example.com/search?api_key_name=primary&page=2") == []
+
+
+def test_a_shell_default_is_the_value_and_the_line_after_it_is_not() -> None:
+    # a compose file's `${MONGO_PASSWORD:-...}`: the default is the password (the same value as
+    # `MONGO_PASSWORD=...` elsewhere, so it gets the same fingerprint), not `...}@mongodb:27017`
+    value = "kT4wq_dev_2024x"
+    text = f"      - MONGODB_URL=mongodb://app:${{MONGO_PASSWORD:-{value}}}@mongodb:27017/app"
+    for spans in (secret_spans(text), secret_spans(text, at_rest=True)):
+        assert [text[start:end] for start, end, _ in spans] == [value]
+    assert secret_spans("DB_PASSWORD=${DB_PASSWORD:-$(cat /run/secrets/db)}") == []

@@ -51,6 +51,23 @@ def public_key_name(text: str, start: int, end: int) -> bool:
 _NEXT_PARAMETER = re.compile(r"&[\w.\-]+=")
 
 
+# A shell parameter expansion's default: in `${DB_PASSWORD:-hunter22}` the value is what stands
+# between `:-` (or `-`, `:=`, `=`) and the closing brace, not the rest of the line after it.
+_EXPANSION_OPEN = re.compile(r"\$\{\w*$")
+_DEFAULT_OP = re.compile(r"-|=")
+
+
+def _default_value(text: str, key_start: int, start: int, end: int) -> tuple[int, int]:
+    """The span of the value of a key that opens a `${NAME:-default}` expansion; else unchanged."""
+    if _EXPANSION_OPEN.search(text, max(0, key_start - 64), key_start) is None:
+        return start, end
+    op = _DEFAULT_OP.match(text, start)
+    close = text.find("}", start, end)
+    if op is None or close < 0:
+        return start, end
+    return op.end(), close
+
+
 def _never(_start: int, _end: int) -> bool:
     return False
 
@@ -78,6 +95,8 @@ def context_findings(
             if "k" in spans and (_KEY_ABOUT.search(text, *spans["k"]) or public_key_name(text, *spans["k"])):
                 continue
             start, end = spans["vq"] if "vq" in spans else spans["v"]
+            if "k" in spans and "v" in spans:
+                start, end = _default_value(text, spans["k"][0], start, end)
             user = text[slice(*spans["u"])] if "u" in spans else None
             if skip(start, end):
                 continue
