@@ -167,8 +167,10 @@ def hook_run(
         raise typer.Exit(0)
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     vault = folder / f"sweep-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}-{os.urandom(3).hex()}.vault"
-    # Codex keeps appending to the rollout it just notified about: overwrite it, never rename over it
-    result = sweep(sweep_inputs(files), key, scrub_to=str(vault), in_place=agent == "codex")  # type: ignore[arg-type]
+    # Codex keeps appending to the rollout it just notified about: overwrite it, never rename over it;
+    # so for any file the agent (or another program) still holds open
+    result = sweep(sweep_inputs(files), key, scrub_to=str(vault), in_place=agent == "codex",  # type: ignore[arg-type]
+                   held="in place")
     remember_pending(folder, [path for path, why in result.left_alone if "changed while" in why])
     if result.scrubbed:
         err(f"scrubbed {result.scrubbed} file(s) holding {len(result.places)} secret place(s); rotate them "

@@ -81,6 +81,7 @@ class SweepResult:
     scrubbed: int = 0
     proof: str = ""  # after a scrub: what was proved
     vault: str = ""
+    caveats: list[str] = field(default_factory=list)  # what a scrub could not make sure of
 
     @property
     def bytes_read(self) -> int:
@@ -129,6 +130,7 @@ class _Pending:
     cells: list[tuple[str, int, str, object, object]] = field(default_factory=list)
     fts: list[str] = field(default_factory=list)
     originals: dict[str, str] = field(default_factory=dict)  # fingerprint -> value (memory only)
+    in_place: bool = False  # overwrite the file, keeping its inode (`_replace_file`)
 
 
 def _stamp(path: Path, data: bytes | None = None) -> tuple[int, int, str]:
@@ -266,11 +268,14 @@ def residue(text: str, originals: dict[str, str], fp: Fingerprint) -> list[str]:
 
 
 def sweep(inputs: Inputs, key: Key, *, ephemeral: bool = False, scrub_to: str | None = None,
-          progress: Callable[[str], None] | None = None, in_place: bool = False, jobs: int = 1) -> SweepResult:
+          progress: Callable[[str], None] | None = None, in_place: bool = False, jobs: int = 1,
+          held: str = "leave") -> SweepResult:
     """Read every file of `inputs`; with `scrub_to` (a new vault path), scrub them too; with
-    `in_place`, a log file is overwritten in place rather than replaced (`_replace_file`). With
-    `jobs` > 1 the files are read and searched by that many processes (`_read_all`); the result is
-    the same as with one, in the same order."""
+    `in_place`, a log file is overwritten in place rather than replaced (`_replace_file`). A file
+    another program holds open (holders.py) is left alone (`held="leave"`), or, with
+    `held="in place"` (a hook run by that program), a log file is overwritten in place and a store
+    left alone. With `jobs` > 1 the files are read and searched by that many processes
+    (`_read_all`); the result is the same as with one, in the same order."""
     started = time.perf_counter()
     fp = fingerprinter(key)
     result = SweepResult(credentials=[str(p) for p in inputs.credentials],
@@ -283,7 +288,7 @@ def sweep(inputs: Inputs, key: Key, *, ephemeral: bool = False, scrub_to: str | 
         if read.pending is not None:
             pending.append(read.pending)
     if scrub_to is not None:
-        _scrub(pending, key, fp, scrub_to, result, in_place)
+        _scrub(pending, key, fp, scrub_to, result, in_place, held)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -354,15 +359,27 @@ def _read_all(files: list[Path], fp: Fingerprint, scrub: bool, jobs: int,
 
 
 def _scrub(pending: list[_Pending], key: Key, fp: Fingerprint, vault_path: str, result: SweepResult,
-           in_place: bool = False) -> None:
+           in_place: bool = False, held: str = "leave") -> None:
+    from redact.sweep.holders import held_open
     from redact.sweep.vault import FileEntry, write_sweep_vault
 
+    holders = held_open(i.result.path for i in pending if i.result.status != "not scrubbed")
+    if holders is None:
+        result.caveats.append("this system gives no way to tell which files another program holds open "
+                              "(no /proc, no lsof): an agent still running may lose what it writes after the scrub")
+        holders = {}
     ready: list[_Pending] = []
     for item in pending:
         fr = item.result
         if fr.status == "not scrubbed":
             result.left_alone.append((fr.path, fr.note))
             continue
+        holder = holders.get(fr.path)
+        if holder is not None and (held == "leave" or item.cells):
+            fr.status, fr.note = "left alone", f"open in another program ({holder}): run the sweep again when it ends"
+            result.left_alone.append((fr.path, fr.note))
+            continue
+        item.in_place = in_place or holder is not None
         if item.cells:
             ready.append(item)
             continue
@@ -392,7 +409,7 @@ def _scrub(pending: list[_Pending], key: Key, fp: Fingerprint, vault_path: str, 
             if item.cells:
                 _replace_store(path, item, fp)
             else:
-                _replace_file(path, item.new, item.stamp if in_place else None)
+                _replace_file(path, item.new, item.stamp if item.in_place else None)
         except _Unproved:
             fr.status, fr.note = "not scrubbed", "the scrub could not prove every secret gone (one sits in a blob?)"
             result.left_alone.append((fr.path, fr.note))
