@@ -119,6 +119,8 @@ def hook_install(
         "~/.local/share/agentplay-redact/sweep-vaults"),
     settings: Annotated[Path | None, typer.Option("--settings", help="The agent's settings file "
                                                   "(default: the one in your home).")] = None,
+    notify: Annotated[bool, typer.Option("--notify", help="Codex only: its config.toml `notify` program "
+                                         "(Codex builds before hooks.json) instead of a Stop hook.")] = False,
 ) -> None:
     """Add a hook that scrubs each session's log when it ends (keeps the rest; backs the file up)."""
     from redact.keys.material import load_key_file
@@ -127,7 +129,7 @@ def hook_install(
 
     agent_spec(agent)  # an agent with no hook: said first, with what to do instead
     load_key_file(key_file)  # a key the hook can use, checked now rather than at each session's end
-    err(install(agent, key_file, vault_dir, settings=settings))
+    err(install(agent, key_file, vault_dir, settings=settings, notify=notify))
 
 
 @hook_app.command("uninstall")
