@@ -122,7 +122,9 @@ def test_a_published_key_is_quiet_at_rest_and_still_kept_out_of_a_map() -> None:
     ("paperform = 'NvBbE5vYVPhidc.tiZ7E6DvP~z4bAQj29KEZOCv_XEl1pIn'",
      "paperform = 'NvBbE5vYVPhidc.tiZ7E6DvP.z4bAQj29KEZOCv_XEl1pIn'"),
     # a URL's query or fragment parameter starts a value of its own
-    ("https://example.com/cb#a&Zq8vR2kLm9Tx4WcYb7Qe2Np5k", "https://example.com/cb#t=a&Zq8vR2kLm9Tx4WcYb7Qe2Np5k"),
+    ("https://example.com/cb#x.Zq8vR2kLm9Tx4WcYb7Qe2Np5k", "https://example.com/cb#x=1.Zq8vR2kLm9Tx4WcYb7Qe2Np5k"),
+    # a word ends at the punctuation that separates values: the token before `,$` is whole
+    ("see c?Zq8vR2kLm9Tx4WcYb7Qe2Np5k,", "see Zq8vR2kLm9Tx4WcYb7Qe2Np5k,$"),
 ])
 def test_a_run_in_a_word_with_a_foreign_character_is_no_token(quiet: str, loud: str) -> None:
     assert rules(quiet) == [], quiet

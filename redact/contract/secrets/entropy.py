@@ -58,8 +58,9 @@ def _glued(text: str, start: int, end: int) -> bool:
     return False
 
 
-# A word, as a token is one: what whitespace, quotes and backticks delimit.
-_WORD_EDGES = " \t\n\r\f\v\"'`"
+# A word, as a token is one: what whitespace, quotes, backticks and the punctuation that separates
+# values in code and prose (`,;()[]{}<>|&`) delimit.
+_WORD_EDGES = " \t\n\r\f\v\"'`,;()[]{}<>|&"
 _WORD_EDGE = re.compile("[" + re.escape(_WORD_EDGES) + "]")
 # In a word, the foreign characters that say it is no token; `*` is left out (a masked value,
 # `sk-...****`, and a `user:pa*ss` pair hold one), and `?name=` or `#name=` start a URL's query or
