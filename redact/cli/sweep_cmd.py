@@ -119,6 +119,8 @@ def hook_install(
         "~/.local/share/agentplay-redact/sweep-vaults"),
     settings: Annotated[Path | None, typer.Option("--settings", help="The agent's settings file "
                                                   "(default: the one in your home).")] = None,
+    notify: Annotated[bool, typer.Option("--notify", help="Codex only: its config.toml `notify` program "
+                                         "(Codex builds before hooks.json) instead of a Stop hook.")] = False,
 ) -> None:
     """Add a hook that scrubs each session's log when it ends (keeps the rest; backs the file up)."""
     from redact.keys.material import load_key_file
@@ -127,7 +129,7 @@ def hook_install(
 
     agent_spec(agent)  # an agent with no hook: said first, with what to do instead
     load_key_file(key_file)  # a key the hook can use, checked now rather than at each session's end
-    err(install(agent, key_file, vault_dir, settings=settings))
+    err(install(agent, key_file, vault_dir, settings=settings, notify=notify))
 
 
 @hook_app.command("uninstall")
@@ -167,8 +169,10 @@ def hook_run(
         raise typer.Exit(0)
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     vault = folder / f"sweep-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}-{os.urandom(3).hex()}.vault"
-    # Codex keeps appending to the rollout it just notified about: overwrite it, never rename over it
-    result = sweep(sweep_inputs(files), key, scrub_to=str(vault), in_place=agent == "codex")  # type: ignore[arg-type]
+    # Codex keeps appending to the rollout it just notified about: overwrite it, never rename over it;
+    # so for any file the agent (or another program) still holds open
+    result = sweep(sweep_inputs(files), key, scrub_to=str(vault), in_place=agent == "codex",  # type: ignore[arg-type]
+                   held="in place")
     remember_pending(folder, [path for path, why in result.left_alone if "changed while" in why])
     if result.scrubbed:
         err(f"scrubbed {result.scrubbed} file(s) holding {len(result.places)} secret place(s); rotate them "

@@ -81,6 +81,7 @@ class SweepResult:
     scrubbed: int = 0
     proof: str = ""  # after a scrub: what was proved
     vault: str = ""
+    caveats: list[str] = field(default_factory=list)  # what a scrub could not make sure of
 
     @property
     def bytes_read(self) -> int:
@@ -91,20 +92,21 @@ class SweepResult:
         return [(f, p) for f in self.files for p in f.places]
 
 
-def _agent_of(data: bytes, where: str) -> str:
+def _agent_of(data: bytes, where: str, place: str) -> str:
+    """The format the content says, else the agent whose place holds the file (`place`)."""
     from redact.formats.detect import detect
 
     try:
         return detect(data[: 1 << 20], where)
     except (BadInput, ValueError, RecursionError):
-        return "unknown"
+        return place
 
 
-def _store_agent(db: sqlite3.Connection) -> str:
+def _store_agent(db: sqlite3.Connection, place: str) -> str:
     from redact.formats.stores import store_format
 
     fmt = store_format(db)
-    return str(fmt.name) if fmt is not None else "unknown"
+    return str(fmt.name) if fmt is not None else place
 
 
 def _session_of(path: Path) -> str:
@@ -129,6 +131,7 @@ class _Pending:
     cells: list[tuple[str, int, str, object, object]] = field(default_factory=list)
     fts: list[str] = field(default_factory=list)
     originals: dict[str, str] = field(default_factory=dict)  # fingerprint -> value (memory only)
+    in_place: bool = False  # overwrite the file, keeping its inode (`_replace_file`)
 
 
 def _stamp(path: Path, data: bytes | None = None) -> tuple[int, int, str]:
@@ -144,7 +147,8 @@ def _read_wal_too(path: Path) -> bytes:
     return data + (wal.read_bytes() if wal.is_file() else b"")
 
 
-def _read_file(path: Path, result: SweepResult, fp: Fingerprint, scrub: bool) -> _Pending | None:
+def _read_file(path: Path, result: SweepResult, fp: Fingerprint, scrub: bool,
+               place: str = "unknown") -> _Pending | None:
     where = str(path)
     try:
         data = path.read_bytes()
@@ -152,7 +156,7 @@ def _read_file(path: Path, result: SweepResult, fp: Fingerprint, scrub: bool) ->
         result.unreadable.append((where, f"cannot read ({exc.strerror or type(exc).__name__})"))
         return None
     if data.startswith(_SQLITE_HEADER):
-        return _read_store(path, data, result, fp, scrub)
+        return _read_store(path, data, result, fp, scrub, place)
     kind = "text"
     body = data
     if data[:2] == GZIP_MAGIC:
@@ -168,7 +172,7 @@ def _read_file(path: Path, result: SweepResult, fp: Fingerprint, scrub: bool) ->
         scan = scan_text(text, fp, known=known_values(scan))
     if kind == "text" and text.lstrip()[:1] in ("{", "["):
         kind = "json"
-    fr = FileResult(where, _agent_of(body, where), kind, _session_of(path), len(data), scan.places, scan.blobs)
+    fr = FileResult(where, _agent_of(body, where, place), kind, _session_of(path), len(data), scan.places, scan.blobs)
     result.files.append(fr)
     if not scan.edits or not scrub:
         return None
@@ -212,13 +216,14 @@ def _rewrite(text: str, edits: list[Edit]) -> tuple[bytes, list[tuple[int, int, 
     return b"".join(pieces), spans
 
 
-def _read_store(path: Path, data: bytes, result: SweepResult, fp: Fingerprint, scrub: bool) -> _Pending | None:
+def _read_store(path: Path, data: bytes, result: SweepResult, fp: Fingerprint, scrub: bool,
+                place: str = "unknown") -> _Pending | None:
     from redact.io.store import opened
 
     where = str(path)
     try:
         with opened(path, where=where) as db:
-            agent = _store_agent(db)
+            agent = _store_agent(db, place)
             scan = scan_db(db, fp)
     except (BadInput, sqlite3.Error) as exc:
         result.unreadable.append((where, exc.diagnostic() if isinstance(exc, BadInput) else "cannot read the store"))
@@ -266,24 +271,28 @@ def residue(text: str, originals: dict[str, str], fp: Fingerprint) -> list[str]:
 
 
 def sweep(inputs: Inputs, key: Key, *, ephemeral: bool = False, scrub_to: str | None = None,
-          progress: Callable[[str], None] | None = None, in_place: bool = False, jobs: int = 1) -> SweepResult:
+          progress: Callable[[str], None] | None = None, in_place: bool = False, jobs: int = 1,
+          held: str = "leave") -> SweepResult:
     """Read every file of `inputs`; with `scrub_to` (a new vault path), scrub them too; with
-    `in_place`, a log file is overwritten in place rather than replaced (`_replace_file`). With
-    `jobs` > 1 the files are read and searched by that many processes (`_read_all`); the result is
-    the same as with one, in the same order."""
+    `in_place`, a log file is overwritten in place rather than replaced (`_replace_file`). A file
+    another program holds open (holders.py) is left alone (`held="leave"`), or, with
+    `held="in place"` (a hook run by that program), a log file is overwritten in place and a store
+    left alone. With `jobs` > 1 the files are read and searched by that many processes
+    (`_read_all`); the result is the same as with one, in the same order."""
     started = time.perf_counter()
     fp = fingerprinter(key)
     result = SweepResult(credentials=[str(p) for p in inputs.credentials],
                          key_fingerprint=key.fingerprint(), key_is_ephemeral=ephemeral)
     result.unreadable.extend(inputs.unusable)
     pending: list[_Pending] = []
-    for read in _read_all(list(inputs.files), fp, scrub_to is not None, jobs, progress):
+    places = [inputs.agents.get(str(path), "unknown") for path in inputs.files]
+    for read in _read_all(list(inputs.files), places, fp, scrub_to is not None, jobs, progress):
         result.files.extend(read.files)
         result.unreadable.extend(read.unreadable)
         if read.pending is not None:
             pending.append(read.pending)
     if scrub_to is not None:
-        _scrub(pending, key, fp, scrub_to, result, in_place)
+        _scrub(pending, key, fp, scrub_to, result, in_place, held)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -298,9 +307,9 @@ class _Read:
     pending: _Pending | None
 
 
-def _read_one(path: Path, fp: Fingerprint, scrub: bool) -> _Read:
+def _read_one(path: Path, place: str, fp: Fingerprint, scrub: bool) -> _Read:
     part = SweepResult()
-    found = _read_file(path, part, fp, scrub)
+    found = _read_file(path, part, fp, scrub, place)
     return _Read(part.files, part.unreadable, found)
 
 
@@ -309,21 +318,21 @@ def _read_one(path: Path, fp: Fingerprint, scrub: bool) -> _Read:
 _WORKER: list[tuple[Fingerprint, bool]] = []
 
 
-def _read_in_worker(path: Path) -> _Read:
+def _read_in_worker(path: Path, place: str) -> _Read:
     fp, scrub = _WORKER[0]
-    return _read_one(path, fp, scrub)
+    return _read_one(path, place, fp, scrub)
 
 
-def _read_all(files: list[Path], fp: Fingerprint, scrub: bool, jobs: int,
+def _read_all(files: list[Path], places: list[str], fp: Fingerprint, scrub: bool, jobs: int,
               progress: Callable[[str], None] | None) -> Iterator[_Read]:
     """What reading each of `files` added, in their order. With `jobs` > 1 (on Linux, where workers
     fork), a pool of that many processes reads them, the largest first so that one big store does
     not come last; the parent only collects what they return, in the files' order."""
     if jobs <= 1 or len(files) < 2 or not sys.platform.startswith("linux"):
-        for path in files:
+        for path, place in zip(files, places):
             if progress is not None:
                 progress(str(path))
-            yield _read_one(path, fp, scrub)
+            yield _read_one(path, place, fp, scrub)
         return
     import multiprocessing
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -343,7 +352,7 @@ def _read_all(files: list[Path], fp: Fingerprint, scrub: bool, jobs: int,
                                  mp_context=multiprocessing.get_context("fork")) as pool:
             futures: dict[int, Future[_Read]] = {}
             for i in sorted(sizes, key=lambda j: -sizes[j]):
-                futures[i] = pool.submit(_read_in_worker, files[i])
+                futures[i] = pool.submit(_read_in_worker, files[i], places[i])
             for i, path in enumerate(files):
                 read = futures[i].result()
                 if progress is not None:
@@ -354,15 +363,27 @@ def _read_all(files: list[Path], fp: Fingerprint, scrub: bool, jobs: int,
 
 
 def _scrub(pending: list[_Pending], key: Key, fp: Fingerprint, vault_path: str, result: SweepResult,
-           in_place: bool = False) -> None:
+           in_place: bool = False, held: str = "leave") -> None:
+    from redact.sweep.holders import held_open
     from redact.sweep.vault import FileEntry, write_sweep_vault
 
+    holders = held_open(i.result.path for i in pending if i.result.status != "not scrubbed")
+    if holders is None:
+        result.caveats.append("this system gives no way to tell which files another program holds open "
+                              "(no /proc, no lsof): an agent still running may lose what it writes after the scrub")
+        holders = {}
     ready: list[_Pending] = []
     for item in pending:
         fr = item.result
         if fr.status == "not scrubbed":
             result.left_alone.append((fr.path, fr.note))
             continue
+        holder = holders.get(fr.path)
+        if holder is not None and (held == "leave" or item.cells):
+            fr.status, fr.note = "left alone", f"open in another program ({holder}): run the sweep again when it ends"
+            result.left_alone.append((fr.path, fr.note))
+            continue
+        item.in_place = in_place or holder is not None
         if item.cells:
             ready.append(item)
             continue
@@ -392,7 +413,7 @@ def _scrub(pending: list[_Pending], key: Key, fp: Fingerprint, vault_path: str, 
             if item.cells:
                 _replace_store(path, item, fp)
             else:
-                _replace_file(path, item.new, item.stamp if in_place else None)
+                _replace_file(path, item.new, item.stamp if item.in_place else None)
         except _Unproved:
             fr.status, fr.note = "not scrubbed", "the scrub could not prove every secret gone (one sits in a blob?)"
             result.left_alone.append((fr.path, fr.note))

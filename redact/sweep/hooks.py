@@ -12,11 +12,14 @@ Where each agent calls a program when a session (or a turn) ends, and what it pa
   shape, entries with a `name`; standard input holds `transcript_path` too. The files read with a
   transcript (Claude Code's subagent transcripts) are scrubbed with it.
 * Factory Droid: Claude Code's shape in `~/.factory/settings.json`.
-* Codex: `notify` in `~/.codex/config.toml`, a program and its arguments; Codex appends one JSON
-  argument when a turn completes (`thread-id`, the session's id, which ends its rollout's name:
-  `~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`). The hook scrubs that rollout. Codex keeps
-  it open and appends the next turn to it, so the hook rewrites it in place (same file, not a
-  renamed copy that Codex would no longer write to).
+* Codex: `hooks.Stop` in `~/.codex/hooks.json` (`$CODEX_HOME/hooks.json`), Claude Code's shape;
+  Codex runs it when a turn ends, with `transcript_path` (its rollout) and `session_id` on standard
+  input. Codex builds before its hooks (2025) have only `notify` in `config.toml`, a program and
+  its arguments, called with one JSON argument per finished turn (`thread-id`, which ends its
+  rollout's name: `~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`): `install(...,
+  notify=True)` installs that instead. Either way Codex keeps the rollout open and appends the next
+  turn to it, so the hook rewrites it in place (same file, not a renamed copy that Codex would no
+  longer write to).
 
 Every other agent has no hook this installer knows (`NO_HOOK` says why and what to do instead:
 a scheduled `sweep --scrub`, or the pre-commit entry); `agent()` refuses it with that sentence.
@@ -33,6 +36,7 @@ its bytes come back exactly.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -63,11 +67,13 @@ class Agent:
 _AGENTS = {
     "claude-code": Agent("claude-code", ".claude/settings.json", "json-hooks"),
     "gemini-cli": Agent("gemini-cli", ".gemini/settings.json", "json-hooks"),
-    "codex": Agent("codex", ".codex/config.toml", "toml-notify"),
+    "codex": Agent("codex", ".codex/hooks.json", "json-hooks", event="Stop"),
     "qwen-code": Agent("qwen-code", ".qwen/settings.json", "json-hooks"),
     "factory-droid": Agent("factory-droid", ".factory/settings.json", "json-hooks"),
 }
 _NAMED_ENTRIES = frozenset({"gemini-cli", "qwen-code"})
+#: Codex before its hooks.json: the one `notify` program of its config.toml
+CODEX_NOTIFY = Agent("codex", ".codex/config.toml", "toml-notify")
 
 _INSTEAD = ("sweep its logs on a schedule instead (cron or a systemd timer: `agentplay-redact sweep "
             "--scrub --vault ... --key-file ...`), or block commits of them with the pre-commit entry "
@@ -99,8 +105,17 @@ def _is_format(name: str) -> bool:
     return any(f.name == name for f in formats())
 
 
-def settings_path(name: str, home: Path | None = None) -> Path:
-    return (Path.home() if home is None else home) / agent(name).settings
+def _codex_home(home: Path | None) -> Path:
+    """Codex's folder: `$CODEX_HOME` when set (and no home is given), else `~/.codex`."""
+    configured = os.environ.get("CODEX_HOME") if home is None else None
+    return Path(configured).expanduser() if configured else (Path.home() if home is None else home) / ".codex"
+
+
+def settings_path(name: str, home: Path | None = None, *, notify: bool = False) -> Path:
+    spec = CODEX_NOTIFY if notify and name == "codex" else agent(name)
+    if name == "codex":
+        return _codex_home(home) / Path(spec.settings).name
+    return (Path.home() if home is None else home) / spec.settings
 
 
 def _program() -> list[str]:
@@ -153,10 +168,16 @@ def _is_ours(entry: Any) -> bool:
 
 
 def install(name: str, key_file: Path, vault_dir: Path, *, settings: Path | None = None,
-            home: Path | None = None) -> str:
-    """Add the scrub hook to `name`'s settings; returns what was done, in a sentence."""
+            home: Path | None = None, notify: bool = False) -> str:
+    """Add the scrub hook to `name`'s settings; returns what was done, in a sentence. `notify`:
+    Codex's `notify` program in config.toml rather than its hooks.json."""
     spec = agent(name)
-    path = settings or settings_path(name, home)
+    notify = notify or (name == "codex" and settings is not None and settings.suffix == ".toml")
+    if notify:
+        if name != "codex":
+            raise UsageError("--notify is Codex's: its config.toml `notify` program, for builds before hooks.json")
+        spec = CODEX_NOTIFY
+    path = settings or settings_path(name, home, notify=notify)
     text = _read(path)
     argv = hook_argv(name, key_file, vault_dir)
     if spec.kind == "toml-notify":
@@ -182,8 +203,20 @@ def install(name: str, key_file: Path, vault_dir: Path, *, settings: Path | None
 
 
 def uninstall(name: str, *, settings: Path | None = None, home: Path | None = None) -> str:
+    """Remove the scrub hook from `name`'s settings (for Codex, from hooks.json and from a
+    `notify` an older install put in config.toml); returns what was done, in a sentence."""
     spec = agent(name)
-    path = settings or settings_path(name, home)
+    if name == "codex" and settings is None:
+        said = [_uninstall_one(spec, settings_path(name, home)),
+                _uninstall_one(CODEX_NOTIFY, settings_path(name, home, notify=True))]
+        done = [s for s in said if s.startswith("removed")]
+        return "; ".join(done) if done else said[0]
+    if name == "codex" and settings is not None and settings.suffix == ".toml":
+        spec = CODEX_NOTIFY
+    return _uninstall_one(spec, settings or settings_path(name, home))
+
+
+def _uninstall_one(spec: Agent, path: Path) -> str:
     text = _read(path)
     if text is None:
         return f"nothing to remove: {path} does not exist"
@@ -282,13 +315,16 @@ def hook_targets(name: str, payload: str | None, home: Path | None = None) -> li
         return []
     if not isinstance(doc, dict):
         return []
-    if name != "codex":
-        transcript = doc.get("transcript_path")
-        if not isinstance(transcript, str) or not transcript:
-            return []
-        path = Path(transcript).expanduser()
-        return [str(path), *(str(c) for c in _companions(path))]
-    return [str(p) for p in codex_rollouts(doc, home)]
+    # snake case from Claude Code, Gemini CLI, Qwen Code and Codex's hooks; camel case from Droid
+    transcript = next((doc[k] for k in ("transcript_path", "transcriptPath") if isinstance(doc.get(k), str)), "")
+    if name == "codex":  # its hooks name the rollout; its `notify` names only the thread
+        if transcript and Path(transcript).expanduser().is_file():
+            return [str(Path(transcript).expanduser())]
+        return [str(p) for p in codex_rollouts(doc, home)]
+    if not transcript:
+        return []
+    path = Path(transcript).expanduser()
+    return [str(path), *(str(c) for c in _companions(path))]
 
 
 def _companions(path: Path) -> list[Path]:
@@ -309,7 +345,7 @@ def codex_rollouts(doc: dict[str, Any], home: Path | None = None) -> list[Path]:
                    if isinstance(doc.get(k), str)), "")
     if not _THREAD_ID.fullmatch(thread):  # an id only: never a pattern or a path
         return []
-    base = (Path.home() if home is None else home) / ".codex"
+    base = _codex_home(home)
     found: list[Path] = []
     for folder in ("sessions", "archived_sessions"):
         for suffix in (".jsonl", ".jsonl.gz"):

@@ -94,9 +94,10 @@ def report_dict(result: SweepResult) -> dict[str, Any]:
         "credentialFiles": result.credentials,
         "unreadable": [{"path": p, "reason": r} for p, r in result.unreadable],
     }
-    if result.vault or result.left_alone:
+    if result.vault or result.left_alone or result.caveats:
         doc["scrub"] = {"vault": result.vault, "scrubbed": result.scrubbed, "proof": result.proof,
-                        "leftAlone": [{"path": p, "reason": r} for p, r in result.left_alone]}
+                        "leftAlone": [{"path": p, "reason": r} for p, r in result.left_alone],
+                        "caveats": list(result.caveats)}
     return doc
 
 
@@ -134,6 +135,8 @@ def render_table(result: SweepResult) -> str:
             out.append(f"proof: {sc['proof']}")
         for left in sc["leftAlone"]:
             out.append(f"left alone: {left['path']}: {left['reason']}")
+        for caveat in sc["caveats"]:
+            out.append(f"caveat: {caveat}")
     if result.key_is_ephemeral and doc["secrets"]:
         out.append("fingerprints are keyed by a key made for this run: give --key-file to compare runs")
     return "\n".join(out) + "\n"
@@ -243,7 +246,8 @@ def render_html(result: SweepResult) -> str:
         lists.append(("Left alone by the scrub", [(x["path"], x["reason"]) for x in doc["scrub"]["leftAlone"]]))
         parts.append(f"<section id=scrub><h2>Scrub</h2><p>{_h(doc['scrub']['scrubbed'])} file(s) rewritten; "
                      f"originals sealed in <code>{_h(doc['scrub']['vault'])}</code>.</p>"
-                     f"<p>{_h(doc['scrub']['proof'])}</p></section>")
+                     f"<p>{_h(doc['scrub']['proof'])}</p>"
+                     + "".join(f"<p>Caveat: {_h(c)}</p>" for c in doc["scrub"]["caveats"]) + "</section>")
     for head, rows in lists:
         if rows:
             parts.append(f"<section><h2>{_h(head)}</h2><ul>" + "".join(

@@ -17,7 +17,7 @@ the same bounded walk.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +31,26 @@ class Inputs:
     files: list[Path] = field(default_factory=list)
     credentials: list[Path] = field(default_factory=list)  # named, never opened
     unusable: list[tuple[str, str]] = field(default_factory=list)  # (argument, why)
+    #: file -> the agent whose place in the home holds it (`place_agent`): named for a file whose
+    #: content says no format (a checkpoint, a prompt history), never used to read it
+    agents: dict[str, str] = field(default_factory=dict)
+
+
+def place_agent(home: Path | None = None) -> Callable[[Path], str | None]:
+    """A function giving, for a file, the agent whose fixed place in `home` (each format's
+    `homes`, redact/formats/discover.py) holds it: the deepest such place, the first format on a
+    tie; None outside every agent's place."""
+    from redact.formats.discover import fixed_places
+
+    base = Path.home() if home is None else home
+    places = sorted(((os.path.realpath(place), fmt.name) for fmt, place in fixed_places(base)),
+                    key=lambda item: -item[0].count(os.sep))
+
+    def agent_of(path: Path) -> str | None:
+        real = os.path.realpath(path)
+        return next((name for place, name in places if real.startswith(place + os.sep)), None)
+
+    return agent_of
 
 
 def default_roots(home: Path | None = None) -> list[str]:
@@ -132,6 +152,8 @@ def sweep_inputs(paths: Sequence[str], home: Path | None = None) -> Inputs:
                 else:
                     seen.setdefault(os.path.realpath(path), path)
     result.files = [p for p in seen.values() if not is_credential_file(p)]
+    agent_of = place_agent(home)
+    result.agents = {str(p): name for p in result.files if (name := agent_of(p)) is not None}
     result.unusable = list(dict.fromkeys((a, why.removeprefix(f"{a}: ")) for a, why in result.unusable))
     result.credentials = sorted(set(result.credentials))
     return result

@@ -559,3 +559,22 @@ def test_words_outside_json_strings_are_searched_too(tmp_path: Path) -> None:
     lines = path.read_text().splitlines()
     assert secrets["github-token"] not in path.read_text() and "[REDACTED:github-token:" in lines[1]
     assert [json.loads(lines[i])["uuid"] for i in (0, 2)] == ["a1", "a2"]
+
+
+def test_a_file_no_format_reads_is_named_for_the_agent_whose_place_holds_it(tmp_path: Path) -> None:
+    """A checkpoint or a prompt history has no session format of its own, but it sits in one
+    agent's place: the report names that agent (not "unknown"), for the person deciding what to
+    rotate; a file outside every agent's place stays unknown."""
+    secret = make_secrets(41)["github-token"]
+    chats = tmp_path / ".qwen" / "tmp" / ("ab" * 32) / "chats"
+    chats.mkdir(parents=True)
+    checkpoint = chats.parent / "checkpoint-notes.json"
+    checkpoint.write_text(json.dumps([{"role": "user", "parts": [{"text": f"token {secret}"}]}]))
+    elsewhere = tmp_path / "notes" / "todo.txt"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text(f"token {secret}\n")
+    inputs = sweep_inputs([], home=tmp_path)
+    assert str(checkpoint) in {str(p) for p in inputs.files}
+    explicit = sweep_inputs([str(checkpoint), str(elsewhere)], home=tmp_path)
+    agents = {f.path: f.agent for f in sweep(explicit, KEY).files}
+    assert agents == {str(checkpoint): "qwen-code", str(elsewhere): "unknown"}

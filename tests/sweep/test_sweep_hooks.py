@@ -160,3 +160,64 @@ def test_claude_session_end_scrubs_the_subagent_transcripts_too(tmp_path: Path,
     assert main(["hook", "run", "claude-code", "--key-file", str(key), "--vault-dir", str(tmp_path / "v")]) == 0
     assert secrets["github-token"] not in main_path.read_text()
     assert secrets["stripe-key"] not in sub.read_text() and "[REDACTED:stripe-key:" in sub.read_text()
+
+
+def test_codex_stop_hook_in_hooks_json_round_trips_and_scrubs_the_rollout_it_names(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Codex's hooks (`~/.codex/hooks.json`, Claude Code's shape): a Stop hook, run when each turn
+    ends with the rollout's path on standard input; the rest of the file is kept, uninstall gives
+    it back; the hook scrubs the rollout in place."""
+    import io
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    key = _key(tmp_path)
+    hooks_json = tmp_path / ".codex" / "hooks.json"
+    hooks_json.parent.mkdir(parents=True)
+    original = json.dumps({"hooks": {"PreToolUse": [{"matcher": "^Bash$", "hooks": [
+        {"type": "command", "command": "guard", "timeout": 30}]}]}}, indent=2) + "\n"
+    hooks_json.write_text(original)
+    config = tmp_path / ".codex" / "config.toml"
+    config.write_text('model = "o3"\n')
+    assert main(["hook", "install", "codex", "--key-file", str(key), "--vault-dir", str(tmp_path / "v")]) == 0
+    doc = json.loads(hooks_json.read_text())
+    assert doc["hooks"]["PreToolUse"] == json.loads(original)["hooks"]["PreToolUse"]
+    (entry,) = doc["hooks"]["Stop"][0]["hooks"]
+    assert entry["type"] == "command" and MARK in entry["command"] and " hook run codex " in entry["command"]
+    assert config.read_text() == 'model = "o3"\n'  # no `notify` as well: one scrub per turn
+
+    secrets = make_secrets(24)
+    rollout = _rollout(tmp_path, THREAD, f"use {secrets['github-token']} please")
+    inode = rollout.stat().st_ino
+    payload = json.dumps({"session_id": THREAD, "turn_id": "t1", "transcript_path": str(rollout), "cwd": "/w",
+                          "hook_event_name": "Stop", "model": "o3", "permission_mode": "default",
+                          "stop_hook_active": False, "last_assistant_message": "done"})
+    monkeypatch.setattr("sys.stdin", io.StringIO(payload))
+    assert main(["hook", "run", "codex", "--key-file", str(key), "--vault-dir", str(tmp_path / "v")]) == 0
+    text = rollout.read_text()
+    assert secrets["github-token"] not in text and "[REDACTED:github-token:" in text
+    assert rollout.stat().st_ino == inode
+
+    assert main(["hook", "uninstall", "codex"]) == 0
+    assert json.loads(hooks_json.read_text()) == json.loads(original)
+
+
+def test_codex_notify_is_still_installed_on_request_and_uninstall_finds_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-home"))
+    key = _key(tmp_path)
+    config = tmp_path / "codex-home" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('model = "o3"\n')
+    assert main(["hook", "install", "codex", "--notify", "--key-file", str(key)]) == 0
+    assert MARK in config.read_text() and not (tmp_path / "codex-home" / "hooks.json").exists()
+    assert main(["hook", "uninstall", "codex"]) == 0
+    assert config.read_text() == 'model = "o3"\n'
+
+
+def test_droid_passes_its_transcript_in_camel_case(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text("{}\n")
+    payload = json.dumps({"hookEventName": "SessionEnd", "sessionId": "x", "transcriptPath": str(path)})
+    assert hook_targets("factory-droid", payload) == [str(path)]

@@ -42,16 +42,39 @@ _KEY_ABOUT = re.compile(
     re.IGNORECASE,
 )
 # A key that says its value is public names no secret: a .NET `PublicKeyToken` (a hash of a public
-# key), a `public_key`, Stripe's `publishable_key`.
-_PUBLIC = re.compile(r"public|publishable", re.IGNORECASE)
+# key), a `public_key`, Stripe's `publishable_key`; and the Sentry protocol's `sentry_key` (also
+# GlitchTip's `glitchtip_key`), the public half of a DSN that browsers send with every report.
+_PUBLIC = re.compile(r"public|publishable|(?:sentry|glitchtip)_key", re.IGNORECASE)
 
 
-def _public(text: str, start: int, end: int) -> bool:
+def public_key_name(text: str, start: int, end: int) -> bool:
     """Whether the key text[start:end], with the rest of its word before it (`Public` of
     `PublicKeyToken`), says its value is public."""
     while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
         start -= 1
     return _PUBLIC.search(text, start, end) is not None
+
+
+# `&name=` in a bare value: a URL's next query or fragment parameter
+# (`#access_token=...&token_type=bearer`); the value is judged whole first (a password may hold one).
+_NEXT_PARAMETER = re.compile(r"&[\w.\-]+=")
+
+
+# A shell parameter expansion's default: in `${DB_PASSWORD:-hunter22}` the value is what stands
+# between `:-` (or `-`, `:=`, `=`) and the closing brace, not the rest of the line after it.
+_EXPANSION_OPEN = re.compile(r"\$\{\w*$")
+_DEFAULT_OP = re.compile(r"-|=")
+
+
+def _default_value(text: str, key_start: int, start: int, end: int) -> tuple[int, int]:
+    """The span of the value of a key that opens a `${NAME:-default}` expansion; else unchanged."""
+    if _EXPANSION_OPEN.search(text, max(0, key_start - 64), key_start) is None:
+        return start, end
+    op = _DEFAULT_OP.match(text, start)
+    close = text.find("}", start, end)
+    if op is None or close < 0:
+        return start, end
+    return op.end(), close
 
 
 def _never(_start: int, _end: int) -> bool:
@@ -78,10 +101,18 @@ def context_findings(
         matches = fast.finditer(lowered) if fast is not None else _regex(i).finditer(text)
         for m in matches:
             spans = {g: m.span(g) for g, v in m.groupdict().items() if v is not None}
-            if "k" in spans and (_KEY_ABOUT.search(text, *spans["k"]) or _public(text, *spans["k"])):
+            if "k" in spans and (_KEY_ABOUT.search(text, *spans["k"]) or public_key_name(text, *spans["k"])):
                 continue
             start, end = spans["vq"] if "vq" in spans else spans["v"]
+            if "k" in spans and "v" in spans:
+                start, end = _default_value(text, spans["k"][0], start, end)
             user = text[slice(*spans["u"])] if "u" in spans else None
-            if not skip(start, end) and value_ok(text[start:end], check, user):
+            if skip(start, end):
+                continue
+            if value_ok(text[start:end], check, user):
                 found.append((start, end, name))
+            elif "v" in spans:  # a URL's next parameter is not part of the value
+                cut = _NEXT_PARAMETER.search(text, start, end)
+                if cut is not None and value_ok(text[start : cut.start()], check, user):
+                    found.append((start, cut.start(), name))
     return found

@@ -58,6 +58,30 @@ def _glued(text: str, start: int, end: int) -> bool:
     return False
 
 
+# A word, as a token is one: what whitespace, quotes, backticks and the punctuation that separates
+# values in code and prose (`,;()[]{}<>|&`) delimit.
+_WORD_EDGES = " \t\n\r\f\v\"'`,;()[]{}<>|&"
+_WORD_EDGE = re.compile("[" + re.escape(_WORD_EDGES) + "]")
+# In a word, the foreign characters that say it is no token; `*` is left out (a masked value,
+# `sk-...****`, and a `user:pa*ss` pair hold one), and `?name=` or `#name=` start a URL's query or
+# fragment parameters (`#access_token=...`), whose values are judged on their own.
+_WORD_REACH = 1024  # how far from the run a word is read, each way (bounded: a long string costs no more per run)
+_WORD_FOREIGN = re.compile(r"[?#](?![\w.\-]+=)|[!$^~]")
+
+
+def _in_foreign_word(text: str, start: int, end: int) -> bool:
+    """Whether the run text[start:end] is part of a longer word holding a foreign character
+    (`'c?Z32f1...PPagjg8o3N0J'`, `'...Sf1xQ2?rT0...'`): a fragment of that word, not a token."""
+    limit = min(len(text), end + _WORD_REACH)
+    m = _WORD_EDGE.search(text, end, limit)
+    word_end = m.start() if m is not None else limit
+    floor = max(0, start - _WORD_REACH)
+    word_start = max(floor, 1 + max(text.rfind(edge, floor, start) for edge in _WORD_EDGES))
+    if word_start == start and word_end == end:
+        return False
+    return _WORD_FOREIGN.search(text, word_start, word_end) is not None
+
+
 def _never(_start: int, _end: int) -> bool:
     return False
 
@@ -76,6 +100,7 @@ def _opaque_spans(text: str, skip: Callable[[int, int], bool]) -> list[tuple[int
             m_start = m.start() + 1
         else:
             m_start = m.start()
+        foreign: bool | None = None
         parts = [(run, 0)]
         if "/" in run:
             pieces, offset = [], 0
@@ -91,7 +116,11 @@ def _opaque_spans(text: str, skip: Callable[[int, int], bool]) -> list[tuple[int
             if len(token) < 20:
                 continue
             start = m_start + offset + part.index(token)
-            if not skip(start, start + len(token)) and is_opaque(token):
+            if skip(start, start + len(token)) or not is_opaque(token):
+                continue
+            if foreign is None:  # asked once per run, and only of a run with an opaque part
+                foreign = _in_foreign_word(text, m.start(), m.end())
+            if not foreign:
                 spans.append((start, start + len(token)))
     return spans
 

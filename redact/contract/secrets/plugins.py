@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from redact.contract.secrets.providers import empty_pem
 from redact.contract.secrets.rules import admitted, by_hint
 from redact.contract.secrets.values import value_ok
 from redact.io.cache import cached
@@ -226,6 +227,8 @@ def detect_secrets_findings(
                     continue
                 value = text[start:end]
                 if jwt and not _jwt_valid()(value):
+                    continue
+                if rule == "private-key" and empty_pem(text, end):
                     continue
                 user = _USERINFO.search(text, max(0, start - 256), start)  # `//user:` before a password
                 if value_ok(value, check, user and user.group(1)):

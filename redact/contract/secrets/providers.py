@@ -8,6 +8,8 @@ on base64 and prose). The first rule that matches at a position names the findin
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 from functools import cache
 
@@ -55,12 +57,45 @@ def _plausible_token(value: str, rule: str) -> bool:
     return rule in _RULES_WITHOUT_SANITY or (entropy(value) >= 3.0 and not _wordy(value))
 
 
+# A PEM block closed within a few lines whose body holds no key material: an example `.env`'s
+# `-----BEGIN PRIVATE KEY-----\nyour-private-key\n-----END PRIVATE KEY-----`, or `...`. The body
+# counts as empty with fewer than 20 base64 characters (the shortest key, Ed25519 in PKCS#8, has
+# 64), or when it is a placeholder without a run of 16 (a key shown cut short, `MIIEvQ...`, is
+# still part of a key).
+_PEM_CLOSED = re.compile(r"(.{0,300}?)-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----", re.DOTALL)
+_PEM_ESCAPES = re.compile(r"\\[nr]|[^A-Za-z0-9+/=]")
+_PEM_RUN = re.compile(r"[A-Za-z0-9+/=]{16}")
+
+
+def empty_pem(text: str, end: int) -> bool:
+    """Whether the PEM header ending at `end` opens a block whose body holds no key."""
+    m = _PEM_CLOSED.match(text, end)
+    if m is None:
+        return False
+    body = _PEM_ESCAPES.sub(" ", m.group(1))
+    return len(body.replace(" ", "")) < 20 or (is_placeholder(m.group(1)) and _PEM_RUN.search(body) is None)
+
+
+def public_jwt(token: str) -> bool:
+    """Whether a JWT is a key its issuer publishes by design: a Supabase `anon` key (its payload
+    says `"iss": "supabase", "role": "anon"`), which a web app ships to every browser; its
+    `service_role` key is a secret."""
+    parts = token.split(".")
+    if len(parts) < 2:
+        return False
+    try:
+        payload = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+    except ValueError:
+        return False
+    return isinstance(payload, dict) and payload.get("iss") == "supabase" and payload.get("role") == "anon"
+
+
 def provider_findings(text: str) -> list[tuple[int, int, str]]:
     """(start, end, rule) of every plausible provider token in `text`."""
     found = []
     for m in _PROVIDER.finditer(text):
         start, end = m.span()
         rule = _provider_rule(text, start, end)
-        if _plausible_token(text[start:end], rule):
+        if _plausible_token(text[start:end], rule) and not (rule == "private-key" and empty_pem(text, end)):
             found.append((start, end, rule))
     return found

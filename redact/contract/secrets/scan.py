@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from redact.contract.secrets import context, plugins
@@ -14,7 +14,7 @@ from redact.contract.secrets.anchors import PROVIDER_CASED, PROVIDER_LITERALS, P
 from redact.contract.secrets.context import context_findings
 from redact.contract.secrets.entropy import entropy_findings
 from redact.contract.secrets.plugins import detect_secrets_findings
-from redact.contract.secrets.providers import provider_findings
+from redact.contract.secrets.providers import provider_findings, public_jwt
 from redact.contract.secrets.rules import HintIndex
 from redact.contract.secrets.values import SecretHit, is_exempt, mask
 
@@ -57,6 +57,11 @@ class _Accepted:
             i < len(self.findings) and self.findings[i][0] < end
         )
 
+    def drop(self, which: Callable[[int, int, str], bool]) -> None:
+        """Leave out the findings `which` names (the spans they held are free again)."""
+        self.findings = [f for f in self.findings if not which(*f)]
+        self._starts = [start for start, _, _ in self.findings]
+
     def add_all(self, found: list[tuple[int, int, str]]) -> None:
         """Add one family's findings, earlier (then shorter) first, each unless it overlaps."""
         for start, end, rule in sorted(found):
@@ -75,6 +80,8 @@ def _named(text: str, found: list[tuple[int, int, str]]) -> list[tuple[int, int,
         for m in _KEYWORD_BEFORE.finditer(text, max(line_start, start - _KEYWORD_REACH), start):
             word = _WORD_REST.match(text, m.end(), start)
             word_end = word.end() if word is not None else m.end()
+            if context.public_key_name(text, m.start(), word_end):
+                continue  # `VAPID_PUBLIC_KEY: ...` names a public key, not a secret
             if _ASSIGNING.fullmatch(text, word_end, start):
                 kept.append((start, end, rule))
                 break
@@ -97,6 +104,10 @@ def _scan(text: str, at_rest: bool = False) -> list[tuple[int, int, str]]:
     if at_rest:
         if present & _KEYWORD_HINTS:
             accepted.add_all(_named(text, entropy_findings(text, accepted.overlaps)))
+        public = [(start, end) for start, end, rule in accepted.findings
+                  if rule == "jwt" and public_jwt(text[start:end])]
+        if public:  # a published key, and whatever was found inside it
+            accepted.drop(lambda start, end, _rule: any(s < end and start < e for s, e in public))
     else:
         accepted.add_all(entropy_findings(text, accepted.overlaps))
     return accepted.findings

@@ -68,7 +68,7 @@ def is_exempt(value: str) -> bool:
 # value (the same as ignoring case, and about twice as fast).
 _PLACEHOLDER = re.compile(
     r"x{4}|\*{3}|\.{3}|(.)\1{5}|\$\{[a-z_#!][^{}\s()\[\]]*\}|\$\([^()]*\)|\{\{[^{}]*\}\}|%[sd(]|<[^>]*>"
-    r"|example|placeholder|changeme|change_me|redacted|dummy|your[_-]|insert[_-]|replace[_-]|fake"
+    r"|example|placeholder|changeme|change_me|change[_-]?this|redacted|dummy|your[_-]|insert[_-]|replace[_-]|fake"
 )
 # A variable, template, path or call rather than a literal value; and an attribute chain.
 # A URL names where a key lives (`k8s://ns/key`, `vault://...`); a password in one is the URL
@@ -89,6 +89,15 @@ _PLACEHOLDER_WORD = re.compile(
     r"(?:my|your|the)?[_-]?(?:pass(?:word|wd)?|pwd|secret|token|user(?:name)?|login|admin|test|foo|bar)",
     re.IGNORECASE,
 )
+# The sample password of a test or a tutorial: the word `password` (or `secret`) with the words
+# fixtures put before it and the digits and symbols a policy asks for after it (`Password123!`,
+# `testpassword123`, `securepassword123`). Its letters say nothing but what it is.
+_SAMPLE_PASSWORD = re.compile(
+    r"(?:(?:my|your|the|a|test|testing|secure|strong|super|new|old|default|demo|sample|dummy|valid"
+    r"|wrong|bad|good|user|admin)[_-]?)*(?:pass(?:word|wd)?|pwd|secret)",
+    re.IGNORECASE,
+)
+_POLICY_TAIL = re.compile(r"[0-9!@#$%^&*?._\-]*$")
 _KEBAB_OR_SNAKE = re.compile(r"[a-z]+(?:[_-][a-z]+)+")
 # Words joined by `_`, `-`, `.` or `:`, two of them of three letters or more, digits only as a
 # counter (`luks2_block_device`, `key_id_1:key_1`, `server_password`): a name written where a
@@ -212,6 +221,8 @@ def value_ok(value: str, check: str, user: str | None = None) -> bool:
         return True
     if _PLACEHOLDER_WORD.fullmatch(value.rstrip("0123456789").translate(_DELEET)) is not None:
         return False  # `s3cret2` after `--password2`; in a URL (`any`) `secret123` may be real
+    if _SAMPLE_PASSWORD.fullmatch(_POLICY_TAIL.sub("", value)) is not None:
+        return False
     if _CONSTANT.fullmatch(value) or _IPV4.fullmatch(value) or _named_parts(value):
         return False
     if value.isdigit():
