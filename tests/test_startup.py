@@ -288,7 +288,7 @@ def test_the_version_read_off_the_dist_info_folder_is_importlib_metadatas() -> N
     from importlib.metadata import version
 
     from redact.build.builder import producer_version
-    from redact.version import installed_version
+    from redact.io.version import installed_version
 
     installed_version.cache_clear()
     assert installed_version() == version("agentplay-redact")

@@ -28,7 +28,7 @@ SYNTHETIC_MODELS = frozenset({"<synthetic>"})
 
 @cache  # the installed version does not change in a process
 def producer_version() -> str:
-    from redact.version import installed_version
+    from redact.io.version import installed_version
 
     return installed_version() or "0.0.0"  # pragma: no branch - "0.0.0": not installed
 

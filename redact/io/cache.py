@@ -36,7 +36,7 @@ T = TypeVar("T")
 
 @cache
 def _version() -> str:
-    from redact.version import installed_version
+    from redact.io.version import installed_version
 
     return installed_version() or "unknown"  # a source checkout run without installing
 
