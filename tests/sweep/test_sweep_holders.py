@@ -16,11 +16,14 @@ import pytest
 import redact.sweep.holders as holders
 from redact.keys.material import Key
 from redact.sweep import render
-from redact.sweep.engine import sweep
+from redact.sweep.engine import SweepResult, sweep
 from redact.sweep.targets import sweep_inputs
 from tests.sweep.plant import make_secrets
 
 KEY = Key(bytes(range(32)), source="test")
+# Windows has no /proc and no lsof, and refuses to replace a file another program holds open: the
+# scrub's write fails there and the file is left alone by that route (`cannot write`).
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="no /proc or lsof on Windows")
 # A second process that opens the file for appending, says so, and on each line it is given appends
 # that line to the file, until its input ends (an agent that keeps its log open for the session).
 _AGENT = (
@@ -61,6 +64,19 @@ def _session(tmp_path: Path, secret: str) -> Path:
     return path
 
 
+def _scrub_while_held(tmp_path: Path, seed: int, held: str) -> tuple[SweepResult, Path, str, int]:
+    """A session with a secret, scrubbed while a second process holds it open, which then appends
+    a record: the result, the file, the secret and the file's inode before the scrub."""
+    secret = make_secrets(seed)["github-token"]
+    path = _session(tmp_path, secret)
+    with _agent_holding(path) as agent:
+        assert holders.held_open([path]) is not None, "neither /proc nor lsof answers on this system"
+        inode = path.stat().st_ino
+        result = sweep(sweep_inputs([str(path)]), KEY, scrub_to=str(tmp_path / "v.vault"), held=held)
+        _append(agent, {"type": "user", "uuid": "a2", "message": {"content": "later"}})
+    return result, path, secret, inode
+
+
 def test_held_open_names_the_file_another_process_holds_and_not_the_others(tmp_path: Path) -> None:
     held, free = tmp_path / "held.jsonl", tmp_path / "free.jsonl"
     held.write_text("{}\n")
@@ -69,22 +85,13 @@ def test_held_open_names_the_file_another_process_holds_and_not_the_others(tmp_p
         with _agent_holding(held):
             found = holders.held_open([held, free, tmp_path / "gone.jsonl"])
         after = holders.held_open([held, free])
-    if found is None:
-        pytest.skip("this system has neither /proc nor lsof")
-    assert found is not None and list(found) == [str(held)]
+    assert found is not None, "neither /proc nor lsof answers on this system" and list(found) == [str(held)]
     assert found[str(held)]  # the program's name, for the report
     assert after == {}
 
 
 def test_scrub_leaves_a_file_an_agent_holds_open_alone_and_names_it(tmp_path: Path) -> None:
-    secret = make_secrets(31)["github-token"]
-    path = _session(tmp_path, secret)
-    with _agent_holding(path) as agent:
-        if holders.held_open([path]) is None:
-            pytest.skip("this system has neither /proc nor lsof")
-        inode = path.stat().st_ino
-        result = sweep(sweep_inputs([str(path)]), KEY, scrub_to=str(tmp_path / "v.vault"))
-        _append(agent, {"type": "user", "uuid": "a2", "message": {"content": "later"}})
+    result, path, secret, inode = _scrub_while_held(tmp_path, 31, "leave")
     assert result.scrubbed == 0
     assert [p for p, _ in result.left_alone] == [str(path)]
     assert "open in another program" in result.left_alone[0][1]
@@ -107,14 +114,7 @@ def test_the_same_file_is_scrubbed_once_the_agent_has_closed_it(tmp_path: Path) 
 
 
 def test_a_hook_overwrites_a_held_file_in_place_so_the_agent_keeps_writing_into_it(tmp_path: Path) -> None:
-    secret = make_secrets(33)["github-token"]
-    path = _session(tmp_path, secret)
-    with _agent_holding(path) as agent:
-        if holders.held_open([path]) is None:
-            pytest.skip("this system has neither /proc nor lsof")
-        inode = path.stat().st_ino
-        result = sweep(sweep_inputs([str(path)]), KEY, scrub_to=str(tmp_path / "v.vault"), held="in place")
-        _append(agent, {"type": "user", "uuid": "a2", "message": {"content": "later"}})
+    result, path, secret, inode = _scrub_while_held(tmp_path, 33, "in place")
     assert result.scrubbed == 1 and not result.left_alone
     assert path.stat().st_ino == inode
     lines = path.read_text().splitlines()
